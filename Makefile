@@ -1,0 +1,55 @@
+# spatialcad — one-command setup, benchmark, tests and performance report.
+#   make bench LEVEL=2    build a complete level-2 benchmark in output/bench-L2
+#   make test             run the test suite
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV ?= .venv
+VPY := $(VENV)/bin/python
+LEVEL ?= 2
+N_PER_TASK ?= 40
+SEED ?= 0
+OUT ?= output/bench-L$(LEVEL)
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+PERF_N ?= 8
+
+.PHONY: setup freecad bench test perf lint clean
+
+setup: freecad $(VENV)/.installed
+
+# FreeCAD: use it if importable (FREECAD_LIB, conda env, Debian paths); otherwise install
+# Debian's freecad-python3 when we are root, else stop with instructions.
+freecad:
+	@if PYTHONPATH=. $(PYTHON) -c "from spatialcad.freecad_env import load; load()" 2>/dev/null; then \
+	  echo "FreeCAD: found"; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "FreeCAD: installing Debian's freecad-python3"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq freecad-python3 >/dev/null; \
+	  PYTHONPATH=. $(PYTHON) -c "from spatialcad.freecad_env import load; load()"; \
+	else \
+	  echo "FreeCAD is not importable. Create the conda env from environment.yml" \
+	       "(conda env create -f environment.yml), install Debian's freecad-python3," \
+	       "or set FREECAD_LIB to the directory holding FreeCAD.so." >&2; \
+	  exit 1; \
+	fi
+
+$(VENV)/.installed: pyproject.toml
+	@test -x $(VPY) || $(PYTHON) -m venv $(VENV)
+	$(VPY) -m pip install -q --upgrade pip
+	$(VPY) -m pip install -q -e '.[dev]'
+	@touch $@
+
+bench: setup
+	$(VENV)/bin/spatialcad generate --task all --level $(LEVEL) --n $(N_PER_TASK) \
+	  --seed $(SEED) --out $(OUT) --jobs $(JOBS) --overwrite
+
+test: setup
+	$(VPY) -m pytest
+
+perf: setup
+	$(VPY) -m spatialcad.perf --level 1 --n $(PERF_N)
+
+lint: setup
+	$(VENV)/bin/ruff check spatialcad tests macros
+
+clean:
+	rm -rf $(VENV) output/*/ .pytest_cache

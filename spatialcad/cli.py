@@ -1,0 +1,162 @@
+"""The ``spatialcad`` command line: thin wrappers that parse, call and report."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from spatialcad import __version__, freecad_env, pipeline
+from spatialcad.tasks import registry
+
+
+class UsageFailure(click.ClickException):
+    """Bad input: one line on stderr, exit code 2."""
+
+    exit_code = 2
+
+
+def fail(message: str) -> None:
+    raise UsageFailure(message)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="spatialcad")
+def cli() -> None:
+    """Generate spatial-visualization benchmark items with proved answers, headless.
+
+    \b
+    Typical use:
+      spatialcad tasks                                  # what can be generated
+      spatialcad generate --task all --level 2 --n 40 --out output/bench-L2
+      spatialcad verify output/bench-L2                 # re-prove every item
+    """
+
+
+@cli.command("tasks")
+def tasks_cmd() -> None:
+    """List the tasks: CLI name, record name, category and implemented levels."""
+    implemented = registry.load_all()
+    click.echo(f"{'name':<20} {'task':<19} {'category':<18} levels")
+    for name in registry.CATALOGUE:
+        cls = implemented.get(name)
+        if cls is None:
+            click.echo(f"{name:<20} {'-':<19} {'-':<18} not implemented yet")
+            continue
+        levels = "0, 1, 2, ... (every level >= 0)" if cls.max_level is None else (
+            ", ".join(str(v) for v in range(cls.min_level, cls.max_level + 1)))
+        if cls.min_level and cls.max_level is None:
+            levels = f"{cls.min_level}, {cls.min_level + 1}, ... (every level >= {cls.min_level})"
+        click.echo(f"{name:<20} {cls.record_task:<19} {cls.category:<18} {levels}")
+
+
+def _parse_tasks(spec: str, level: int) -> list[str]:
+    implemented = registry.load_all()
+    names = list(implemented) if spec == "all" else [s.strip() for s in spec.split(",") if s]
+    for name in names:
+        if name not in registry.CATALOGUE:
+            fail(f"unknown task {name!r}; choose from: all, {', '.join(registry.CATALOGUE)}")
+        if name not in implemented:
+            fail(f"task {name!r} is not implemented yet (see `spatialcad tasks`)")
+        cls = implemented[name]
+        if level < cls.min_level or (cls.max_level is not None and level > cls.max_level):
+            fail(f"task {name!r} has no level {level} (see `spatialcad tasks`)")
+    if spec == "all":
+        names = [n for n in names if level >= implemented[n].min_level and (
+            implemented[n].max_level is None or level <= implemented[n].max_level)]
+    if not names:
+        fail("no task selected")
+    return names
+
+
+@cli.command()
+@click.option("--task", "task_spec", default="all", show_default=True,
+              help="Task name, comma-separated names, or 'all' (see `spatialcad tasks`).")
+@click.option("--level", type=int, default=0, show_default=True,
+              help="Difficulty level (0, 1, 2 follow the paper; higher levels keep growing).")
+@click.option("--n", "n", type=int, default=40, show_default=True, help="Items per task.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Base seed.")
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="Output directory (default: output/L<level>). Written atomically.")
+@click.option("--jobs", type=int, default=1, show_default=True,
+              help="Worker processes; the output is identical for any value.")
+@click.option("--overwrite", is_flag=True, help="Replace OUT if it already has files.")
+def generate(task_spec: str, level: int, n: int, seed: int, out: Path | None, jobs: int,
+             overwrite: bool) -> None:
+    """Generate N verified items per task at one level into OUT.
+
+    Every item is proved by its task's verifier before it is written; a candidate that
+    fails is replaced by the next sub-seed.  OUT receives benchmark.json, one composite
+    PNG per item under <Category>/<Task>/<Level>/ and manifest.json.  Nothing is left
+    behind if the run fails.
+    """
+    if level < 0:
+        fail(f"--level must be >= 0, got {level}")
+    if n < 1:
+        fail(f"--n must be >= 1, got {n}")
+    if jobs < 1:
+        fail(f"--jobs must be >= 1, got {jobs}")
+    names = _parse_tasks(task_spec, level)
+    if any(registry.TASKS[name].needs_freecad for name in names):
+        try:
+            freecad_env.load()
+        except freecad_env.FreeCADNotFound as exc:
+            fail(str(exc))
+    out = out or Path("output") / f"L{level}"
+    command = shlex.join(["spatialcad", "generate", "--task", ",".join(names), "--level",
+                          str(level), "--n", str(n), "--seed", str(seed)])
+    start = time.perf_counter()
+    try:
+        summary = pipeline.generate(names, level, n, seed, out, jobs=jobs, overwrite=overwrite,
+                                    command=command)
+    except ValueError as exc:
+        fail(str(exc))
+    took = time.perf_counter() - start
+    per_task = ", ".join(f"{k} {v}" for k, v in summary.per_task.items())
+    click.echo(f"wrote {summary.items} items ({per_task}) at level {level} to {out} in "
+               f"{took:.1f} s ({summary.items / took:.2f} items/s); "
+               f"{summary.rejected} candidates rejected by the verifiers")
+
+
+@cli.command()
+@click.argument("out", type=click.Path(path_type=Path, exists=True, file_okay=False))
+@click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes.")
+def verify(out: Path, jobs: int) -> None:
+    """Re-run every item's verifier from its stored spec and image.
+
+    Exits 0 only if every item passes and every file matches manifest.json; otherwise
+    lists the failures and exits 1.
+    """
+    try:
+        failed = pipeline.verify_dir(out, jobs)
+        total = len(pipeline.rec.read_benchmark(out))
+    except ValueError as exc:
+        fail(str(exc))
+    for name, problems in failed:
+        for p in problems:
+            click.echo(f"FAIL {name}: {p}")
+    if failed:
+        click.echo(f"{len(failed)} of {total} items or files failed verification")
+        sys.exit(1)
+    click.echo(f"all {total} items verified")
+
+
+def main() -> None:
+    try:
+        rv = cli.main(standalone_mode=False)
+    except click.exceptions.UsageError as exc:
+        click.echo(f"spatialcad: error: {exc.format_message()}", err=True)
+        sys.exit(2)
+    except click.ClickException as exc:
+        click.echo(f"spatialcad: error: {exc.format_message()}", err=True)
+        sys.exit(exc.exit_code)
+    except click.Abort:
+        sys.exit(1)
+    sys.exit(rv if isinstance(rv, int) else 0)
+
+
+if __name__ == "__main__":
+    main()

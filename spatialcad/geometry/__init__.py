@@ -1,0 +1,1 @@
+"""Pure numpy geometry: no FreeCAD, no rendering."""

@@ -1,0 +1,1 @@
+"""Task modules: one per benchmark task, registered in tasks/registry.py."""

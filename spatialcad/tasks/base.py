@@ -1,0 +1,76 @@
+"""The contract between a task and the pipeline.
+
+A task turns ``(level, rng)`` into a :class:`Draft`: the question, the scene spec, the
+reference panels and four options in canonical order, each option saying whether it is
+the answer and which operator made it.  The pipeline shuffles the options (balanced answer
+letters), composes the image, writes the record and runs the task's independent verifier.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+
+CATEGORIES = ("MentalRotation", "MentalFolding", "VisualPenetration", "MentalAnimation")
+
+
+class Reject(Exception):
+    """A candidate item is unusable (degenerate scene, unprovable distractor): try the next seed."""
+
+
+@dataclass
+class Panel:
+    """One picture of the reference row, with its caption (e.g. "Front view")."""
+
+    image: np.ndarray  # RGB uint8, H x W x 3
+    caption: str = ""
+
+
+@dataclass
+class Option:
+    """One answer option before shuffling.
+
+    ``is_answer`` marks the option that answers the question (for "which cannot ..." it is
+    the impossible one).  ``operator`` names what made it ("rotation", "mirror",
+    "scaled_solid", "min_count"...).  ``data`` is the JSON-able per-option spec the
+    verifier needs; ``image`` is the option's panel for image options, ``text`` the option
+    text for text options.
+    """
+
+    is_answer: bool
+    operator: str
+    explanation: str
+    text: str | None = None
+    image: np.ndarray | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Draft:
+    question: str
+    spec: dict[str, Any]
+    reference: list[Panel]
+    options: list[Option]
+    question_direct: str | None = None
+    answer_direct: str | None = None
+
+
+class Task:
+    """Base class of a task module; subclasses set the class attributes and ``build``."""
+
+    name: ClassVar[str]  # CLI name, e.g. "cube_counting"
+    record_task: ClassVar[str]  # record "Task" field, e.g. "CubeCounting"
+    category: ClassVar[str]  # one of CATEGORIES
+    needs_freecad: ClassVar[bool] = False
+    min_level: ClassVar[int] = 0
+    max_level: ClassVar[int | None] = None  # None: the ladder goes on (every level >= min)
+
+    def params(self, level: int) -> dict[str, Any]:
+        """The difficulty parameters of ``level`` (see spatialcad/levels.py)."""
+        raise NotImplementedError
+
+    def build(self, level: int, rng: np.random.Generator) -> Draft:
+        """Build one item; raise :class:`Reject` to have the pipeline try the next sub-seed."""
+        raise NotImplementedError
