@@ -114,6 +114,8 @@ def generate(task_spec: str, level: int, n: int, seed: int, out: Path | None, jo
                                     command=command)
     except ValueError as exc:
         fail(str(exc))
+    except pipeline.GenerationError as exc:
+        raise click.ClickException(f"generation failed, nothing written: {exc}") from exc
     took = time.perf_counter() - start
     per_task = ", ".join(f"{k} {v}" for k, v in summary.per_task.items())
     click.echo(f"wrote {summary.items} items ({per_task}) at level {level} to {out} in "

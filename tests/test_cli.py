@@ -1,0 +1,161 @@
+"""The command line end to end: generate, verify, determinism, and every bad-input path."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import tree_bytes
+from spatialcad import freecad_env, pipeline
+from spatialcad.render.png import decode_png, encode_png
+
+CASES = [(t, lv) for t in ("cube_counting", "cross_section") for lv in (0, 1, 2)]
+CASES.append(("three_view", 0))
+
+
+@pytest.mark.parametrize(("task", "level"), CASES)
+def test_generate_then_verify(spatialcad, tmp_path, task, level):
+    out = tmp_path / "bench"
+    code, stdout, err = spatialcad("generate", "--task", task, "--level", level, "--n", 3,
+                                   "--seed", 5, "--out", out)
+    assert code == 0, err
+    assert "wrote 3 items" in stdout
+    records = json.loads((out / "benchmark.json").read_text())
+    assert [r["Image_id"] for r in records] == ["0000", "0001", "0002"]
+    for r in records:
+        assert r["Level"] == f"Level{level}"
+        assert (out / r["Category"] / r["Task"] / r["Level"] / f"{r['Image_id']}.png").is_file()
+        assert r["Answer"] in "ABCD" and len(r["Choices"]) == 4
+        assert isinstance(r["spec"], dict)
+        if r["Task"] in ("CubeCounting", "3ViewProjection"):
+            assert all(len(v) == 3 and all(isinstance(c, int) for c in v)
+                       for v in r["spec"]["voxels"])
+        if r["Task"] == "CubeCounting":
+            assert set(r["spec"]["bounds"]) == {"min", "max"}
+            assert r["spec"]["views"] == (["top", "front"] if level == 0
+                                          else ["top", "front", "left"])
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["items"] == 3 and "benchmark.json" in manifest["files"]
+    code, stdout, _ = spatialcad("verify", out)
+    assert code == 0 and "all 3 items verified" in stdout
+
+
+def test_answers_balanced(spatialcad, tmp_path):
+    out = tmp_path / "b"
+    assert spatialcad("generate", "--task", "cube_counting", "--n", 8, "--out", out)[0] == 0
+    answers = [r["Answer"] for r in json.loads((out / "benchmark.json").read_text())]
+    assert sorted(answers) == list("AABBCCDD")
+
+
+def test_deterministic_and_jobs_independent(spatialcad, tmp_path):
+    args = ["generate", "--task", "cube_counting,three_view", "--level", "0", "--n", "4",
+            "--seed", "11"]
+    assert spatialcad(*args, "--out", tmp_path / "a")[0] == 0
+    assert spatialcad(*args, "--out", tmp_path / "b")[0] == 0
+    assert spatialcad(*args, "--out", tmp_path / "c", "--jobs", "2")[0] == 0
+    a = tree_bytes(tmp_path / "a")
+    assert a == tree_bytes(tmp_path / "b") == tree_bytes(tmp_path / "c")
+    assert spatialcad(*args[:-1], "12", "--out", tmp_path / "d")[0] == 0
+    assert tree_bytes(tmp_path / "d") != a
+
+
+def test_verify_detects_tampering(spatialcad, tmp_path):
+    out = tmp_path / "b"
+    assert spatialcad("generate", "--task", "cube_counting", "--level", 1, "--n", 2,
+                      "--out", out)[0] == 0
+    records = json.loads((out / "benchmark.json").read_text())
+    wrong = "ABCD"[("ABCD".index(records[0]["Answer"]) + 1) % 4]
+    records[0]["Answer"] = wrong
+    (out / "benchmark.json").write_text(json.dumps(records))
+    code, stdout, _ = spatialcad("verify", out)
+    assert code == 1 and "FAIL" in stdout and "benchmark.json" in stdout
+
+    png = out / records[1]["image"]
+    img = decode_png(png.read_bytes())
+    img[:, : img.shape[1] // 2] = 255  # wipe the reference views
+    png.write_bytes(encode_png(img))
+    code, stdout, _ = spatialcad("verify", out)
+    assert code == 1 and records[1]["image"].removesuffix(".png") in stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--task", "no_such_task"], "unknown task"),
+        (["--level", "-1"], "--level must be >= 0"),
+        (["--n", "0"], "--n must be >= 1"),
+        (["--jobs", "0"], "--jobs must be >= 1"),
+        (["--task", "three_view", "--level", "1"], "has no level 1"),
+        (["--level", "x"], "'x' is not a valid integer"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(spatialcad, tmp_path, args, message):
+    out = tmp_path / "never"
+    code, stdout, err = spatialcad("generate", *args, "--out", out)
+    assert code == 2
+    assert message in err and len(err.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_non_empty_out_needs_overwrite(spatialcad, tmp_path):
+    out = tmp_path / "b"
+    out.mkdir()
+    (out / "keep.txt").write_text("mine")
+    code, _, err = spatialcad("generate", "--task", "cube_counting", "--n", 1, "--out", out)
+    assert code == 2 and "--overwrite" in err
+    assert (out / "keep.txt").read_text() == "mine"
+    code, _, _ = spatialcad("generate", "--task", "cube_counting", "--n", 1, "--out", out,
+                            "--overwrite")
+    assert code == 0 and not (out / "keep.txt").exists()
+
+
+def test_unwritable_out(spatialcad, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    code, _, err = spatialcad("generate", "--task", "cube_counting", "--n", 1,
+                              "--out", blocker / "sub")
+    assert code == 2 and len(err.strip().splitlines()) == 1
+
+
+def test_missing_freecad_is_a_clear_error(spatialcad, tmp_path, monkeypatch):
+    def missing():
+        raise freecad_env.FreeCADNotFound("FreeCAD's Python module was not found (test)")
+
+    monkeypatch.setattr(freecad_env, "load", missing)
+    code, _, err = spatialcad("generate", "--task", "cross_section", "--n", 1,
+                              "--out", tmp_path / "b")
+    assert code == 2 and "FreeCAD" in err and "not found" in err
+    assert not (tmp_path / "b").exists()
+
+
+def test_failed_run_leaves_nothing(spatialcad, tmp_path, monkeypatch):
+    real = pipeline.make_item
+
+    def flaky(task, level, index, n, seed):
+        if index == 1:
+            raise pipeline.GenerationError("boom")
+        return real(task, level, index, n, seed)
+
+    monkeypatch.setattr(pipeline, "make_item", flaky)
+    with pytest.raises(pipeline.GenerationError):
+        pipeline.generate(["cube_counting"], 0, 3, 0, tmp_path / "b")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_verify_rejects_non_benchmark_dir(spatialcad, tmp_path):
+    code, _, err = spatialcad("verify", tmp_path)
+    assert code == 2 and "benchmark.json" in err
+
+
+def test_tasks_lists_all_eleven(spatialcad):
+    code, stdout, _ = spatialcad("tasks")
+    assert code == 0
+    for name in ("rotation_2d", "cube_counting", "cross_section", "three_view", "block_moving"):
+        assert name in stdout
+    assert "CubeCounting" in stdout and "VisualPenetration" in stdout
+
+
+def test_help_explains(spatialcad):
+    code, stdout, _ = spatialcad("generate", "--help")
+    assert code == 0 and "--overwrite" in stdout and "verified" in stdout
