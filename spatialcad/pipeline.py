@@ -86,12 +86,15 @@ def prepare_out(out: Path, overwrite: bool) -> Path:
     if out.exists() and (not out.is_dir() or any(out.iterdir())) and not overwrite:
         raise ValueError(f"{out} exists and is not empty (use --overwrite to replace it)")
     parent = out.parent
-    parent.mkdir(parents=True, exist_ok=True)
-    if not os.access(parent, os.W_OK):
-        raise ValueError(f"cannot write to {parent}")
     tmp = parent / f".{out.name}.tmp-{os.getpid()}"
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir()
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        if not os.access(parent, os.W_OK):
+            raise PermissionError(f"{parent} is not writable")
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir()
+    except OSError as exc:
+        raise ValueError(f"cannot write to {out}: {exc.strerror or exc}") from exc
     return tmp
 
 

@@ -1,0 +1,134 @@
+"""The composite image of one item: a captioned reference row and a lettered options row."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from .drawing import FONT, put_text_block
+
+PAD = 16  # outer padding
+GAP = 24  # horizontal gap between panels
+CAPTION_H = 40  # caption band under reference panels
+LABEL_H = 60  # letter band under option panels
+LABEL_SCALE = 1.6  # option letters: about 36 px tall
+LABEL_THICKNESS = 3
+RULE = (170, 170, 170)  # thin grey rules
+WHITE = (255, 255, 255)
+
+
+def _rgb(img: np.ndarray) -> np.ndarray:
+    a = np.asarray(img)
+    if a.ndim == 2:
+        a = np.repeat(a[:, :, None], 3, axis=2)
+    if a.ndim != 3 or a.shape[2] != 3 or a.dtype != np.uint8:
+        raise ValueError(f"panels must be RGB uint8 (H, W, 3), got {a.dtype} {a.shape}")
+    return a
+
+
+def _fit_row(panels: list[np.ndarray], avail: int) -> list[np.ndarray]:
+    """Panels at native size, or all scaled down by one factor if the row is too wide."""
+    need = sum(p.shape[1] for p in panels) + GAP * (len(panels) - 1)
+    if need <= avail:
+        return panels
+    f = max(1e-3, (avail - GAP * (len(panels) - 1)) / sum(p.shape[1] for p in panels))
+    out = []
+    for p in panels:
+        w = max(1, int(p.shape[1] * f))
+        h = max(1, int(round(p.shape[0] * f)))
+        out.append(cv2.resize(p, (w, h), interpolation=cv2.INTER_AREA))
+    return out
+
+
+def _row_boxes(panels: list[np.ndarray], width: int, y: int) -> list[list[int]]:
+    """[x, y, w, h] of each panel of a row centred horizontally, tops at ``y``."""
+    total = sum(p.shape[1] for p in panels) + GAP * (len(panels) - 1)
+    x = (width - total) // 2
+    boxes = []
+    for p in panels:
+        boxes.append([x, y, int(p.shape[1]), int(p.shape[0])])
+        x += p.shape[1] + GAP
+    return boxes
+
+
+def compose(
+    reference: list[tuple[np.ndarray, str]],
+    options: list[np.ndarray] | None = None,
+    *,
+    width: int = 1280,
+    labels: Sequence[str] = "ABCD",
+    title: str | None = None,
+) -> tuple[np.ndarray, dict]:
+    """Compose an item image of exactly ``width`` px: reference row, then options row.
+
+    Reference panels sit side by side with their captions centred beneath; option panels
+    get large letters beneath and thin grey rules between them. A row wider than the
+    image is scaled down uniformly (INTER_AREA). Returns (image, layout), where layout
+    holds "width", "height" and the [x, y, w, h] box of every panel image under
+    "reference" and "options" (crop = image[y:y + h, x:x + w]).
+    """
+    width = int(width)
+    avail = width - 2 * PAD
+    if avail < 16:
+        raise ValueError(f"width {width} is too small")
+    refs = [_rgb(img) for img, _ in reference]
+    captions = [str(c) for _, c in reference]
+    opts = [_rgb(o) for o in options] if options else []
+    if len(opts) > len(labels):
+        raise ValueError(f"{len(opts)} options but only {len(labels)} labels")
+    refs = _fit_row(refs, avail) if refs else []
+    opts = _fit_row(opts, avail) if opts else []
+
+    # vertical plan
+    y = PAD
+    title_box = None
+    if title:
+        title_h = 70
+        title_box = (PAD, y, avail, title_h)
+        y += title_h + 8
+    ref_boxes = _row_boxes(refs, width, y) if refs else []
+    if refs:
+        y += max(p.shape[0] for p in refs)
+        cap_y = y + 4
+        if any(captions):
+            y += CAPTION_H + 4
+    rule_y = None
+    opt_boxes: list[list[int]] = []
+    if opts:
+        if refs or title:
+            rule_y = y + 10
+            y = rule_y + 20
+        opt_boxes = _row_boxes(opts, width, y)
+        y += max(p.shape[0] for p in opts)
+        label_y = y + 4
+        y += LABEL_H
+    height = y + PAD
+
+    canvas = np.full((height, width, 3), 255, dtype=np.uint8)
+    if title_box is not None:
+        put_text_block(canvas, title, title_box, font_scale=0.8, thickness=2, align="center")
+    for (x, yy, w, h), p, cap in zip(ref_boxes, refs, captions, strict=True):
+        canvas[yy : yy + h, x : x + w] = p
+        if cap:
+            box = (x - GAP // 2 + 2, cap_y, w + GAP - 4, CAPTION_H)
+            put_text_block(canvas, cap, box, font_scale=0.75, thickness=2, align="center")
+    if rule_y is not None:
+        cv2.line(canvas, (PAD, rule_y), (width - 1 - PAD, rule_y), RULE, 1)
+    for i, ((x, yy, w, h), p) in enumerate(zip(opt_boxes, opts, strict=True)):
+        canvas[yy : yy + h, x : x + w] = p
+        text = str(labels[i])
+        (tw, th), _ = cv2.getTextSize(text, FONT, LABEL_SCALE, LABEL_THICKNESS)
+        org = (x + (w - tw) // 2, label_y + (LABEL_H - 8 + th) // 2)
+        cv2.putText(canvas, text, org, FONT, LABEL_SCALE, (0, 0, 0), LABEL_THICKNESS, cv2.LINE_AA)
+        if i > 0:
+            xr = x - GAP // 2
+            cv2.line(canvas, (xr, yy), (xr, label_y + LABEL_H - 6), RULE, 1)
+    layout = {
+        "width": width,
+        "height": int(height),
+        "reference": ref_boxes,
+        "options": opt_boxes,
+    }
+    return canvas, layout

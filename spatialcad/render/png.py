@@ -1,0 +1,36 @@
+"""Deterministic PNG encoding/decoding of RGB uint8 images."""
+
+from __future__ import annotations
+
+import os
+
+import cv2
+import numpy as np
+
+COMPRESSION = 6
+
+
+def encode_png(img: np.ndarray) -> bytes:
+    """PNG bytes of an RGB (H, W, 3) or grey (H, W) uint8 image (fixed compression)."""
+    a = np.asarray(img)
+    if a.dtype != np.uint8 or a.ndim not in (2, 3) or (a.ndim == 3 and a.shape[2] != 3):
+        raise ValueError(f"expected RGB uint8 (H, W, 3), got {a.dtype} {a.shape}")
+    a = np.ascontiguousarray(a[:, :, ::-1] if a.ndim == 3 else a)
+    params = [cv2.IMWRITE_PNG_COMPRESSION, COMPRESSION]
+    ok, buf = cv2.imencode(".png", a, params)
+    if not ok:
+        raise ValueError("PNG encoding failed")
+    return buf.tobytes()
+
+
+def decode_png(data: bytes | str | os.PathLike) -> np.ndarray:
+    """RGB uint8 image from PNG bytes or a file path."""
+    if isinstance(data, bytes | bytearray | memoryview):
+        raw = bytes(data)
+    else:
+        with open(data, "rb") as f:
+            raw = f.read()
+    img = cv2.imdecode(np.frombuffer(raw, dtype=np.uint8), cv2.IMREAD_COLOR)
+    if img is None:
+        raise ValueError("not a decodable PNG image")
+    return np.ascontiguousarray(img[:, :, ::-1])

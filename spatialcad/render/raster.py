@@ -1,0 +1,328 @@
+"""Deterministic numpy z-buffer rasterizer: flat-shaded faces plus a visible-edge overlay."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from .camera import Camera
+from .mesh import Mesh, merge
+
+Color = tuple[int, int, int]
+
+# light direction in camera coordinates (right, up, forward), pointing toward the light:
+# from the upper left, behind the viewer. In the isometric view a cube's top, front and
+# right faces get clearly different shades; faces squarely facing the camera all get one.
+LIGHT_DIR = np.array([-0.35, 0.55, -0.75]) / math.sqrt(0.35**2 + 0.55**2 + 0.75**2)
+AMBIENT = 0.5
+DIFFUSE = 0.5
+
+_CHUNK = 1 << 21  # candidate pixels per vectorised rasterization batch
+_SHIFT = 4  # sub-pixel bits for cv2 drawing
+
+
+def _as_mesh(meshes: Mesh | list[Mesh]) -> Mesh:
+    if isinstance(meshes, Mesh):
+        return meshes
+    return merge(list(meshes))
+
+
+def projected_bounds(meshes: Mesh | list[Mesh], cam: Camera) -> tuple[float, float, float, float]:
+    """(umin, vmin, umax, vmax) of all vertices and edge endpoints seen by ``cam``."""
+    ms = [meshes] if isinstance(meshes, Mesh) else list(meshes)
+    pts = [m.vertices for m in ms] + [m.edges.reshape(-1, 3) for m in ms]
+    allp = np.concatenate(pts) if pts else np.zeros((0, 3))
+    if len(allp) == 0:
+        return (0.0, 0.0, 0.0, 0.0)
+    uv = cam.project(allp)[:, :2]
+    lo, hi = uv.min(axis=0), uv.max(axis=0)
+    return (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]))
+
+
+def fit_scale(
+    meshes: Mesh | list[Mesh],
+    cam: Camera,
+    size: tuple[int, int] = (400, 400),
+    margin: int = 12,
+) -> float:
+    """Pixels per world unit that fit the projected bounding box into ``size`` - margins."""
+    umin, vmin, umax, vmax = projected_bounds(meshes, cam)
+    aw, ah = max(1, size[0] - 2 * margin), max(1, size[1] - 2 * margin)
+    du, dv = umax - umin, vmax - vmin
+    cands = [aw / du] if du > 1e-12 else []
+    if dv > 1e-12:
+        cands.append(ah / dv)
+    return float(min(cands)) if cands else 1.0
+
+
+def _pad_size(n: np.ndarray) -> np.ndarray:
+    """Round box sizes up to a few classes per octave (<= 25 % waste per axis)."""
+    n = np.maximum(n, 1)
+    g = np.maximum(1, (2 ** np.floor(np.log2(n))).astype(np.int64) // 4)
+    return -(-n // g) * g
+
+
+def _batches(
+    starts: np.ndarray, ends: np.ndarray, pw: np.ndarray, ph: np.ndarray
+) -> list[tuple[int, int, int, int]]:
+    """Merge consecutive size groups into batches (start, end, box w, box h).
+
+    Merging pads every box of a batch to the batch's largest; a group joins the current
+    batch while that at most doubles the work (or the batch stays tiny), which bounds
+    the number of numpy round trips for meshes of many differently sized triangles.
+    """
+    out: list[tuple[int, int, int, int]] = []
+    cur: list[int] | None = None  # [start, end, w, h, useful]
+    for g0, g1 in zip(starts.tolist(), ends.tolist(), strict=True):
+        gw, gh = int(pw[g0]), int(ph[g0])
+        useful = (g1 - g0) * gw * gh
+        if cur is not None:
+            mw, mh = max(cur[2], gw), max(cur[3], gh)
+            cost = (g1 - cur[0]) * mw * mh
+            if cost <= min(_CHUNK, 2 * (cur[4] + useful) + 16384):
+                cur = [cur[0], g1, mw, mh, cur[4] + useful]
+                continue
+            out.append((cur[0], cur[1], cur[2], cur[3]))
+        cur = [g0, g1, gw, gh, useful]
+    if cur is not None:
+        out.append((cur[0], cur[1], cur[2], cur[3]))
+    return out
+
+
+def _rasterize(
+    sx: np.ndarray, sy: np.ndarray, sz: np.ndarray, tris: np.ndarray, w: int, h: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Z-buffer of screen-space triangles: (depth (h, w), triangle id (h, w), |grad depth|).
+
+    A pixel is covered when its centre lies inside (or on) a triangle, either winding; the
+    nearest triangle wins and exact depth ties go to the higher triangle index.
+    """
+    zbuf = np.full(h * w, np.inf)
+    ids = np.full(h * w, -1, dtype=np.int32)
+    m = len(tris)
+    grad = np.zeros(m)
+    if m == 0:
+        return zbuf.reshape(h, w), ids.reshape(h, w), grad
+    X, Y, Z = sx[tris], sy[tris], sz[tris]
+    # edge function opposite vertex i: E_i(p) = A_i x + B_i y + C_i (edges 1->2, 2->0, 0->1)
+    ia, ib = np.array([1, 2, 0]), np.array([2, 0, 1])
+    xa, ya, xb, yb = X[:, ia], Y[:, ia], X[:, ib], Y[:, ib]
+    A = ya - yb
+    B = xb - xa
+    C = xa * yb - xb * ya
+    area2 = (X[:, 1] - X[:, 0]) * (Y[:, 2] - Y[:, 0]) - (X[:, 2] - X[:, 0]) * (Y[:, 1] - Y[:, 0])
+    sgn = np.where(area2 < 0, -1.0, 1.0)
+    A, B, C = A * sgn[:, None], B * sgn[:, None], C * sgn[:, None]
+    area = np.abs(area2)
+    ok = np.isfinite(area) & (area > 1e-9) & np.all(np.isfinite(Z), axis=1)
+    safe = np.where(ok, area, 1.0)
+    Az = np.sum(A * Z, axis=1) / safe
+    Bz = np.sum(B * Z, axis=1) / safe
+    Cz = np.sum(C * Z, axis=1) / safe
+    grad = np.where(ok, np.hypot(Az, Bz), 0.0)
+    eps = 1e-6 * np.hypot(A, B)
+    with np.errstate(invalid="ignore"):
+        jx0 = np.ceil(np.nan_to_num(X.min(axis=1) - 0.5, nan=0.0)).clip(0, w)
+        jx1 = np.floor(np.nan_to_num(X.max(axis=1) - 0.5, nan=-1.0)).clip(-1, w - 1)
+        jy0 = np.ceil(np.nan_to_num(Y.min(axis=1) - 0.5, nan=0.0)).clip(0, h)
+        jy1 = np.floor(np.nan_to_num(Y.max(axis=1) - 0.5, nan=-1.0)).clip(-1, h - 1)
+    jx0, jx1, jy0, jy1 = (a.astype(np.int64) for a in (jx0, jx1, jy0, jy1))
+    bw, bh = jx1 - jx0 + 1, jy1 - jy0 + 1
+    ok &= (bw > 0) & (bh > 0)
+    live = np.flatnonzero(ok)
+    if len(live) == 0:
+        return zbuf.reshape(h, w), ids.reshape(h, w), grad
+    pw, ph = _pad_size(bw[live]), _pad_size(bh[live])
+    key = pw * (h + w + 8) + ph
+    order = np.argsort(key, kind="stable")
+    live, key, pw, ph = live[order], key[order], pw[order], ph[order]
+    bounds = np.flatnonzero(np.diff(key)) + 1
+    base = jy0 * w + jx0  # flat index of each box's top-left pixel
+    for g0, g1, gw, gh in _batches(np.r_[0, bounds], np.r_[bounds, len(live)], pw, ph):
+        per = max(1, _CHUNK // (gw * gh))
+        dx = np.arange(gw, dtype=np.float64)[None, None, :]
+        dy = np.arange(gh, dtype=np.float64)[None, :, None]
+        offs = (np.arange(gh)[:, None] * w + np.arange(gw)[None, :])[None]
+        for c0 in range(g0, g1, per):
+            t = live[c0 : min(g1, c0 + per)]
+            ox, oy = jx0[t] + 0.5, jy0[t] + 0.5
+            inside = (dx < bw[t][:, None, None]) & (dy < bh[t][:, None, None])
+            for i in range(3):
+                # E_i >= -eps  <=>  A dx >= -(E_i(origin) + B dy + eps)
+                e0 = A[t, i] * ox + B[t, i] * oy + C[t, i] + eps[t, i]
+                rhs = -(e0[:, None, None] + B[t, i][:, None, None] * dy)
+                inside &= (A[t, i][:, None, None] * dx) >= rhs
+            flat = np.flatnonzero(inside)
+            if len(flat) == 0:
+                continue
+            tri = np.repeat(t, inside.reshape(len(t), -1).sum(axis=1)).astype(np.int32)
+            pix = np.take((base[t][:, None, None] + offs).reshape(-1), flat)
+            z0 = Az[t] * ox + Bz[t] * oy + Cz[t]
+            dbox = (z0[:, None, None] + Az[t][:, None, None] * dx) + Bz[t][:, None, None] * dy
+            depth = np.take(dbox.reshape(-1), flat)
+            zold = zbuf[pix]
+            np.minimum.at(zbuf, pix, depth)
+            znew = zbuf[pix]
+            ids[pix[znew < zold]] = -1
+            win = depth <= znew
+            np.maximum.at(ids, pix[win], tri[win])
+    return zbuf.reshape(h, w), ids.reshape(h, w), grad
+
+
+def _shade(mesh: Mesh, cam: Camera, shading: bool) -> np.ndarray:
+    """Per-triangle RGB after flat shading (normals turned toward the camera)."""
+    cols = mesh.face_colors.astype(np.float64)
+    if not shading or len(mesh.triangles) == 0:
+        return mesh.face_colors.copy()
+    v = mesh.vertices[mesh.triangles]
+    n = np.cross(v[:, 1] - v[:, 0], v[:, 2] - v[:, 0])
+    r, u, f = cam.basis()
+    nc = n @ np.stack([r, u, f], axis=1)
+    nc = np.where(nc[:, 2:3] > 0, -nc, nc)
+    norm = np.linalg.norm(nc, axis=1)
+    nc = nc / np.where(norm > 0, norm, 1.0)[:, None]
+    lam = np.clip(nc @ LIGHT_DIR, 0.0, None)
+    shade = np.where(norm > 0, AMBIENT + DIFFUSE * lam, 1.0)
+    return np.clip(np.rint(cols * shade[:, None]), 0, 255).astype(np.uint8)
+
+
+def _draw_edges(
+    img: np.ndarray,
+    ex: np.ndarray,
+    ey: np.ndarray,
+    ez: np.ndarray,
+    limit: np.ndarray,
+    color: Color,
+    thickness: int,
+) -> None:
+    """Draw the visible parts of screen segments (K, 2) onto ``img`` in place.
+
+    A segment is sampled about once per pixel; a sample is visible where its depth does
+    not exceed ``limit`` (the z-buffer plus tolerance, max-filtered over 3x3 pixels).
+    """
+    h, w = limit.shape
+    length = np.hypot(ex[:, 1] - ex[:, 0], ey[:, 1] - ey[:, 0])
+    keep = np.isfinite(length) & (length >= 0.5)
+    ex, ey, ez, length = ex[keep], ey[keep], ez[keep], length[keep]
+    if len(ex) == 0:
+        return
+    n = np.ceil(length).astype(np.int64) + 1
+    starts = np.cumsum(n) - n
+    eid = np.repeat(np.arange(len(n)), n)
+    t = (np.arange(int(n.sum())) - starts[eid]) / (n[eid] - 1)
+    xs = ex[eid, 0] + t * (ex[eid, 1] - ex[eid, 0])
+    ys = ey[eid, 0] + t * (ey[eid, 1] - ey[eid, 0])
+    zs = ez[eid, 0] + t * (ez[eid, 1] - ez[eid, 0])
+    col, row = np.floor(xs).astype(np.int64), np.floor(ys).astype(np.int64)
+    inb = (col >= 0) & (col < w) & (row >= 0) & (row < h)
+    vis = ~inb | (zs <= limit[row.clip(0, h - 1), col.clip(0, w - 1)])
+    first = np.zeros(len(vis), dtype=bool)
+    first[starts] = True
+    last = np.zeros(len(vis), dtype=bool)
+    last[starts + n - 1] = True
+    prev_vis = np.r_[False, vis[:-1]] & ~first
+    next_vis = np.r_[vis[1:], False] & ~last
+    run_start = np.flatnonzero(vis & ~prev_vis)
+    run_end = np.flatnonzero(vis & ~next_vis)
+    f = float(1 << _SHIFT)
+    for s, e in zip(run_start, run_end, strict=True):
+        if e == s:  # a lone visible sample is noise at an occluder's border
+            continue
+        p0 = (int(round((xs[s] - 0.5) * f)), int(round((ys[s] - 0.5) * f)))
+        p1 = (int(round((xs[e] - 0.5) * f)), int(round((ys[e] - 0.5) * f)))
+        cv2.line(img, p0, p1, color, thickness, cv2.LINE_AA, _SHIFT)
+
+
+def _silhouettes(zbuf: np.ndarray, ids: np.ndarray, grad: np.ndarray, tol: float) -> np.ndarray:
+    """uint8 mask of pixels on either side of a coverage edge or a depth jump."""
+    cov = ids >= 0
+    z = np.where(cov, zbuf, 0.0)
+    g = np.take(np.r_[0.0, grad], ids + 1)
+    mask = np.zeros(cov.shape, dtype=bool)
+    for a, b in (
+        ((slice(None), slice(None, -1)), (slice(None), slice(1, None))),
+        ((slice(None, -1), slice(None)), (slice(1, None), slice(None))),
+    ):
+        both = cov[a] & cov[b]
+        far = np.abs(z[a] - z[b]) > 2.0 * (g[a] + g[b]) + 4.0 * tol
+        jump = (cov[a] != cov[b]) | (both & far)
+        mask[a] |= jump
+        mask[b] |= jump
+    return mask.astype(np.uint8)
+
+
+def render(
+    meshes: Mesh | list[Mesh],
+    cam: Camera,
+    size: tuple[int, int] = (400, 400),
+    *,
+    scale: float | None = None,
+    center: tuple[float, float] | None = None,
+    margin: int = 12,
+    background: Color = (255, 255, 255),
+    edge_color: Color = (0, 0, 0),
+    edge_width: int = 2,
+    shading: bool = True,
+    ssaa: int = 2,
+    silhouette: bool = False,
+) -> np.ndarray:
+    """Render meshes orthographically to an RGB uint8 image of ``size`` = (width, height).
+
+    ``scale`` is pixels per world unit (None: fit the projected bounds into size - margin);
+    ``center`` is the projected (u, v) placed at the image centre (None: bounds centre).
+    Faces are flat shaded (both sides); feature edges are drawn where not hidden by faces.
+    ``silhouette`` also outlines depth discontinuities found in the z-buffer (outlines of
+    curved solids, which have no feature edge there).
+    """
+    mesh = _as_mesh(meshes)
+    width, height = int(size[0]), int(size[1])
+    if width <= 0 or height <= 0:
+        raise ValueError(f"bad image size {size!r}")
+    s = max(1, int(ssaa))
+    if scale is None:
+        scale = fit_scale(mesh, cam, (width, height), margin)
+    if center is None:
+        umin, vmin, umax, vmax = projected_bounds(mesh, cam)
+        center = ((umin + umax) / 2.0, (vmin + vmax) / 2.0)
+    k = float(scale) * s
+    W, H = width * s, height * s
+    cu, cv = float(center[0]), float(center[1])
+
+    def to_screen(p: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        q = cam.project(p)
+        return (q[:, 0] - cu) * k + W / 2.0, H / 2.0 - (q[:, 1] - cv) * k, q[:, 2]
+
+    sx, sy, sz = to_screen(mesh.vertices)
+    zbuf, ids, grad = _rasterize(sx, sy, sz, mesh.triangles, W, H)
+    # index 0 of the lookup tables stands for "no triangle" (ids == -1)
+    palette = np.concatenate(
+        [np.asarray(background, dtype=np.uint8).reshape(1, 3), _shade(mesh, cam, shading)]
+    )
+    img = np.take(palette, ids + 1, axis=0)
+    span = float(np.ptp(sz)) if len(sz) else 0.0
+    tol = 0.5 / k + 1e-9 * (1.0 + span)
+    if silhouette and edge_width > 0:
+        mask = _silhouettes(zbuf, ids, grad, tol)
+        kk = max(1, int(round(edge_width * s)) - 1)
+        mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kk, kk)))
+        img[mask > 0] = np.asarray(edge_color, dtype=np.uint8)
+    if len(mesh.edges) and edge_width > 0:
+        ex, ey, ez = to_screen(mesh.edges.reshape(-1, 3))
+        limit = zbuf + np.take(tol + 1.5 * np.r_[0.0, grad], ids + 1)
+        # max over 3x3 neighbourhoods (inf = background is kept)
+        limit = cv2.dilate(limit, np.ones((3, 3), np.uint8), borderType=cv2.BORDER_REPLICATE)
+        color = tuple(int(c) for c in edge_color)
+        _draw_edges(
+            img,
+            ex.reshape(-1, 2),
+            ey.reshape(-1, 2),
+            ez.reshape(-1, 2),
+            limit,
+            color,
+            max(1, int(round(edge_width * s))),
+        )
+    if s > 1:
+        img = cv2.resize(img, (width, height), interpolation=cv2.INTER_AREA)
+    return img

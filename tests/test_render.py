@@ -1,0 +1,465 @@
+"""Tests of spatialcad.render: cameras, meshes, rasterizer, drawings, layout, PNG, grid read."""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+import pytest
+from shapely.geometry import Point, box
+
+from spatialcad.render import (
+    VIEWS,
+    Camera,
+    GridReadError,
+    compose,
+    decode_png,
+    draw_segments,
+    draw_shapes,
+    encode_png,
+    feature_edges,
+    fit_scale,
+    merge,
+    orbit,
+    read_cell_colours,
+    read_grid,
+    render,
+    solid_mesh,
+    text_panel,
+    voxel_mesh,
+)
+from spatialcad.render import camera as get_camera
+
+WHITE = (255, 255, 255)
+
+
+def to_pixel(cam: Camera, p, size=(400, 400), scale=40.0, center=(0.0, 0.0)) -> tuple[int, int]:
+    """(row, col) of world point p in a render with the given scale and centre."""
+    u, v, _ = cam.project(np.array([p], dtype=float))[0]
+    x = (u - center[0]) * scale + size[0] / 2.0
+    y = size[1] / 2.0 - (v - center[1]) * scale
+    return int(math.floor(y)), int(math.floor(x))
+
+
+def is_dark(px) -> bool:
+    return int(np.max(px)) < 90
+
+
+# ---------------------------------------------------------------- camera
+
+
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        ("front", (1, 3, 2)),  # u = x, v = z, depth = y
+        ("back", (-1, 3, -2)),  # u = -x, v = z, depth = -y
+        ("right", (2, 3, -1)),  # u = y, v = z, depth = -x
+        ("left", (-2, 3, 1)),  # u = -y, v = z, depth = x
+        ("top", (1, 2, -3)),  # u = x, v = y, depth = -z
+        ("bottom", (1, -2, 3)),  # u = x, v = -y, depth = z
+    ],
+)
+def test_named_views_project_known_point(name: str, expected: tuple[int, int, int]) -> None:
+    uvd = get_camera(name).project(np.array([[1.0, 2.0, 3.0]]))[0]
+    assert np.allclose(uvd, expected, atol=1e-12)
+
+
+def test_isometric_view_conventions() -> None:
+    cam = get_camera("isometric")
+    r, u, f = cam.basis()
+    assert np.allclose(np.stack([r, u, f]) @ np.stack([r, u, f]).T, np.eye(3), atol=1e-12)
+    assert np.allclose(f, np.array([-1, 1, -1]) / math.sqrt(3))  # eye at (+1, -1, +1)
+    pts = cam.project(np.array([[0, 0, 0], [1, -1, 1], [0, 0, 1], [1, 0, 0], [0, -1, 0]]))
+    assert pts[1, 2] < pts[0, 2]  # the eye side is nearer
+    assert abs(pts[2, 0]) < 1e-12 and pts[2, 1] > 0  # +z points straight up
+    assert pts[3, 0] > 0 and pts[4, 0] < 0  # +x to the right, -y (front face) to the left
+
+
+def test_camera_lookup_and_orbit() -> None:
+    with pytest.raises(KeyError, match="front"):
+        get_camera("sideways")
+    probe = np.array([[1.0, 2.0, 3.0], [-0.5, 0.25, 2.0]])
+    for (az, el), name in [
+        ((0, 0), "front"),
+        ((90, 0), "right"),
+        ((180, 0), "back"),
+        ((-90, 0), "left"),
+        ((0, 90), "top"),
+        ((0, -90), "bottom"),
+        ((45, math.degrees(math.atan(1 / math.sqrt(2)))), "isometric"),
+    ]:
+        assert np.allclose(orbit(az, el).project(probe), VIEWS[name].project(probe), atol=1e-9)
+    with pytest.raises(ValueError):
+        Camera((0, 0, 1), (0, 0, 2))
+
+
+# ---------------------------------------------------------------- meshes
+
+
+def test_voxel_mesh_drops_internal_faces() -> None:
+    one = voxel_mesh([(0, 0, 0)])
+    assert len(one.triangles) == 12 and len(one.edges) == 12
+    two = voxel_mesh([(0, 0, 0), (1, 0, 0)], colors={(1, 0, 0): (255, 0, 0)})
+    assert len(two.triangles) == 20  # 10 exposed faces, two triangles each
+    tri_x = two.vertices[two.triangles][:, :, 0]
+    assert not np.any(np.all(tri_x == 1.0, axis=1))  # the shared face at x = 1 is gone
+    # 8 end-square edges + 4 long edges split in two + the ring at x = 1
+    assert len(two.edges) == 20
+    keys = {tuple(sorted(map(tuple, e))) for e in two.edges}
+    assert len(keys) == 20  # deduplicated
+    red = two.vertices[two.triangles].mean(axis=1)[:, 0] > 1.0
+    assert np.all(two.face_colors[red] == (255, 0, 0))
+    assert np.all(two.face_colors[~red] == (200, 200, 200))
+    # duplicates in the input do not matter
+    assert len(voxel_mesh([(0, 0, 0), (0, 0, 0)]).triangles) == 12
+
+
+def test_merge_and_solid_mesh() -> None:
+    a = voxel_mesh([(0, 0, 0)])
+    b = solid_mesh([[0, 0, 5], [1, 0, 5], [0, 1, 5]], [[0, 1, 2]], (10, 20, 30))
+    m = merge([a, b])
+    assert len(m.vertices) == len(a.vertices) + 3
+    assert np.array_equal(m.triangles[-1], [len(a.vertices) + i for i in range(3)])
+    assert tuple(m.face_colors[-1]) == (10, 20, 30)
+    assert len(m.edges) == 12
+
+
+def test_feature_edges_of_a_tessellated_box() -> None:
+    m = voxel_mesh([(x, y, 0) for x in range(2) for y in range(2)])
+    # coplanar seams between the four top faces are not features; the box outline is
+    fe = feature_edges(m.vertices, m.triangles)
+    assert len(fe) == 8 + 8 + 4  # top and bottom rims (split at x=1, y=1), 4 verticals
+    assert np.all(np.abs(fe[:, 0] - fe[:, 1]).sum(axis=1) > 0)
+
+
+# ---------------------------------------------------------------- rasterizer
+
+
+def test_render_is_deterministic() -> None:
+    m = voxel_mesh([(0, 0, 0), (1, 0, 0), (1, 1, 0), (1, 1, 1)], colors={(1, 1, 1): (200, 60, 60)})
+    a = render(m, get_camera("isometric"))
+    b = render(
+        voxel_mesh([(1, 1, 1), (1, 1, 0), (1, 0, 0), (0, 0, 0)], colors={(1, 1, 1): (200, 60, 60)}),
+        get_camera("isometric"),
+    )
+    assert a.dtype == np.uint8 and a.shape == (400, 400, 3)
+    assert a.tobytes() == b.tobytes()
+    assert encode_png(a) == encode_png(b)
+
+
+def test_isometric_cube_has_three_shades() -> None:
+    cam = get_camera("isometric")
+    m = voxel_mesh([(0, 0, 0)])
+    img = render(m, cam, scale=100, center=tuple(cam.project(np.array([[0.5, 0.5, 0.5]]))[0, :2]))
+    c = tuple(cam.project(np.array([[0.5, 0.5, 0.5]]))[0, :2])
+    colors, counts = np.unique(img.reshape(-1, 3), axis=0, return_counts=True)
+    big = {tuple(int(v) for v in col) for col, n in zip(colors, counts, strict=True) if n > 1500}
+    assert WHITE in big and len(big) == 4  # background + three face shades
+    faces = [(0.5, 0.5, 1.0), (0.5, 0.0, 0.5), (1.0, 0.5, 0.5)]  # top, front, right
+    shades = {tuple(int(v) for v in img[to_pixel(cam, p, scale=100, center=c)]) for p in faces}
+    assert len(shades) == 3 and shades <= big
+    # a visible edge (front-top) is drawn dark
+    assert is_dark(img[to_pixel(cam, (0.5, 0.0, 1.0), scale=100, center=c)])
+
+
+def test_front_view_cells_are_crisp_squares() -> None:
+    m = voxel_mesh([(x, 0, z) for x in range(3) for z in range(2)])
+    img = render(m, get_camera("front"), scale=40)
+    # the 3x2 block spans x 140..260 and y 160..240; each face is a uniform 40 px square
+    colors = set()
+    for col in range(3):
+        for row in range(2):
+            x0, y0 = 140 + 40 * col, 160 + 40 * row
+            inner = img[y0 + 4 : y0 + 36, x0 + 4 : x0 + 36].reshape(-1, 3)
+            assert len(np.unique(inner, axis=0)) == 1
+            colors.add(tuple(inner[0]))
+    assert len(colors) == 1 and WHITE not in colors
+    row = img[180]
+    for x in (140, 180, 220, 260):  # vertical edge lines between/around the cells
+        assert is_dark(row[x - 1]) or is_dark(row[x])
+    assert np.all(img[:150] == 255) and np.all(img[250:] == 255)
+
+
+def test_zbuffer_near_cube_occludes_far_cube() -> None:
+    red = voxel_mesh([(0, 0, 0)], default_color=(255, 0, 0))
+    blue = voxel_mesh([(0, 2, 0)], default_color=(0, 0, 255))  # behind: eye is at -y
+    cam = get_camera("front")
+    for meshes in ([red, blue], [blue, red]):
+        px = render(meshes, cam, scale=40)[200, 200]
+        assert px[0] > 150 and px[2] < 50
+    px = render([red, voxel_mesh([(0, -2, 0)], default_color=(0, 0, 255))], cam, scale=40)
+    assert px[200, 200, 2] > 150 and px[200, 200, 0] < 50
+
+
+def test_edges_hidden_behind_faces_are_not_drawn() -> None:
+    cam = get_camera("front")
+    quad = [[-1, 0, -1], [3, 0, -1], [3, 0, 3], [-1, 0, 3]]
+    border = np.array([[quad[i], quad[(i + 1) % 4]] for i in range(4)], dtype=float)
+    plate = solid_mesh(quad, [[0, 1, 2], [0, 2, 3]], (240, 240, 240), border)
+    cube = voxel_mesh([(0, 1, 0)])  # behind the plate, its outline x, z in {0, 1}
+    kw = {"scale": 40, "center": (1.0, 1.0)}
+    probes = [to_pixel(cam, p, center=(1.0, 1.0)) for p in [(0.5, 0, 1), (0.0, 0, 0.5)]]
+    alone = render(cube, cam, **kw)
+    assert all(is_dark(alone[r, c]) for r, c in probes)
+    both = render([plate, cube], cam, **kw)
+    assert all(tuple(both[r, c]) == tuple(both[200, 250]) for r, c in probes)
+    assert not is_dark(both[200, 250])
+    # isometric: the three edges at the hidden corner (0, 1, 0) are not drawn
+    iso = get_camera("isometric")
+    c = tuple(iso.project(np.array([[0.5, 0.5, 0.5]]))[0, :2])
+    img = render(voxel_mesh([(0, 0, 0)]), iso, scale=100, center=c)
+    for p in [(0.0, 0.6, 0.0), (0.4, 1.0, 0.0), (0.0, 1.0, 0.4)]:
+        assert not is_dark(img[to_pixel(iso, p, scale=100, center=c)])
+
+
+def test_empty_scene_and_silhouettes() -> None:
+    cam = get_camera("isometric")
+    assert np.all(render([], cam, (50, 40)) == 255)
+    assert render([], cam, (50, 40)).shape == (40, 50, 3)
+    # a faceted sphere has no feature edges: only silhouette=True outlines it
+    n = 24
+    th, ph = np.meshgrid(np.linspace(0, np.pi, n + 1), np.linspace(0, 2 * np.pi, n + 1))
+    v = np.stack([np.sin(th) * np.cos(ph), np.sin(th) * np.sin(ph), np.cos(th)], -1)
+    i = (np.arange(n)[:, None] * (n + 1) + np.arange(n)[None, :]).ravel()
+    t = np.concatenate([np.stack([i, i + 1, i + n + 2], 1), np.stack([i, i + n + 2, i + n + 1], 1)])
+    sphere = solid_mesh(v.reshape(-1, 3), t, (200, 200, 200))
+    plain = render(sphere, cam, scale=150)
+    outlined = render(sphere, cam, scale=150, silhouette=True)
+    assert not np.any(plain.max(axis=2) < 60)
+    assert is_dark(outlined[200, 200 + 150]) and not is_dark(outlined[200, 200])
+    assert np.array_equal(plain[150:250, 150:250], outlined[150:250, 150:250])
+
+
+def test_fit_scale_and_common_scale() -> None:
+    m = voxel_mesh([(x, 0, 0) for x in range(5)])
+    cam = get_camera("front")
+    s = fit_scale(m, cam, (400, 400), 12)
+    assert s == pytest.approx((400 - 24) / 5)
+    assert np.array_equal(render(m, cam), render(m, cam, scale=s))
+    small = voxel_mesh([(0, 0, 0)])
+    common = min(s, fit_scale(small, cam, (400, 400), 12))
+    img = render(small, cam, scale=common)
+    width = int(np.count_nonzero(np.any(img[200] != 255, axis=1)))
+    assert common < 80 and abs(width - common) <= 6  # cube + its outline, not 376 px
+
+
+def test_render_speed_few_thousand_triangles() -> None:
+    n = 36  # a 36 x 36 x 2 x 2 = 5184-triangle wavy surface, seen isometrically
+    g = np.linspace(0, 4, n + 1)
+    xx, yy = np.meshgrid(g, g, indexing="ij")
+    v = np.stack([xx, yy, 0.3 * np.sin(2 * xx) * np.cos(3 * yy)], axis=-1).reshape(-1, 3)
+    i = np.arange(n)[:, None] * (n + 1) + np.arange(n)[None, :]
+    a, b, c, d = i.ravel(), i.ravel() + 1, i.ravel() + n + 1, i.ravel() + n + 2
+    t = np.concatenate([np.stack([a, b, d], 1), np.stack([a, d, c], 1)])
+    top = solid_mesh(v, t, (180, 200, 230))
+    under = solid_mesh(v - [0, 0, 1], t[:, ::-1], (120, 120, 120))
+    m = merge([top, under])
+    assert len(m.triangles) > 5000
+    render(m, get_camera("isometric"))
+    t0 = time.perf_counter()
+    render(m, get_camera("isometric"))
+    assert time.perf_counter() - t0 < 1.0  # typically ~0.05 s
+
+
+# ---------------------------------------------------------------- grid read-back
+
+_VIEW_AXES = {  # view -> (u-range, v) of the unit cell of voxel (x, y, z) in that view
+    "front": lambda x, y, z: (x, z),
+    "back": lambda x, y, z: (-x - 1, z),
+    "right": lambda x, y, z: (y, z),
+    "left": lambda x, y, z: (-y - 1, z),
+    "top": lambda x, y, z: (x, y),
+}
+
+
+def expected_grid(voxels: list[tuple[int, int, int]], view: str) -> np.ndarray:
+    """Occupancy of a view derived from the camera conventions (row 0 = top of image)."""
+    cells = {_VIEW_AXES[view](*v) for v in voxels}
+    us = [u for u, _ in cells]
+    vs = [v for _, v in cells]
+    grid = np.zeros((max(vs) - min(vs) + 1, max(us) - min(us) + 1), dtype=np.int8)
+    for u, v in cells:
+        grid[max(vs) - v, u - min(us)] = 1
+    return grid
+
+
+def random_stack(rng: np.random.Generator) -> list[tuple[int, int, int]]:
+    nx, ny = (int(k) for k in rng.integers(1, 6, 2))
+    heights = rng.integers(0, 5, (nx, ny))
+    heights[rng.integers(nx), rng.integers(ny)] = rng.integers(1, 5)
+    return [(x, y, z) for x in range(nx) for y in range(ny) for z in range(heights[x, y])]
+
+
+def test_expected_grid_helper() -> None:
+    vox = [(0, 0, 0), (1, 0, 0), (1, 0, 1), (1, 2, 0)]
+    assert expected_grid(vox, "front").tolist() == [[0, 1], [1, 1]]
+    assert expected_grid(vox, "top").tolist() == [[0, 1], [0, 0], [1, 1]]
+    assert expected_grid(vox, "left").tolist() == [[0, 0, 1], [1, 0, 1]]
+    assert expected_grid(vox, "right").tolist() == [[1, 0, 0], [1, 0, 1]]
+
+
+@pytest.mark.parametrize("seed", range(32))
+def test_read_grid_round_trip(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    vox = random_stack(rng)
+    m = voxel_mesh(vox)
+    views = ["front", "top", "left", "right"]
+    imgs = {}
+    for view in views:
+        scale = float(rng.integers(20, 61)) if seed % 2 else float(rng.uniform(20, 60))
+        imgs[view] = render(m, get_camera(view), scale=scale)
+        assert np.array_equal(read_grid(imgs[view]), expected_grid(vox, view)), (view, scale)
+    comp, layout = compose(
+        [(imgs["front"], "Front"), (imgs["top"], "Top")], [imgs["left"], imgs["right"]]
+    )
+    comp = decode_png(encode_png(comp))
+    boxes = layout["reference"] + layout["options"]
+    for view, (x, y, w, h) in zip(views, boxes, strict=True):
+        crop = comp[y : y + h, x : x + w]
+        assert np.array_equal(crop, imgs[view])
+        assert np.array_equal(read_grid(crop), expected_grid(vox, view))
+
+
+def test_read_grid_survives_downscaled_composite() -> None:
+    vox = [(0, 0, 0), (1, 0, 0), (2, 0, 0), (1, 0, 1), (2, 1, 0), (2, 1, 1), (2, 1, 2)]
+    m = voxel_mesh(vox)
+    panels = [render(m, get_camera(v), scale=40) for v in ("front", "top", "left", "right")]
+    comp, layout = compose([], panels)
+    x, y, w, h = layout["options"][2]
+    assert w < 400  # the row was scaled down
+    assert np.array_equal(read_grid(comp[y : y + h, x : x + w]), expected_grid(vox, "left"))
+
+
+def test_read_grid_rejects_non_grids() -> None:
+    with pytest.raises(GridReadError, match="no cells"):
+        read_grid(np.full((200, 300, 3), 255, np.uint8))
+    with pytest.raises(GridReadError):
+        read_grid(render(voxel_mesh([(0, 0, 0), (1, 0, 0)]), get_camera("isometric")))
+    with pytest.raises(GridReadError):
+        read_grid(draw_shapes([Point(0, 0).buffer(1.0)]))
+    with pytest.raises(GridReadError):
+        read_grid(draw_shapes([box(0, 0, 1, 1), box(2, 0, 2.4, 0.4)]))
+    assert issubclass(GridReadError, ValueError)
+
+
+def test_read_grid_other_colours() -> None:
+    vox = [(0, 0, 0), (1, 0, 0), (0, 0, 1)]
+    colors = {(0, 0, 0): (230, 80, 80), (1, 0, 0): (90, 140, 230)}
+    img = render(voxel_mesh(vox, colors), get_camera("front"), scale=30)
+    assert read_grid(img).tolist() == [[1, 0], [1, 1]]
+    with pytest.raises(GridReadError, match="neither grey nor red"):
+        read_cell_colours(img)  # the blue cube
+
+
+def test_read_cell_colours_grey_and_red() -> None:
+    vox = [(0, 0, 0), (1, 0, 0), (2, 0, 0), (0, 0, 1), (2, 1, 1), (2, 1, 0)]
+    colors = {(1, 0, 0): (220, 40, 40), (2, 1, 1): (220, 40, 40)}
+    m = voxel_mesh(vox, colors, default_color=(205, 210, 220))
+    front = render(m, get_camera("front"), scale=36)
+    assert read_cell_colours(front).tolist() == [[1, 0, 2], [1, 2, 1]]
+    top = render(m, get_camera("top"), scale=25)
+    assert read_cell_colours(top).tolist() == [[0, 0, 2], [1, 2, 1]]
+
+
+# ---------------------------------------------------------------- layout
+
+
+def _panel(w: int, h: int, seed: int) -> np.ndarray:
+    img = np.random.default_rng(seed).integers(0, 256, (h, w, 3)).astype(np.uint8)
+    return img
+
+
+def test_compose_boxes_crop_back_panels() -> None:
+    refs = [(_panel(400, 300, 1), "Front view"), (_panel(300, 300, 2), "Top view")]
+    opts = [_panel(250, 200, 10 + i) for i in range(4)]
+    img, layout = compose(refs, opts, title="Which option shows the left view?")
+    assert img.shape[1] == 1280 and layout["width"] == 1280
+    assert img.shape[0] == layout["height"] and img.dtype == np.uint8
+    assert len(layout["reference"]) == 2 and len(layout["options"]) == 4
+    for (x, y, w, h), (p, _) in zip(layout["reference"], refs, strict=True):
+        assert np.array_equal(img[y : y + h, x : x + w], p)
+    for (x, y, w, h), p in zip(layout["options"], opts, strict=True):
+        assert np.array_equal(img[y : y + h, x : x + w], p)
+        label = img[y + h : y + h + 60, x : x + w]  # the letter under the panel
+        assert np.count_nonzero(label.max(axis=2) < 80) > 200
+    # options lie below the reference row, left to right, without overlap
+    ys = [b[1] for b in layout["options"]]
+    assert min(ys) > max(b[1] + b[3] for b in layout["reference"])
+    xs = [(b[0], b[0] + b[2]) for b in layout["options"]]
+    assert all(a[1] < b[0] for a, b in zip(xs, xs[1:], strict=False))
+
+
+def test_compose_scales_wide_rows_down() -> None:
+    opts = [_panel(400, 400, i) for i in range(4)]
+    img, layout = compose([(_panel(200, 100, 9), "")], opts)
+    assert img.shape[1] == 1280
+    for x, y, w, h in layout["options"]:
+        assert w < 400 and abs(w - h) <= 1
+        assert 0 <= x and x + w <= 1280 and y + h <= img.shape[0]
+    x, y, w, h = layout["reference"][0]
+    assert (w, h) == (200, 100)
+    with pytest.raises(ValueError):
+        compose([], [_panel(10, 10, 0)] * 5)
+
+
+def test_compose_is_deterministic() -> None:
+    refs = [(_panel(300, 200, 3), "Reference")]
+    a, la = compose(refs, [_panel(200, 200, i) for i in range(4)], title="T")
+    b, lb = compose(refs, [_panel(200, 200, i) for i in range(4)], title="T")
+    assert la == lb and a.tobytes() == b.tobytes()
+
+
+# ---------------------------------------------------------------- drawings and PNG
+
+
+def test_draw_shapes_hole_is_background() -> None:
+    ring = box(-2, -2, 2, 2).difference(box(-1, -1, 1, 1))
+    img = draw_shapes([ring], (400, 400), fill=(170, 200, 235))
+    assert tuple(img[200, 200]) == WHITE  # the hole
+    assert tuple(img[200, 200 + 130]) == (170, 200, 235)  # inside the ring
+    assert tuple(img[5, 5]) == WHITE  # outside
+    assert is_dark(img[200, 200 + 92])  # the hole's outline (hole edge at 92 px)
+
+
+def test_draw_shapes_flip_y() -> None:
+    shape = box(0, 0, 1, 1).union(box(0, 1, 0.2, 2))  # a square with a bar on its left
+    up = draw_shapes([shape], (200, 200), fill=(0, 0, 255), width=0)
+    down = draw_shapes([shape], (200, 200), fill=(0, 0, 255), width=0, flip_y=False)
+    # y up: the square is at the bottom and the bar rises above it on the left
+    assert up[40, 130, 0] == 255 and up[160, 130, 0] == 0 and up[40, 65, 0] == 0
+    assert down[40, 130, 0] == 0 and down[160, 130, 0] == 255 and down[160, 65, 0] == 0
+
+
+def test_draw_segments_dashed_and_solid() -> None:
+    segs = np.array([[[0, 0], [10, 0]], [[0, 5], [10, 5]]], dtype=float)
+    img = draw_segments(segs, [False, True], (400, 200), margin=20)
+    solid_row = img[180, 45:355].max(axis=1)
+    dashed_row = img[20, 45:355].max(axis=1)
+    assert np.all(solid_row < 100)
+    assert np.any(dashed_row == 255) and np.count_nonzero(dashed_row < 100) > 150
+    with pytest.raises(ValueError):
+        draw_segments(segs, [True])
+
+
+def test_text_panel_wraps_and_is_deterministic() -> None:
+    text = "How many cubes are needed at least to build the stack shown in the three views?"
+    a = text_panel(text, (300, 140))
+    assert a.shape == (140, 300, 3)
+    assert a.tobytes() == text_panel(text, (300, 140)).tobytes()
+    dark_rows = np.flatnonzero((a.max(axis=2) < 100).any(axis=1))
+    assert dark_rows.max() - dark_rows.min() > 60  # several lines
+    assert not (a[:, :8].max(axis=2) < 100).any()  # left margin kept
+
+
+def test_png_round_trip(tmp_path) -> None:
+    img = _panel(37, 21, 5)
+    data = encode_png(img)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data == encode_png(img.copy())
+    assert np.array_equal(decode_png(data), img)
+    path = tmp_path / "x.png"
+    path.write_bytes(data)
+    assert np.array_equal(decode_png(path), img)
+    assert np.array_equal(decode_png(str(path)), img)
+    with pytest.raises(ValueError):
+        encode_png(img.astype(np.float32))
