@@ -29,7 +29,8 @@ def _brute_force(stack: list, n_views: int) -> tuple[int, int]:
         h[tuple(cells.T)] = hs
         cand = _stack_from_heights(h)
         views = [voxels.view_matrix(cand, v) for v in names]
-        if all(a.shape == b.shape and np.array_equal(a, b) for a, b in zip(views, target)):
+        pairs = zip(views, target, strict=True)
+        if all(a.shape == b.shape and np.array_equal(a, b) for a, b in pairs):
             counts.append(sum(hs))
     return min(counts), max(counts)
 

@@ -43,7 +43,8 @@ class CubeCounting(Task):
         images = [stack_view(stack, v) for v in p["views"]]
         read = [read_grid(img) for img in images]
         truth = [voxels.view_matrix(stack, v) for v in p["views"]]
-        if any(a.shape != b.shape or not np.array_equal(a, b) for a, b in zip(read, truth)):
+        pairs = zip(read, truth, strict=True)
+        if any(a.shape != b.shape or not np.array_equal(a, b) for a, b in pairs):
             raise Reject("a view read back from its image differs from the stack's view")
         low, high = counting.bounds(counting.profiles(*read))
         if (low, high) != counting.bounds(counting.profiles(*truth)):
@@ -83,7 +84,9 @@ class CubeCounting(Task):
                 "question": kind,
                 "bounds": {"min": low, "max": high},
             },
-            reference=[Panel(img, VIEW_CAPTIONS[v]) for img, v in zip(images, p["views"])],
+            reference=[
+                Panel(img, VIEW_CAPTIONS[v]) for img, v in zip(images, p["views"], strict=True)
+            ],
             options=options,
         )
 

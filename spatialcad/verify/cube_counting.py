@@ -22,7 +22,7 @@ def bounds_by_milp(views: dict[str, np.ndarray]) -> tuple[int, int]:
     """Min and max cubes over all height maps matching the views, by integer programming."""
     top = views["top"]
     ny, nx = top.shape
-    cells = [(c, ny - 1 - r) for r, c in zip(*np.nonzero(top))]  # (x, y)
+    cells = [(c, ny - 1 - r) for r, c in zip(*np.nonzero(top), strict=True)]  # (x, y)
     front_h = views["front"].sum(axis=0)
     left_h = views["left"].sum(axis=0)[::-1] if "left" in views else None
     for name in views:

@@ -1,0 +1,147 @@
+"""CubeCounting and ThreeView items: read-back, independent bounds, and distractor proofs."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+from spatialcad.geometry import counting, voxels
+from spatialcad.pipeline import make_item
+from spatialcad.records import assemble
+from spatialcad.render.png import decode_png
+from spatialcad.render.stacks import RED, stack_view
+from spatialcad.tasks.base import Draft, Option, Panel, Reject
+from spatialcad.tasks.three_view import ThreeView
+from spatialcad.verify import run_verifier
+from spatialcad.verify.cube_counting import bounds_by_milp
+from spatialcad.verify.raycast import nearest_cubes
+
+
+def _item(task: str, level: int, index: int):
+    result = make_item(task, level, index, 40, 3)
+    return result.record, decode_png(result.png)
+
+
+def test_raycast_views_agree_with_view_labels():
+    rng = np.random.default_rng(5)
+    for _ in range(60):
+        stack = voxels.random_stack(rng, (4, 3, 4), 0.6)
+        cubes = voxels.normalized(stack)
+        for view in ("top", "front", "left", "right"):
+            labels = voxels.view_labels(stack, view)
+            ray = nearest_cubes(set(stack), view)
+            expect = np.full(labels.shape, None, dtype=object)
+            for (r, c), i in np.ndenumerate(labels):
+                expect[r, c] = cubes[i] if i >= 0 else None
+            assert labels.shape == ray.shape and (expect == ray).all()
+
+
+def test_milp_bounds_equal_matching_bounds():
+    rng = np.random.default_rng(9)
+    for _ in range(60):
+        stack = voxels.random_stack(rng, (4, 4, 4), 0.6)
+        names = ("top", "front", "left")
+        views = {v: voxels.view_matrix(stack, v) for v in names}
+        assert bounds_by_milp(views) == counting.bounds(counting.profiles(*views.values()))
+        two = {v: views[v] for v in names[:2]}
+        assert bounds_by_milp(two) == counting.bounds(counting.profiles(*two.values()))
+
+
+@pytest.mark.parametrize("level", [0, 1, 2])
+def test_every_wrong_option_is_rejected_as_answer(level):
+    for index in range(4):
+        record, image = _item("cube_counting", level, index)
+        assert run_verifier(record, image) == []
+        for o in record["options"]:
+            if o["is_answer"]:
+                continue
+            bad = copy.deepcopy(record)
+            for b in bad["options"]:
+                b["is_answer"] = b["letter"] == o["letter"]
+            bad["Answer"] = o["letter"]
+            assert run_verifier(bad, image), (level, index, o)
+
+
+def test_wrong_bounds_or_views_are_rejected():
+    record, image = _item("cube_counting", 1, 0)
+    bad = copy.deepcopy(record)
+    bad["spec"]["bounds"]["max"] += 1
+    assert any("bounds" in f for f in run_verifier(bad, image))
+    bad = copy.deepcopy(record)
+    bad["spec"]["voxels"].append([50, 50, 0])  # a cube the views do not show
+    assert any("does not show the stack" in f for f in run_verifier(bad, image))
+
+
+def test_question_kinds_and_none_option_occur():
+    records = [_item("cube_counting", 1, i)[0] for i in range(16)]
+    assert {r["spec"]["question"] for r in records} == {"min", "max", "possible"}
+    none_answers = [r for r in records for o in r["options"]
+                    if o["is_answer"] and o["data"]["value"] is None]
+    assert none_answers, "'All three other options are incorrect' is sometimes the answer"
+    for r in records:
+        b = r["spec"]["bounds"]
+        expect = {"min": str(b["min"]), "max": str(b["max"]),
+                  "possible": f"{b['min']},{b['max']}"}[r["spec"]["question"]]
+        assert r["Answer_direct"] == expect
+
+
+def test_three_view_distractors_rejected_as_answer():
+    for index in range(4):
+        record, image = _item("three_view", 0, index)
+        assert run_verifier(record, image) == []
+        operators = {o["operator"] for o in record["options"]}
+        assert operators == {"left_view", "right_view", "moved_red_left", "moved_red_right"}
+        for o in record["options"]:
+            if o["is_answer"]:
+                continue
+            bad = copy.deepcopy(record)
+            for b in bad["options"]:
+                b["is_answer"] = b["letter"] == o["letter"]
+            bad["Answer"] = o["letter"]
+            assert run_verifier(bad, image)
+
+
+def test_three_view_option_must_draw_its_stated_view():
+    record, image = _item("three_view", 0, 1)
+    bad = copy.deepcopy(record)
+    wrong = next(o for o in bad["options"] if o["operator"] == "right_view")
+    wrong["data"]["view"] = "left"
+    assert any("does not draw its stated view" in f for f in run_verifier(bad, image))
+
+
+def test_three_view_symmetric_stack_right_view_is_rejected():
+    """A y-symmetric row of cubes: its right view draws the same as its left view."""
+    stack = [(0, 0, 0), (0, 1, 0), (0, 2, 0)]
+    red, moved = {(0, 1, 0)}, {(0, 0, 0)}
+    task = ThreeView()
+    options = [
+        Option(op == "left_view", op, op,
+               image=stack_view(stack, view, colors=dict.fromkeys(r, RED)),
+               data={"view": view, "red": [list(v) for v in r]})
+        for op, r, view in [("left_view", red, "left"), ("right_view", red, "right"),
+                            ("moved_red_left", moved, "left"), ("moved_red_right", moved, "right")]
+    ]
+    spec = {"voxels": [list(v) for v in stack], "red": [[0, 1, 0]], "asked_view": "left"}
+    draft = Draft("q", spec, [Panel(stack_view(stack, "front"), "Front")], options)
+    record, image = assemble(task, draft, level=0, image_id="0000", letter="A", item_seed=1)
+    failures = run_verifier(record, image)
+    assert any("options drawing the left view" in f for f in failures), failures
+
+
+def test_three_view_generator_rejects_symmetric_candidates(monkeypatch):
+    """Red cube on the symmetry plane: right view == left view, so the build must reject."""
+    import spatialcad.tasks.three_view as tv
+
+    stack = [(0, 0, 0), (0, 1, 0), (0, 2, 0), (0, 1, 1), (1, 1, 0)]
+    monkeypatch.setattr(tv.voxels, "random_stack", lambda *a: stack)
+    monkeypatch.setattr(tv.ThreeView, "params", lambda self, level: {
+        "space": [2, 3, 2], "fill": 1.0, "red": 1})
+    reasons = []
+    for seed in range(40):
+        try:
+            tv.ThreeView().build(0, np.random.default_rng(seed))
+        except Reject as exc:
+            reasons.append(str(exc))
+    assert "right_view draws the same as left_view" in reasons
