@@ -31,7 +31,7 @@ def candidate_dirs() -> list[Path]:
 
 @cache
 def load() -> tuple[ModuleType, ModuleType]:
-    """Import and return ``(FreeCAD, Part)``; raise :class:`FreeCADNotFound` with a clear message."""
+    """Import and return ``(FreeCAD, Part)``, or raise :class:`FreeCADNotFound` saying why."""
     try:
         import FreeCAD  # noqa: F401  (already importable: conda env, FreeCAD's own Python)
     except ImportError:

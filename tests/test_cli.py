@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import tree_bytes
+
 from spatialcad import freecad_env, pipeline
 from spatialcad.render.png import decode_png, encode_png
 
