@@ -12,7 +12,7 @@ OUT ?= output/bench-L$(LEVEL)
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 PERF_N ?= 8
 
-.PHONY: setup freecad bench test perf lint clean
+.PHONY: setup freecad bench test test-deps perf lint clean
 
 setup: freecad $(VENV)/.installed
 
@@ -42,7 +42,13 @@ bench: setup
 	$(VENV)/bin/spatialcad generate --task all --level $(LEVEL) --n $(N_PER_TASK) \
 	  --seed $(SEED) --out $(OUT) --jobs $(JOBS) --overwrite
 
-test: setup
+# The gallery test renders the HTML page in headless Chromium (Debian's package).
+test-deps:
+	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null || \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null); } || true
+
+test: setup test-deps
 	$(VPY) -m pytest
 
 perf: setup

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
-from spatialcad.render.camera import camera
-from spatialcad.render.mesh import voxel_mesh
+from spatialcad.render.camera import Camera, camera, orbit
+from spatialcad.render.mesh import Mesh, voxel_mesh
 from spatialcad.render.raster import fit_scale, render
 
 Voxel = tuple[int, int, int]
@@ -44,3 +47,158 @@ def stack_isometric(
     mesh = voxel_mesh([tuple(v) for v in voxels], colors, default_color=CUBE_GREY)
     cam = camera("isometric")
     return render(mesh, cam, size, scale=fit_scale([mesh], cam, size, MARGIN))
+
+
+@dataclass(frozen=True)
+class Framing:
+    """Where a scene lands in a picture: camera, pixels per unit, image size, and the
+    projected point at the image centre (None: each picture is centred on its own bounds)."""
+
+    cam: Camera
+    scale: float
+    size: tuple[int, int]
+    center: tuple[float, float] | None = None
+
+
+FLOOR_TILES: tuple[Colour, Colour] = ((236, 236, 236), (186, 192, 204))
+
+
+def box_framing(
+    cam: Camera, box: Sequence[int], size: tuple[int, int], margin: int = MARGIN
+) -> Framing:
+    """The framing that fits the box ``[0, X] x [0, Y] x [0, Z]`` into ``size``."""
+    corners = np.array(list(itertools.product(*[(0.0, float(n)) for n in box])))
+    uv = cam.project(corners)[:, :2]
+    lo, hi = uv.min(axis=0), uv.max(axis=0)
+    room = np.array([size[0] - 2 * margin, size[1] - 2 * margin], dtype=float)
+    scale = float(np.min(room / np.maximum(hi - lo, 1e-9)))
+    return Framing(cam, scale, size, (float(lo[0] + hi[0]) / 2, float(lo[1] + hi[1]) / 2))
+
+
+def floor_mesh(nx: int, ny: int) -> Mesh:
+    """A checkerboard of unit tiles just below z = 0 over ``[0, nx] x [0, ny]`` (no edges)."""
+    verts, tris, cols = [], [], []
+    for x in range(nx):
+        for y in range(ny):
+            base = len(verts)
+            verts += [(x, y, -0.01), (x + 1, y, -0.01), (x + 1, y + 1, -0.01), (x, y + 1, -0.01)]
+            tris += [(base, base + 1, base + 2), (base, base + 2, base + 3)]
+            cols += [FLOOR_TILES[(x + y) % 2]] * 2
+    return Mesh(np.array(verts, dtype=float), np.array(tris), np.array(cols), np.zeros((0, 2, 3)))
+
+
+def stack_picture(
+    voxels: Iterable[Voxel],
+    framing: Framing,
+    *,
+    colors: Mapping[Voxel, Colour] | None = None,
+    floor: tuple[int, int] | None = None,
+) -> np.ndarray:
+    """The cubes (grey unless coloured) as ``framing`` sees them, on an optional floor."""
+    meshes = [voxel_mesh([tuple(v) for v in voxels], colors, default_color=CUBE_GREY)]
+    if floor is not None:
+        meshes.append(floor_mesh(*floor))
+    return render(meshes, framing.cam, framing.size, scale=framing.scale, center=framing.center)
+
+
+def cube_labels(voxels: Sequence[Voxel], framing: Framing) -> np.ndarray:
+    """Per pixel, the index (into ``voxels``) of the cube seen there, or -1.
+
+    Drawn without edges, shading or anti-aliasing, each cube in its own code colour.
+    """
+    vox = [tuple(int(c) for c in v) for v in voxels]
+    codes = {v: (i % 256, i // 256, 0) for i, v in enumerate(vox)}
+    img = render(
+        voxel_mesh(vox, codes), framing.cam, framing.size, scale=framing.scale,
+        center=framing.center, edge_width=0, shading=False, ssaa=1,
+    )
+    ids = img[:, :, 0].astype(int) + 256 * img[:, :, 1].astype(int)
+    return np.where(img[:, :, 2] == 0, ids, -1)
+
+
+def cube_visibility(voxels: Sequence[Voxel], framing: Framing) -> list[int]:
+    """Pixels of each cube (in the order given) left visible by the others in ``framing``."""
+    labels = cube_labels(voxels, framing)
+    counts = np.bincount(labels[labels >= 0], minlength=len(voxels))
+    return [int(c) for c in counts[: len(voxels)]]
+
+
+def _iso_elevation() -> float:
+    return float(np.degrees(np.arctan(1.0 / np.sqrt(2.0))))
+
+
+# Two isometric viewpoints from opposite sides: together they show most cubes a single
+# view hides (the second is the first turned 180 degrees about z).
+TWO_SIDES: dict[str, Camera] = {
+    "front-right": camera("isometric"),
+    "back-left": orbit(225.0, _iso_elevation()),
+}
+
+
+def most_visible(voxels: Sequence[Voxel], framings: Sequence[Framing]) -> np.ndarray:
+    """Per cube, its largest visible area over ``framings``, in cube-face areas."""
+    best = np.zeros(len(voxels))
+    for framing in framings:
+        counts = np.array(cube_visibility(voxels, framing), dtype=float)
+        best = np.maximum(best, counts / framing.scale**2)
+    return best
+
+
+LABEL_BAND = 22  # pixels above each picture of a labelled column
+
+
+def labelled_column(images: Sequence[np.ndarray], labels: Sequence[str]) -> np.ndarray:
+    """Pictures of equal width one above the other, each under a band holding its small grey
+    label, separated by thin grey rules."""
+    parts = []
+    for i, (img, label) in enumerate(zip(images, labels, strict=True)):
+        band = np.full((LABEL_BAND, img.shape[1], 3), 255, dtype=np.uint8)
+        cv2.putText(band, label, (6, LABEL_BAND - 6), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
+                    (110, 110, 110), 1, cv2.LINE_AA)
+        if i:
+            band[0, :] = (190, 190, 190)
+        parts += [band, img]
+    return np.concatenate(parts, axis=0)
+
+
+def common_isometric_framing(stacks: Sequence[Iterable[Voxel]], size: tuple[int, int]) -> Framing:
+    """The isometric framing whose scale fits every one of ``stacks`` into ``size``, so
+    their cubes are drawn the same size (each picture centred on its own stack)."""
+    cam = camera("isometric")
+    scale = min(fit_scale([voxel_mesh([tuple(v) for v in s])], cam, size, MARGIN)
+                for s in stacks)
+    return Framing(cam, scale, size)
+
+
+class IsometricLook:
+    """A stack's isometric picture at a fixed small scale, to tell whether stacks look alike.
+
+    Stacks showing the same visible surface (up to translation) get equal pictures; a face
+    seen differently changes dozens of pixels (a cube face covers about scale^2 / 1.7).
+    The picture's size follows from the projected bounds and is known without drawing, so
+    stacks of different outline are told apart without rendering them.
+    """
+
+    def __init__(self, voxels: Iterable[Voxel], scale: float = 10.0) -> None:
+        self.voxels = [tuple(int(c) for c in v) for v in voxels]
+        self.scale = scale
+        self.cam = camera("isometric")
+        corners = np.array(list(itertools.product((0, 1), repeat=3)))
+        points = (np.array(self.voxels)[:, None, :] + corners[None]).reshape(-1, 3)
+        uv = self.cam.project(points)[:, :2]
+        width, height = np.ceil((uv.max(axis=0) - uv.min(axis=0)) * scale).astype(int) + 6
+        self.size = (int(width), int(height))
+        self._picture: np.ndarray | None = None
+
+    @property
+    def picture(self) -> np.ndarray:
+        if self._picture is None:
+            mesh = voxel_mesh(self.voxels, default_color=CUBE_GREY)
+            self._picture = render(mesh, self.cam, self.size, scale=self.scale, ssaa=1)
+        return self._picture
+
+    def difference(self, other: IsometricLook) -> int:
+        """Pixels in which the two pictures differ (every pixel when their sizes differ)."""
+        if self.size != other.size:
+            return max(self.size[0] * self.size[1], other.size[0] * other.size[1])
+        return int(np.any(self.picture != other.picture, axis=2).sum())

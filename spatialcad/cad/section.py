@@ -1,0 +1,94 @@
+"""Plane sections of FreeCAD solids as shapely polygons in the plane's own 2D coordinates.
+
+Plane families: ``XY`` (normal z, offset = z), ``XZ`` (normal y, offset = y), ``YZ``
+(normal x, offset = x) and the oblique ``X45``, ``X135``, ``Y45``, ``Y135``, ``Z45``,
+``Z135``: the XZ plane turned about the x axis, the YZ plane about the y axis and the YZ
+plane about the z axis by 45 or 135 degrees (right-handed).  A plane is ``{p : n.p = d}``.
+
+In-plane basis (:func:`plane_basis`), fixed per plane orientation whatever the sign of n:
+a horizontal plane uses (x, y); any other plane uses u = the horizontal unit vector of the
+plane with its first non-zero coordinate positive and v = the in-plane unit vector
+perpendicular to u pointing up.  So XZ gives (x, z), YZ gives (y, z), and the section is
+drawn upright.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry.base import BaseGeometry
+
+from spatialcad import freecad_env
+
+AXIS_FAMILIES = ("XY", "XZ", "YZ")
+OBLIQUE_FAMILIES = ("X45", "X135", "Y45", "Y135", "Z45", "Z135")
+# oblique family axis -> (rotation axis, normal of the plane it starts from)
+_START = {"X": ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0)), "Y": ((0.0, 1.0, 0.0), (1.0, 0.0, 0.0)),
+          "Z": ((0.0, 0.0, 1.0), (1.0, 0.0, 0.0))}
+
+
+def family_normal(name: str) -> np.ndarray:
+    """Unit normal of a plane family (see the module docstring)."""
+    fixed = {"XY": (0.0, 0.0, 1.0), "XZ": (0.0, 1.0, 0.0), "YZ": (1.0, 0.0, 0.0)}
+    if name in fixed:
+        return np.array(fixed[name])
+    if name not in OBLIQUE_FAMILIES:
+        raise KeyError(f"unknown plane family {name!r}")
+    axis, start = (np.array(a) for a in _START[name[0]])
+    t = math.radians(float(name[1:]))
+    # Rodrigues' rotation of `start` (perpendicular to `axis`) about `axis` by t
+    n = start * math.cos(t) + np.cross(axis, start) * math.sin(t)
+    return _clean(n)
+
+
+def _clean(v: np.ndarray) -> np.ndarray:
+    """Unit vector with round-off zeros snapped (e.g. cos 90 deg), for stable records."""
+    v = np.where(np.abs(v) < 1e-12, 0.0, v)
+    return v / np.linalg.norm(v) + 0.0  # + 0.0 turns -0.0 into 0.0
+
+
+def plane_basis(normal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """In-plane unit vectors (u, v) of the plane with this normal (module docstring)."""
+    n = np.asarray(normal, dtype=np.float64)
+    n = n / np.linalg.norm(n)
+    h = np.cross((0.0, 0.0, 1.0), n)
+    if np.linalg.norm(h) < 1e-9:
+        return np.array([1.0, 0.0, 0.0]), np.array([0.0, 1.0, 0.0])
+    u = _clean(h)
+    u = _clean(u if u[np.flatnonzero(u)[0]] > 0 else -u)
+    v = _clean(np.cross(n, u))
+    return u, _clean(v if v[2] > 0 else -v)
+
+
+def section(shape: Any, normal: np.ndarray, offset: float, deflection: float = 5e-4) -> Any:
+    """Section of ``shape`` by the plane ``n.p = offset`` as a shapely (Multi)Polygon.
+
+    Coordinates are in the plane's basis (:func:`plane_basis`); curved edges are
+    discretized to ``deflection``; nested wires become holes (even-odd rule).  Empty when
+    the plane misses the shape.
+    """
+    FreeCAD, Part = freecad_env.load()
+    n = np.asarray(normal, dtype=np.float64)
+    n = n / np.linalg.norm(n)
+    frame = np.stack(plane_basis(n), axis=1)
+    edges = [e for w in shape.slice(FreeCAD.Vector(*n), float(offset)) for e in w.Edges]
+    rings = []
+    for group in Part.sortEdges(edges):  # slice wires may list their edges out of order
+        wire = Part.Wire(group)
+        if not wire.isClosed():
+            continue
+        pts = np.array([(p.x, p.y, p.z) for p in wire.discretize(Deflection=deflection)])
+        if np.linalg.norm(pts[0] - pts[-1]) < 1e-7:
+            pts = pts[:-1]  # a closed wire's last point (nearly) repeats its first
+        if len(pts) < 3:
+            continue  # a plane touching an edge
+        ring = shapely.Polygon(pts @ frame)
+        if ring.is_valid and ring.area > 0.0:
+            rings.append(ring)
+    result: BaseGeometry = shapely.Polygon()
+    for ring in rings:
+        result = result.symmetric_difference(ring)
+    return shapely.normalize(result)

@@ -1,0 +1,203 @@
+"""A minimal client for OpenAI-compatible chat endpoints (vLLM, SGLang, hosted APIs).
+
+One user message: the prompt text and, unless text-only, the composite PNG as a base64
+data-URL image part.  Transient trouble (HTTP 429, 5xx, timeouts, dropped connections) is
+retried with exponential backoff (``Retry-After`` honoured); a refused connection, an
+unknown host, a rejected key (401/403) or an unknown model (404) raises
+:class:`EndpointError` at once; a request the server rejects for this item alone (other
+4xx, an unreadable reply) raises :class:`ItemError`.
+"""
+
+from __future__ import annotations
+
+import base64
+import http.client
+import json
+import random
+import socket
+import time
+import urllib.parse
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+MAX_WAIT = 60.0  # longest single backoff, seconds
+
+
+class EndpointError(Exception):
+    """The endpoint cannot serve this run; ``config`` is True when the cause is our input."""
+
+    def __init__(self, message: str, *, config: bool) -> None:
+        super().__init__(message)
+        self.config = config
+
+
+class ItemError(Exception):
+    """The endpoint rejected the request of one item."""
+
+
+class _Transient(Exception):
+    def __init__(self, message: str, wait: float | None = None) -> None:
+        super().__init__(message)
+        self.wait = wait
+
+
+@dataclass
+class Reply:
+    text: str
+    reasoning: str | None
+    usage: dict[str, int]
+    latency_s: float
+    attempts: int
+    finish_reason: str | None
+
+
+@dataclass
+class ChatClient:
+    """Chat completions at ``base_url`` (e.g. http://127.0.0.1:8000/v1) for ``model``."""
+
+    base_url: str
+    model: str
+    api_key: str | None = None
+    timeout: float = 300.0
+    retries: int = 6
+    backoff: float = 2.0
+    max_tokens: int = 4096
+    temperature: float = 0.0
+    sleep: Callable[[float], None] = field(default=time.sleep, repr=False)
+
+    def __post_init__(self) -> None:
+        url = urllib.parse.urlsplit(self.base_url)
+        if url.scheme not in ("http", "https") or not url.hostname:
+            raise ValueError(f"--base-url must be an http(s) URL, got {self.base_url!r}")
+        self._url = url
+        self._path = url.path.rstrip("/") + "/chat/completions"
+        self._jitter = random.Random(0)
+
+    @property
+    def endpoint(self) -> str:
+        return f"{self._url.scheme}://{self._url.netloc}{self._path}"
+
+    def payload(self, text: str, png: bytes | None) -> dict[str, Any]:
+        content: list[dict[str, Any]] = []
+        if png is not None:
+            url = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+            content.append({"type": "image_url", "image_url": {"url": url}})
+        content.append({"type": "text", "text": text})
+        return {
+            "model": self.model,
+            "messages": [{"role": "user", "content": content}],
+            "max_tokens": self.max_tokens,
+            "temperature": self.temperature,
+        }
+
+    def chat(self, text: str, png: bytes | None) -> Reply:
+        """Send one prompt (and image); retry transient failures; return the reply."""
+        body = json.dumps(self.payload(text, png)).encode()
+        start = time.perf_counter()
+        last = ""
+        for attempt in range(1, self.retries + 2):
+            try:
+                data = self._post(body)
+            except _Transient as exc:
+                last = str(exc)
+                if attempt > self.retries:
+                    break
+                wait = exc.wait
+                if wait is None:
+                    wait = self.backoff * 2 ** (attempt - 1) * (1 + 0.25 * self._jitter.random())
+                self.sleep(min(MAX_WAIT, wait))
+                continue
+            return _reply(data, time.perf_counter() - start, attempt)
+        raise EndpointError(
+            f"{self.endpoint} still failing after {self.retries + 1} attempts: {last}",
+            config=False,
+        )
+
+    def _connection(self) -> http.client.HTTPConnection:
+        https = self._url.scheme == "https"
+        cls = http.client.HTTPSConnection if https else http.client.HTTPConnection
+        return cls(self._url.hostname, self._url.port, timeout=self.timeout)
+
+    def _post(self, body: bytes) -> dict[str, Any]:
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        conn = self._connection()
+        try:
+            conn.request("POST", self._path, body=body, headers=headers)
+            resp = conn.getresponse()
+            raw = resp.read()
+            status, retry_after = resp.status, resp.getheader("Retry-After")
+        except ConnectionRefusedError as exc:
+            raise EndpointError(
+                f"cannot connect to {self.endpoint}: connection refused (is the server running?)",
+                config=True,
+            ) from exc
+        except socket.gaierror as exc:
+            raise EndpointError(
+                f"cannot resolve host {self._url.hostname!r} of --base-url", config=True
+            ) from exc
+        except TimeoutError as exc:
+            raise _Transient(f"no reply within {self.timeout:g} s") from exc
+        except (ConnectionError, http.client.HTTPException, OSError) as exc:
+            raise _Transient(f"connection failed: {exc.__class__.__name__} {exc}") from exc
+        finally:
+            conn.close()
+        return self._check(status, raw, retry_after)
+
+    def _check(self, status: int, raw: bytes, retry_after: str | None) -> dict[str, Any]:
+        message = _error_message(raw) if status != 200 else ""
+        if status == 429 or status >= 500:
+            raise _Transient(f"HTTP {status}: {message}", _seconds(retry_after))
+        if status in (401, 403):
+            raise EndpointError(
+                f"{self.endpoint} rejected the API key (HTTP {status}): {message}", config=True
+            )
+        if status == 404:
+            raise EndpointError(
+                f"HTTP 404 from {self.endpoint} for model {self.model!r}: {message} (check "
+                "--model and --base-url, which usually ends in /v1)",
+                config=True,
+            )
+        if status != 200:
+            raise ItemError(f"HTTP {status}: {message}")
+        try:
+            data = json.loads(raw)
+        except ValueError as exc:
+            raise ItemError(f"the reply is not JSON: {raw[:200]!r}") from exc
+        if not isinstance(data, dict) or not data.get("choices"):
+            raise ItemError(f"the reply has no choices: {raw[:200]!r}")
+        return data
+
+
+def _reply(data: dict[str, Any], latency: float, attempts: int) -> Reply:
+    choice = data["choices"][0]
+    message = choice.get("message") or {}
+    usage = {k: int(v) for k, v in (data.get("usage") or {}).items() if isinstance(v, int)}
+    return Reply(
+        text=message.get("content") or "",
+        reasoning=message.get("reasoning_content") or message.get("reasoning"),
+        usage=usage,
+        latency_s=round(latency, 3),
+        attempts=attempts,
+        finish_reason=choice.get("finish_reason"),
+    )
+
+
+def _error_message(raw: bytes) -> str:
+    """The server's error text: OpenAI-style ``{"error": {"message": ...}}`` or the body."""
+    try:
+        data = json.loads(raw)
+        err = data.get("error", data) if isinstance(data, dict) else data
+        msg = err.get("message", err) if isinstance(err, dict) else err
+        return str(msg)[:300]
+    except ValueError:
+        return raw[:300].decode("utf-8", "replace").strip() or "(empty body)"
+
+
+def _seconds(value: str | None) -> float | None:
+    try:
+        return max(0.0, float(value)) if value is not None else None
+    except ValueError:
+        return None

@@ -1,0 +1,332 @@
+"""Click commands ``eval``, ``report``, ``export`` and ``gallery`` of the spatialcad CLI."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+
+from spatialcad.evaluate import baselines, ladder, report, runner, stats
+from spatialcad.evaluate.client import ChatClient, EndpointError
+from spatialcad.evaluate.prompts import FORMS, STYLES
+from spatialcad.pipeline import GenerationError
+from spatialcad.records import read_benchmark
+
+
+class UsageFailure(click.ClickException):
+    """Bad input: one line on stderr, exit code 2 (as ``spatialcad.cli.UsageFailure``)."""
+
+    exit_code = 2
+
+
+def fail(message: str) -> None:
+    raise UsageFailure(" ".join(str(message).split()))
+
+
+def _endpoint_failure(exc: EndpointError) -> click.ClickException:
+    message = " ".join(str(exc).split()) + " (answered items are kept; re-run to resume)"
+    return UsageFailure(message) if exc.config else click.ClickException(message)
+
+
+def _check_options(dir_: Path | None, model: str | None, base_url: str | None,
+                   baseline: str | None, ladder_mode: bool, task: str | None, form: str) -> None:
+    if (model is None) == (baseline is None):
+        fail("give either --model (with --base-url) or --baseline")
+    if model is not None and not base_url:
+        fail("--model needs --base-url, e.g. http://127.0.0.1:8000/v1")
+    if ladder_mode:
+        if not task:
+            fail("--ladder needs --task NAME (see `spatialcad tasks`)")
+        if dir_ is not None:
+            fail("--ladder generates its own items: give no benchmark DIR")
+        if baseline == "audit":
+            fail("--baseline audit scores a benchmark DIR, not a ladder")
+    elif dir_ is None:
+        fail("give the benchmark DIR to score (or --ladder --task NAME)")
+    if baseline and form != "choice":
+        fail("baselines answer the multiple-choice form only (drop --form fill)")
+
+
+def _api_key(var: str | None) -> str | None:
+    if var is None:
+        return None
+    key = os.environ.get(var)
+    if not key:
+        fail(f"--api-key-env {var}: the environment variable {var} is not set")
+    return key
+
+
+def _answerer(model: str | None, baseline: str | None, client_args: dict[str, Any],
+              style: str, form: str, text_only: bool, seed: int, letter: str) -> Any:
+    if baseline:
+        return baselines.make(baseline, seed=seed, letter=letter)
+    try:
+        client = ChatClient(model=model, **client_args)
+    except ValueError as exc:
+        fail(str(exc))
+    return runner.ModelAnswerer(client, style, form, text_only)
+
+
+def _system(answerer: Any, baseline: str | None) -> str:
+    return "audit" if baseline == "audit" else answerer.system
+
+
+def _summary_line(out: Path, lines: list[dict[str, Any]], done: runner.Progress) -> str:
+    good = [x for x in lines if "error" not in x]
+    systems = sorted({x["system"] for x in good})
+    parts = []
+    for system in systems:
+        mine = {x["id"]: x for x in good if x["system"] == system}.values()
+        acc = report.accuracy(mine)
+        lo, hi = stats.wilson(acc.k, acc.n)
+        unparsed = sum(x.get("extracted") is None for x in mine)
+        parts.append(f"{system}: {100 * acc.value:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] "
+                     f"on {acc.n} items, {unparsed} unparsed")
+    return (f"{out}: {done.new} items answered now, {done.rejected} rejected by the endpoint; "
+            + "; ".join(parts))
+
+
+@click.command("eval")
+@click.argument("dir_", metavar="[DIR]", required=False,
+                type=click.Path(path_type=Path, exists=True, file_okay=False))
+@click.option("--out", type=click.Path(path_type=Path), required=True,
+              help="Run directory: run.json and results.jsonl (re-run to resume).")
+@click.option("--model", help="Model name sent to the endpoint.")
+@click.option("--base-url", help="OpenAI-compatible API root, e.g. http://127.0.0.1:8000/v1.")
+@click.option("--api-key-env", metavar="VAR",
+              help="Environment variable holding the API key (no key is sent without it).")
+@click.option("--prompt", "style", type=click.Choice(STYLES), default="cot_tags",
+              show_default=True, help="Answering style: reasoning + tags, reasoning + "
+              "\\boxed{}, or the answer alone.")
+@click.option("--form", type=click.Choice(FORMS), default="choice", show_default=True,
+              help="choice: the four-option question; fill: the fill-in form "
+              "(Question_direct), for the items that have one.")
+@click.option("--text-only", is_flag=True, help="Send no image (text-only baseline).")
+@click.option("--concurrency", type=int, default=4, show_default=True,
+              help="Requests in flight at once.")
+@click.option("--limit", type=int, default=None,
+              help="Score only the first N items of each task and level.")
+@click.option("--timeout", type=float, default=300.0, show_default=True,
+              help="Seconds to wait for one reply.")
+@click.option("--retries", type=int, default=6, show_default=True,
+              help="Retries of a request after HTTP 429/5xx or a timeout.")
+@click.option("--backoff", type=float, default=2.0, show_default=True,
+              help="First wait before a retry, seconds; doubled at each retry.")
+@click.option("--max-tokens", type=int, default=4096, show_default=True,
+              help="Longest reply allowed, in tokens.")
+@click.option("--temperature", type=float, default=0.0, show_default=True,
+              help="Sampling temperature (0: greedy).")
+@click.option("--baseline", type=click.Choice(["random", "constant", "audit"]),
+              help="Score a model-free answerer instead of a model.")
+@click.option("--letter", type=click.Choice(list("ABCD")), default="A", show_default=True,
+              help="The letter of --baseline constant.")
+@click.option("--ladder", "ladder_mode", is_flag=True,
+              help="Inf-Bench ladder on freshly generated items of --task.")
+@click.option("--task", help="Task of the ladder (CLI name, see `spatialcad tasks`).")
+@click.option("--runs", type=int, default=10, show_default=True, help="Ladder climbs.")
+@click.option("--max-level", type=int, default=20, show_default=True,
+              help="Highest ladder level (a climb passing it stops there).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the ladder's items and of --baseline random.")
+def eval_cmd(dir_: Path | None, out: Path, model: str | None, base_url: str | None,
+             api_key_env: str | None, style: str, form: str, text_only: bool,
+             concurrency: int, limit: int | None, timeout: float, retries: int, backoff: float,
+             max_tokens: int, temperature: float, baseline: str | None, letter: str,
+             ladder_mode: bool, task: str | None, runs: int, max_level: int, seed: int) -> None:
+    """Score a model (or a baseline) on benchmark DIR, or climb the ladder of one task.
+
+    \b
+    Examples:
+      spatialcad eval output/bench-L1 --out runs/qwen \\
+          --model qwen2.5-vl --base-url http://127.0.0.1:8000/v1
+      spatialcad eval output/bench-L1 --baseline audit --out runs/audit
+      spatialcad eval --ladder --task cube_counting --runs 10 --out runs/ladder \\
+          --model qwen2.5-vl --base-url http://127.0.0.1:8000/v1
+
+    Each item's composite image is sent as an image part beside the prompt.  Every answer
+    is appended to OUT/results.jsonl at once (raw response, extracted answer, correctness,
+    latency, token usage); re-running the same command resumes where it stopped.  HTTP
+    429/5xx and timeouts are retried with exponential backoff; a refused connection, a
+    rejected key or an unknown model stops the run at once (exit 2).
+
+    --ladder (Inf-Bench): each climb starts at level 1 with five new items per visit of a
+    level; three or more right climb one level, fewer descend one and count a failure of
+    that level; a climb ends at a level's second failure, at level 0 or above --max-level.
+    The score is the mean final level over --runs climbs (OUT/ladder.json).
+    """
+    _check_options(dir_, model, base_url, baseline, ladder_mode, task, form)
+    for name, value, least in (("--concurrency", concurrency, 1), ("--runs", runs, 1),
+                               ("--limit", 1 if limit is None else limit, 1),
+                               ("--retries", retries, 0), ("--max-tokens", max_tokens, 1)):
+        if value < least:
+            fail(f"{name} must be >= {least}")
+    if timeout <= 0 or backoff < 0:
+        fail("--timeout must be > 0 and --backoff >= 0")
+    client_args = {"base_url": base_url, "api_key": _api_key(api_key_env), "timeout": timeout,
+                   "retries": retries, "backoff": backoff, "max_tokens": max_tokens,
+                   "temperature": temperature}
+    answerer = _answerer(model, baseline, client_args, style, form, text_only, seed, letter)
+    identity = {"system": _system(answerer, baseline), "prompt": None if baseline else style,
+                "form": form, "text_only": text_only, "seed": seed if baseline == "random"
+                else None}
+    extra = {"base_url": base_url, "max_tokens": max_tokens, "temperature": temperature}
+    try:
+        if ladder_mode:
+            _run_ladder(out, task, answerer, identity, extra, runs, max_level, seed, concurrency)
+        else:
+            _run_benchmark(dir_, out, answerer, identity, extra, form, limit, concurrency)
+    except EndpointError as exc:
+        raise _endpoint_failure(exc) from exc
+    except KeyboardInterrupt as exc:
+        raise click.ClickException(f"interrupted; the answers in {out} are kept, re-run the "
+                                   "same command to resume") from exc
+
+
+def _run_benchmark(bench: Path, out: Path, answerer: Any, identity: dict[str, Any],
+                   extra: dict[str, Any], form: str, limit: int | None, concurrency: int) -> None:
+    try:
+        records = runner.select(read_benchmark(bench), form, limit)
+        if not records:
+            fail(f"{bench} has no items with the {form!r} form")
+        missing = [r["image"] for r in records if not (bench / r["image"]).is_file()]
+        if missing:
+            fail(f"{bench} is incomplete: {missing[0]} is missing")
+        identity = {**identity, "kind": "benchmark",
+                    "benchmark_sha256": runner.benchmark_digest(bench)}
+        lines = runner.open_run(out, identity, {**extra, "benchmark": str(bench.resolve())})
+    except (ValueError, OSError) as exc:
+        fail(str(exc))
+    done = runner.answered(lines)
+    todo = [r for r in records if runner.item_id(r) not in done]
+    log = runner.ResultLog(out / runner.RESULTS)
+    try:
+        done = runner.run_items(todo, lambda r: (bench / r["image"]).read_bytes(), answerer,
+                                log, concurrency)
+    finally:
+        log.close()
+    click.echo(_summary_line(out, runner.read_lines(out / runner.RESULTS), done))
+    click.echo(f"report: spatialcad report {out}")
+
+
+def _run_ladder(out: Path, task: str, answerer: Any, identity: dict[str, Any],
+                extra: dict[str, Any], runs: int, max_level: int, seed: int,
+                concurrency: int) -> None:
+    from spatialcad import freecad_env
+    from spatialcad.tasks import registry
+
+    implemented = registry.load_all()
+    if task not in implemented:
+        fail(f"unknown or unimplemented task {task!r}; choose from: {', '.join(implemented)}")
+    cls = implemented[task]
+    if cls.needs_freecad:
+        try:
+            freecad_env.load()
+        except freecad_env.FreeCADNotFound as exc:
+            fail(str(exc))
+    start = max(1, cls.min_level)
+    top = max_level if cls.max_level is None else min(max_level, cls.max_level)
+    if top < start:
+        fail(f"--max-level {max_level} is below the ladder's first level {start}")
+    identity = {**identity, "kind": "ladder", "task": task, "ladder_seed": seed,
+                "per_level": ladder.PER_LEVEL, "top": top}
+    try:
+        lines = runner.open_run(out, identity, extra)
+    except ValueError as exc:
+        fail(str(exc))
+    done = {x["id"]: x for x in lines if "error" not in x}
+    log = runner.ResultLog(out / runner.RESULTS)
+    try:
+        lad = ladder.Ladder(task, answerer, log, done, seed=seed, concurrency=concurrency)
+        climbs = lad.climbs(runs, start=start, top=top)
+    except GenerationError as exc:
+        raise click.ClickException(f"ladder item generation failed: {exc}") from exc
+    finally:
+        log.close()
+    used = [x for x in done.values() if x.get("ladder", {}).get("run", runs) < runs]
+    summary = ladder.summarize(task, seed, climbs, used)
+    ladder.write_summary(out, summary)
+    finals = ", ".join(str(c.final_level) for c in climbs)
+    click.echo(f"{out}: ladder of {task}, {runs} climbs: mean final level "
+               f"{summary['mean_final_level']:.2f} (sd {summary['sd_final_level']:.2f}); "
+               f"final levels {finals}")
+
+
+@click.command("report")
+@click.argument("runs", nargs=-1, required=True, type=click.Path(path_type=Path, exists=True))
+@click.option("--out", type=click.Path(path_type=Path),
+              help="Report directory (default: RUN/report for a single run).")
+def report_cmd(runs: tuple[Path, ...], out: Path | None) -> None:
+    """Accuracy tables with 95% Wilson intervals and plots for one or more runs.
+
+    Accuracy overall, per category, task and level, beside the chance interval; several
+    runs are compared with the first (McNemar's exact test on paired items).  Writes
+    report.md, summary.json, accuracy_by_task.png and accuracy_by_level.png to OUT and
+    prints the markdown.  Include an audit run (`spatialcad eval DIR --baseline audit`)
+    to flag tasks with shortcuts.
+    """
+    if out is None:
+        if len(runs) > 1:
+            fail("give --out DIR when reporting several runs")
+        base = runs[0] if runs[0].is_dir() else runs[0].parent
+        out = base / "report"
+    try:
+        path, md = report.write(list(runs), out)
+    except ValueError as exc:
+        fail(str(exc))
+    click.echo(md)
+    click.echo(f"wrote {path} and plots to {out}")
+
+
+@click.command("export")
+@click.argument("dir_", metavar="DIR", type=click.Path(path_type=Path, exists=True,
+                                                       file_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["hf", "vlmeval", "jsonl"]), required=True,
+              help="hf: Hugging Face dataset directory (datasets.load_from_disk); vlmeval: "
+              "VLMEvalKit multiple-choice TSV; jsonl: one record per line.")
+@click.option("--out", type=click.Path(path_type=Path), required=True,
+              help="Output path (a directory for hf, a file otherwise).")
+@click.option("--overwrite", is_flag=True, help="Replace OUT if it exists.")
+def export_cmd(dir_: Path, fmt: str, out: Path, overwrite: bool) -> None:
+    """Export benchmark DIR for other tools, every image embedded.
+
+    \b
+    hf       datasets.load_from_disk(OUT): image, question, choices, answer, ... columns
+    vlmeval  TSV: index, image (base64 PNG), question, A-D, answer, category (task),
+             l2-category (category), level, image_id
+    jsonl    the records of benchmark.json, one per line, plus image_base64
+    """
+    from spatialcad.export import check_target, hf, jsonl, vlmeval
+
+    try:
+        if fmt == "hf":
+            n = hf.export_hf(dir_, out, overwrite)
+        else:
+            check_target(out, overwrite)
+            write = vlmeval.export_tsv if fmt == "vlmeval" else jsonl.export_jsonl
+            n = write(dir_, out)
+    except (ValueError, OSError) as exc:
+        fail(str(exc))
+    click.echo(f"exported {n} items of {dir_} as {fmt} to {out}")
+
+
+@click.command("gallery")
+@click.argument("dir_", metavar="DIR", type=click.Path(path_type=Path, exists=True,
+                                                       file_okay=False))
+@click.option("--out", type=click.Path(path_type=Path, dir_okay=False),
+              help="HTML file to write (default: DIR/gallery.html).")
+@click.option("--embed", is_flag=True, help="Embed the images: one self-contained file.")
+def gallery_cmd(dir_: Path, out: Path | None, embed: bool) -> None:
+    """Write a static HTML page to browse benchmark DIR: images, questions, answers."""
+    from spatialcad.export.gallery import write_gallery
+
+    out = out or dir_ / "gallery.html"
+    try:
+        n = write_gallery(dir_, out, embed)
+    except (ValueError, OSError) as exc:
+        fail(str(exc))
+    click.echo(f"wrote a gallery of {n} items to {out}")
+
+
+COMMANDS = [eval_cmd, report_cmd, export_cmd, gallery_cmd]

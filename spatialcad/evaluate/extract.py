@@ -1,0 +1,206 @@
+"""Reading the answer out of a model's response.
+
+Multiple choice, "Rule B" (the default), in this order:
+
+0. *bare*: the whole response is one option letter ("B", "(C).", "**D**", "A) the left view").
+1. *marker*: the text after an answer marker ("<answer>", "\\boxed{", "Final answer",
+   "Answer:", "the answer is", "correct answer/option/choice", "答案") is cut at the first
+   sentence end, line end or closing tag and must hold exactly one *standalone* option letter
+   (never the "A" of "All" or the "B" of "Backward"); the last marker wins, markers whose
+   text is negated ("cannot be A") are skipped, and a capital "A" used as an article ("A
+   cube ...") yields to another letter.  Several letters ("B or C") make it *ambiguous*.
+2. *patterns*, in priority order: ``<answer>..</answer>`` tags, ``\\boxed{X}``, then (not
+   after an ambiguous marker) "answer is X", "option X" (only if every mention names the
+   same option) and "choose/select/pick X".
+3. *choice text*: the marker's text equals one option's text ("the answer is 6").
+
+"Rule A" is the coarse baseline of the paper's robustness check: the first capital A-D
+after the last marker (anywhere if there is no marker), without word boundaries (it reads
+"All" as A).
+
+Fill-in answers (``Question_direct``): the text in answer tags, ``\\boxed{}`` or after
+the last marker is compared with ``Answer_direct`` number by number ("6, 8" == "6,8").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+LETTERS = "ABCD"
+
+_MARKER = re.compile(
+    r"<answer>|\\boxed\s*\{|final\s+answer|correct\s+(?:answer|option|choice|path)"
+    r"|the\s+answer\s+is|answer\s*\**\s*:|答案",
+    re.IGNORECASE,
+)
+_LETTER = re.compile(r"(?<![A-Za-z0-9_])([A-D])(?![A-Za-z0-9_])")
+_ARTICLE = re.compile(r"A (?!(?:or|and|nor|is|vs|to)\b)[a-z]")
+_NEGATION = re.compile(r"\bnot\b|n't\b|\bcannot\b|\bnever\b", re.IGNORECASE)
+_CUT = re.compile(r"\.(?:\s|$)|\n|</")
+_LEAD = " \t\r\n:*_#>=`'\"-"
+
+_TAGS = re.compile(r"<answer>\s*(.*?)\s*</answer>", re.IGNORECASE | re.DOTALL)
+_BOXED = re.compile(
+    r"\\boxed\s*\{\s*(?:\\(?:text|textbf|mathrm|mathbf)\s*\{)?\s*\(?([A-D])\)?\s*\}?\s*\}"
+)
+_ANSWER_IS = re.compile(
+    r"(?i:answer)\s*(?i:is)?\s*:?\s*(?i:option|choice)?\s*\(?([A-D])\)?(?![A-Za-z0-9_])"
+)
+_OPTION = re.compile(r"(?i:option|choice)\s*\(?([A-D])\)?(?![A-Za-z0-9_])")
+_CHOOSE = re.compile(
+    r"(?i:choose|select|pick|go\s+with)\s*(?i:option)?\s*\(?([A-D])\)?(?![A-Za-z0-9_])"
+)
+_BARE = re.compile(r"^[\W_]*\(?([A-D])\)?[\W_]*$")
+_BARE_LEAD = re.compile(r"^[*_\s]*\(?([A-D])[.):]\s+\S[^\n]*$")
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """What was read from a response, and which rule read it ("none" if nothing)."""
+
+    value: str | None
+    rule: str
+
+
+def _segment(text: str, end: int) -> str:
+    """The answer text after a marker ending at ``end``: up to the first sentence end."""
+    rest = text[end:].lstrip(_LEAD)
+    cut = _CUT.search(rest)
+    return rest[: cut.start()] if cut else rest
+
+
+def _letters(segment: str) -> list[str]:
+    """Standalone option letters of ``segment``, an article-like "A" dropped if others exist."""
+    found = [(m.group(1), m.start()) for m in _LETTER.finditer(segment)]
+    strict = [c for c, pos in found if not (c == "A" and _ARTICLE.match(segment, pos))]
+    chosen = strict if strict else [c for c, _ in found]
+    return list(dict.fromkeys(chosen))
+
+
+def _markers(text: str) -> list[str]:
+    """Segments after every answer marker, last marker first."""
+    return [_segment(text, m.end()) for m in reversed(list(_MARKER.finditer(text)))]
+
+
+def _normal(text: str) -> str:
+    return re.sub(r"[\s*_`'\".]+", " ", text).strip().casefold()
+
+
+def _stage1(text: str) -> tuple[str | None, bool]:
+    """(letter, ambiguous) from the last non-negated marker that names any option letter."""
+    for seg in _markers(text):
+        letters = _letters(seg)
+        if not letters:
+            continue
+        first = _LETTER.search(seg)
+        if first and _NEGATION.search(seg[: first.start()]):
+            continue
+        return (letters[0], False) if len(letters) == 1 else (None, True)
+    return None, False
+
+
+def _stage2(text: str, ambiguous: bool) -> Extraction | None:
+    tags = _TAGS.findall(text)
+    if tags:
+        letters = _letters(tags[-1])
+        if len(letters) == 1:
+            return Extraction(letters[0], "tags")
+    boxed = _BOXED.findall(text)
+    if boxed:
+        return Extraction(boxed[-1], "boxed")
+    if ambiguous:
+        return None
+    answer_is = _ANSWER_IS.findall(text)
+    if answer_is:
+        return Extraction(answer_is[-1], "answer_is")
+    options = set(_OPTION.findall(text))
+    if len(options) == 1:
+        return Extraction(options.pop(), "option")
+    chosen = _CHOOSE.findall(text)
+    if chosen:
+        return Extraction(chosen[-1], "choose")
+    return None
+
+
+def _by_choice_text(text: str, choices: list[str]) -> str | None:
+    wanted = [_normal(c) for c in choices]
+    for seg in _markers(text) or [text]:
+        hits = [i for i, c in enumerate(wanted) if c and _normal(seg) == c]
+        if len(hits) == 1:
+            return LETTERS[hits[0]]
+    return None
+
+
+def extract_choice(text: str | None, choices: list[str] | None = None) -> Extraction:
+    """The option letter of a response by Rule B (see the module docstring)."""
+    text = (text or "").strip()
+    if not text:
+        return Extraction(None, "none")
+    bare = _BARE.match(text) or _BARE_LEAD.match(text)
+    if bare:
+        return Extraction(bare.group(1), "bare")
+    letter, ambiguous = _stage1(text)
+    if letter:
+        return Extraction(letter, "marker")
+    found = _stage2(text, ambiguous)
+    if found:
+        return found
+    if choices and not ambiguous:
+        letter = _by_choice_text(text, choices)
+        if letter:
+            return Extraction(letter, "choice_text")
+    return Extraction(None, "ambiguous" if ambiguous else "none")
+
+
+def extract_choice_rule_a(text: str | None) -> str | None:
+    """Rule A: the first capital A-D after the last marker (or in the whole response if
+    there is none), without word boundaries."""
+    text = text or ""
+    marks = list(_MARKER.finditer(text))
+    found = re.search(r"[A-D]", _segment(text, marks[-1].end()) if marks else text)
+    return found.group(0) if found else None
+
+
+def _braced(text: str, start: int) -> str:
+    """The text inside the braces opened just before ``start`` (nesting respected)."""
+    depth = 1
+    for i in range(start, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[i], 0)
+        if depth == 0:
+            return text[start:i]
+    return text[start:]
+
+
+def extract_open(text: str | None) -> Extraction:
+    """The answer text of a fill-in response: tags, then \\boxed{}, then the last marker."""
+    text = (text or "").strip()
+    tags = _TAGS.findall(text)
+    if tags:
+        return Extraction(tags[-1].strip(), "tags")
+    boxes = list(re.finditer(r"\\boxed\s*\{", text))
+    if boxes:
+        inner = _braced(text, boxes[-1].end())
+        inner = re.sub(r"\\(?:text|mathrm)\s*\{([^{}]*)\}", r"\1", inner)
+        return Extraction(inner.strip(), "boxed")
+    for seg in _markers(text):
+        if seg.strip():
+            return Extraction(seg.strip(), "marker")
+    if text and "\n" not in text and len(text) <= 80:
+        return Extraction(text, "bare")
+    return Extraction(None, "none")
+
+
+def numbers(text: str) -> list[float]:
+    return [float(x) for x in _NUMBER.findall(text)]
+
+
+def match_open(extracted: str | None, gold: str) -> bool:
+    """Fill-in correctness: same numbers in the same order, else the same normalized text."""
+    if extracted is None:
+        return False
+    want = numbers(gold)
+    if want:
+        return numbers(extracted) == want
+    return _normal(extracted) == _normal(gold)

@@ -1,0 +1,241 @@
+"""Resumable scoring runs: one JSONL line per answered item, appended and flushed at once.
+
+A run directory holds ``run.json`` (what was scored, against which benchmark, how) and
+``results.jsonl``.  Re-running the same command skips every item that already has an
+answer line; a line whose request failed for that item alone is kept with an ``error``
+field and retried next time.  A killed run loses at most the requests in flight.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import threading
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from spatialcad import __version__
+from spatialcad.evaluate.client import ChatClient, EndpointError, ItemError
+from spatialcad.evaluate.extract import (
+    extract_choice,
+    extract_choice_rule_a,
+    extract_open,
+    match_open,
+)
+from spatialcad.evaluate.prompts import build_prompt, has_fill_form
+from spatialcad.records import BENCHMARK, image_path
+
+RESULTS = "results.jsonl"
+META = "run.json"
+MAX_REJECTED_IN_A_ROW = 5
+
+Record = dict[str, Any]
+Line = dict[str, Any]
+Work = Callable[[Record, bytes], list[Line]]
+
+
+def item_id(record: Record) -> str:
+    return image_path(record)
+
+
+def select(records: list[Record], form: str, limit: int | None) -> list[Record]:
+    """The items a run scores: those with the form, at most ``limit`` per task and level."""
+    chosen, seen = [], {}
+    for r in records:
+        if form == "fill" and not has_fill_form(r):
+            continue
+        key = (r["Task"], r["Level"])
+        seen[key] = seen.get(key, 0) + 1
+        if limit is None or seen[key] <= limit:
+            chosen.append(r)
+    return chosen
+
+
+def base_line(record: Record, system: str, form: str) -> Line:
+    return {
+        "id": item_id(record),
+        "system": system,
+        "category": record["Category"],
+        "task": record["Task"],
+        "level": record["Level"],
+        "form": form,
+        "gold": record["Answer_direct"] if form == "fill" else record["Answer"],
+    }
+
+
+def score(record: Record, form: str, text: str) -> Line:
+    """Extraction and correctness of response ``text`` for ``record``."""
+    if form == "fill":
+        got = extract_open(text)
+        return {"extracted": got.value, "rule": got.rule,
+                "correct": match_open(got.value, str(record["Answer_direct"]))}
+    got = extract_choice(text, record["Choices"])
+    return {"extracted": got.value, "rule": got.rule, "correct": got.value == record["Answer"],
+            "extracted_rule_a": extract_choice_rule_a(text)}
+
+
+@dataclass
+class ModelAnswerer:
+    """Asks the model behind ``client`` one item at a time."""
+
+    client: ChatClient
+    style: str
+    form: str = "choice"
+    text_only: bool = False
+
+    @property
+    def system(self) -> str:
+        return self.client.model
+
+    def __call__(self, record: Record, png: bytes) -> list[Line]:
+        prompt = build_prompt(record, self.style, self.form)
+        reply = self.client.chat(prompt, None if self.text_only else png)
+        line = base_line(record, self.system, self.form)
+        line.update(score(record, self.form, reply.text))
+        line.update(raw=reply.text, reasoning=reply.reasoning, latency_s=reply.latency_s,
+                    usage=reply.usage, attempts=reply.attempts, finish_reason=reply.finish_reason)
+        return [line]
+
+
+def read_lines(path: Path) -> list[Line]:
+    """Every well-formed line of a results file (a line cut short by a kill is skipped)."""
+    if not path.is_file():
+        return []
+    lines = []
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        try:
+            line = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(line, dict) and "id" in line:
+            lines.append(line)
+    return lines
+
+
+def answered(lines: Iterable[Line]) -> set[str]:
+    return {line["id"] for line in lines if "error" not in line}
+
+
+class ResultLog:
+    """Append-only JSONL writer, safe across threads; every line is flushed and synced."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        if path.is_file() and path.stat().st_size:
+            with open(path, "rb") as f:
+                f.seek(-1, os.SEEK_END)
+                cut_short = f.read(1) != b"\n"
+        else:
+            cut_short = False
+        self._file = open(path, "a", encoding="utf-8")  # closed by close()
+        if cut_short:
+            self._file.write("\n")
+
+    def write(self, lines: list[Line]) -> None:
+        text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+        with self._lock:
+            self._file.write(text)
+            self._file.flush()
+            os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def benchmark_digest(bench_dir: Path) -> str:
+    return hashlib.sha256((Path(bench_dir) / BENCHMARK).read_bytes()).hexdigest()
+
+
+def open_run(out: Path, identity: dict[str, Any], extra: dict[str, Any]) -> list[Line]:
+    """Create or reopen run ``out``; return its existing lines.
+
+    ``identity`` says what the run is (system, benchmark, prompt...): reopening a run that
+    has answers made with a different identity raises ValueError.  ``extra`` is only
+    informative (URL, limits).
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    meta_path = out / META
+    lines = read_lines(out / RESULTS)
+    if meta_path.is_file() and answered(lines):
+        try:
+            old = json.loads(meta_path.read_text())["identity"]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"{meta_path} is unreadable; use a new --out") from exc
+        diff = [k for k in sorted(set(old) | set(identity)) if old.get(k) != identity.get(k)]
+        if diff:
+            verb = "differs" if len(diff) == 1 else "differ"
+            raise ValueError(f"{out} holds a run with other settings ({', '.join(diff)} "
+                             f"{verb}); use a new --out")
+    meta = {"spatialcad": __version__, "identity": identity, **extra}
+    meta_path.write_text(json.dumps(meta, indent=1) + "\n")
+    return lines
+
+
+@dataclass
+class Progress:
+    new: int = 0
+    rejected: int = 0
+
+
+def run_items(records: list[Record], load_png: Callable[[Record], bytes], work: Work,
+              log: ResultLog, concurrency: int = 1, desc: str = "eval") -> Progress:
+    """Answer ``records`` with ``work`` on ``concurrency`` threads, logging every line.
+
+    An :class:`EndpointError` stops the run: nothing more is sent, requests in flight are
+    finished and logged, then the error is raised.  Five :class:`ItemError` in a row mean
+    the endpoint rejects everything, and are turned into an EndpointError.
+    """
+    done = Progress()
+    stop = threading.Event()
+    lock = threading.Lock()
+    streak = [0]
+
+    def one(record: Record) -> None:
+        if stop.is_set():
+            return
+        try:
+            lines = work(record, load_png(record))
+        except ItemError as exc:
+            log.write([{"id": item_id(record), "error": str(exc)}])
+            with lock:
+                done.rejected += 1
+                streak[0] += 1
+                if streak[0] >= MAX_REJECTED_IN_A_ROW:
+                    raise EndpointError(f"{streak[0]} requests in a row were rejected; "
+                                        f"last: {exc}", config=True) from exc
+            return
+        except EndpointError:
+            stop.set()
+            raise
+        log.write(lines)
+        with lock:
+            done.new += 1
+            streak[0] = 0
+
+    bar = tqdm(total=len(records), desc=desc, unit="item", file=sys.stderr, disable=None)
+    pool = ThreadPoolExecutor(max(1, concurrency))
+    try:
+        pending: set[Future] = {pool.submit(one, r) for r in records}
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_EXCEPTION)
+            bar.update(len(finished))
+            for fut in finished:
+                if fut.exception() is not None:
+                    stop.set()
+                    for p in pending:
+                        p.cancel()
+                    wait(pending)
+                    raise fut.exception()
+    finally:
+        stop.set()
+        pool.shutdown(wait=True, cancel_futures=True)
+        bar.close()
+    return done

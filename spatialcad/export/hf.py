@@ -1,0 +1,61 @@
+"""Hugging Face ``datasets`` export: ``Dataset.save_to_disk`` with the images embedded.
+
+Load it with ``datasets.load_from_disk(PATH)``; ``image`` decodes to a PIL image.  The
+task-specific ``generator``, ``spec``, ``options`` and ``layout`` are JSON strings (their
+shape differs between tasks).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+from spatialcad.export import load, png
+from spatialcad.pipeline import prepare_out
+from spatialcad.records import image_path
+
+FIELDS = ["id", "image", "category", "task", "level", "image_id", "question", "choices",
+          "answer", "explanation", "question_direct", "answer_direct", "seed", "generator",
+          "spec", "options", "layout"]
+
+
+def _row(bench: Path, r: dict[str, Any]) -> dict[str, Any]:
+    direct = r.get("Answer_direct")
+    return {
+        "id": image_path(r),
+        "image": {"bytes": png(bench, r), "path": Path(r["image"]).name},
+        "category": r["Category"], "task": r["Task"], "level": r["Level"],
+        "image_id": r["Image_id"], "question": r["Question"], "choices": list(r["Choices"]),
+        "answer": r["Answer"], "explanation": r["Explanation"],
+        "question_direct": r.get("Question_direct"),
+        "answer_direct": None if direct is None else str(direct),
+        "seed": int(r["seed"]),
+        **{k: json.dumps(r[k]) for k in ("generator", "spec", "options", "layout")},
+    }
+
+
+def export_hf(bench: Path, out: Path, overwrite: bool = False) -> int:
+    """Save the benchmark at ``bench`` as a dataset directory ``out``; return the count."""
+    try:
+        import datasets
+    except ImportError as exc:
+        raise ValueError("--format hf needs the `datasets` package (pip install datasets)") from exc
+    records = load(bench)
+    special = {"image": datasets.Image(), "choices": datasets.Sequence(datasets.Value("string")),
+               "seed": datasets.Value("int64")}
+    features = datasets.Features({f: special.get(f, datasets.Value("string")) for f in FIELDS})
+    rows = [_row(bench, r) for r in records]
+    columns = {f: [row[f] for row in rows] for f in FIELDS}
+    out = Path(out).resolve()
+    tmp = prepare_out(out, overwrite)
+    try:
+        datasets.Dataset.from_dict(columns, features=features).save_to_disk(str(tmp))
+        if out.exists():
+            shutil.rmtree(out)
+        tmp.rename(out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return len(records)

@@ -1,0 +1,228 @@
+"""Paper folding on a grid sheet: folds, punched holes and the unfolded hole pattern.
+
+Coordinates: x to the right (columns), y downwards (rows), one unit per cell; the sheet
+of ``rows x cols`` cells is ``[0, cols] x [0, rows]`` and cell ``(row, col)`` has its
+centre at ``(col + 0.5, row + 0.5)``.  The folded paper stays where it lies on the sheet.
+
+The folded paper is a stack of *layers*: each layer is a region of the sheet (a shapely
+polygon) and the isometry (integer matrix and translation) placing it in the folded
+state.  A fold splits every layer along the fold line and reflects the pieces on the
+flap side; punched holes are pulled back through every layer under them.  Every fold
+keeps the flap no larger than the rest, so the folded paper stays inside the sheet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from shapely import affinity, unary_union
+from shapely.geometry import LineString, Point, Polygon, box
+
+Cell = tuple[int, int]  # (row, col)
+GRID = 0.5  # every vertex of every region lies on this lattice
+_FAR = 1000.0
+
+
+@dataclass(frozen=True)
+class Fold:
+    """Fold along ``a*x + b*y = c``; the part where ``a*x + b*y - c`` has sign ``flap``
+    is folded over onto the other side.  ``(a, b)`` is (1, 0), (0, 1), (1, 1) or (1, -1)."""
+
+    kind: str  # "vertical" | "horizontal" | "diagonal"
+    line: tuple[int, int, int]
+    flap: int  # +1 or -1
+
+    def as_dict(self) -> dict:
+        return {"kind": self.kind, "line": list(self.line), "flap": self.flap}
+
+    @staticmethod
+    def from_dict(d: dict) -> Fold:
+        return Fold(d["kind"], tuple(int(v) for v in d["line"]), int(d["flap"]))
+
+    def matrix(self) -> Iso:
+        """The reflection across the fold line, as an exact integer isometry."""
+        a, b, c = self.line
+        n2 = a * a + b * b  # 1 or 2, so 2/n2 is an integer
+        k = 2 // n2
+        return Iso((1 - k * a * a, -k * a * b, -k * a * b, 1 - k * b * b), (k * c * a, k * c * b))
+
+    def reflect(self, point: tuple[float, float]) -> tuple[float, float]:
+        return self.matrix().apply(point)
+
+    def _frame(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """A point of the line, a far vector along it and the far unit normal."""
+        a, b, c = self.line
+        normal = np.array([a, b], float)
+        return normal * c / (a * a + b * b), np.array([-b, a], float) * _FAR, normal * _FAR
+
+    def side(self, sign: int) -> Polygon:
+        """The (large) half-plane where ``a*x + b*y - c`` has sign ``sign``."""
+        p0, d, n = self._frame()
+        return Polygon([p0 - d, p0 + d, p0 + d + sign * n, p0 - d + sign * n])
+
+    def long_line(self) -> LineString:
+        p0, d, _ = self._frame()
+        return LineString([p0 - d, p0 + d])
+
+
+@dataclass(frozen=True)
+class Iso:
+    """``p -> M p + t`` with an orthogonal integer matrix ``M = (m00, m01, m10, m11)``."""
+
+    m: tuple[int, int, int, int]
+    t: tuple[int, int]
+
+    def apply(self, p: tuple[float, float]) -> tuple[float, float]:
+        m00, m01, m10, m11 = self.m
+        return (m00 * p[0] + m01 * p[1] + self.t[0], m10 * p[0] + m11 * p[1] + self.t[1])
+
+    def then(self, other: Iso) -> Iso:
+        """``other`` after ``self``."""
+        a00, a01, a10, a11 = other.m
+        b00, b01, b10, b11 = self.m
+        m = (a00 * b00 + a01 * b10, a00 * b01 + a01 * b11,
+             a10 * b00 + a11 * b10, a10 * b01 + a11 * b11)
+        return Iso(m, tuple(int(v) for v in other.apply(self.t)))
+
+    def inverse(self) -> Iso:
+        m00, m01, m10, m11 = self.m  # orthogonal: the inverse is the transpose
+        inv = Iso((m00, m10, m01, m11), (0, 0))
+        tx, ty = inv.apply(self.t)
+        return Iso(inv.m, (int(-tx), int(-ty)))
+
+    def shapely(self) -> list[float]:
+        m00, m01, m10, m11 = self.m
+        return [m00, m01, m10, m11, self.t[0], self.t[1]]
+
+
+IDENTITY = Iso((1, 0, 0, 1), (0, 0))
+
+
+@dataclass(frozen=True)
+class Layer:
+    region: Polygon  # part of the sheet, sheet coordinates
+    place: Iso  # sheet -> folded state
+
+    def image(self) -> Polygon:
+        return affinity.affine_transform(self.region, self.place.shapely())
+
+
+@dataclass(frozen=True)
+class Paper:
+    rows: int
+    cols: int
+    layers: tuple[Layer, ...]  # bottom to top
+
+    @staticmethod
+    def sheet(rows: int, cols: int) -> Paper:
+        return Paper(rows, cols, (Layer(box(0, 0, cols, rows), IDENTITY),))
+
+    def outline(self) -> Polygon:
+        """The folded paper's shape (union of the layer images)."""
+        return unary_union([layer.image() for layer in self.layers], grid_size=GRID)
+
+    def flap(self, fold: Fold) -> Polygon:
+        """The part of the folded paper that ``fold`` turns over."""
+        return self.outline().intersection(fold.side(fold.flap), grid_size=GRID)
+
+    def fold(self, fold: Fold) -> Paper:
+        stay, flap = [], []
+        mirror = fold.matrix()
+        for layer in self.layers:
+            image = layer.image()
+            back = layer.place.inverse().shapely()
+            for sign, out, place in ((-fold.flap, stay, layer.place),
+                                     (fold.flap, flap, layer.place.then(mirror))):
+                piece = image.intersection(fold.side(sign), grid_size=GRID)
+                if piece.area > 0:
+                    region = affinity.affine_transform(piece, back)
+                    out.append(Layer(region.normalize(), place))
+        return Paper(self.rows, self.cols, tuple(stay + flap[::-1]))
+
+    def full_cells(self) -> list[Cell]:
+        """Cells wholly covered by the folded paper (where a hole can be punched)."""
+        shape = self.outline()
+        return [(r, c) for r in range(self.rows) for c in range(self.cols)
+                if shape.covers(box(c, r, c + 1, r + 1))]
+
+    def sheet_points(self, cell: Cell) -> list[Cell]:
+        """The sheet cells lying under folded-state cell ``cell``, one per layer."""
+        centre = (cell[1] + 0.5, cell[0] + 0.5)
+        out = []
+        for layer in self.layers:
+            x, y = layer.place.inverse().apply(centre)
+            if layer.region.contains(Point(x, y)):
+                out.append((int(np.floor(y)), int(np.floor(x))))
+        return out
+
+    def unfold(self, holes: list[Cell]) -> set[Cell]:
+        """The holes on the unfolded sheet after punching ``holes`` in the folded state."""
+        return {p for h in holes for p in self.sheet_points(h)}
+
+    def fold_segment(self, fold: Fold) -> LineString:
+        """The part of the fold line crossing the folded paper."""
+        return self.outline().intersection(fold.long_line(), grid_size=GRID)
+
+
+def _bounds(shape: Polygon) -> tuple[int, int, int, int]:
+    return tuple(int(round(v)) for v in shape.bounds)
+
+
+def is_rectangle(shape: Polygon) -> bool:
+    x0, y0, x1, y1 = _bounds(shape)
+    return abs(shape.area - (x1 - x0) * (y1 - y0)) < 1e-9
+
+
+def grid_folds(paper: Paper) -> list[Fold]:
+    """Folds along interior grid lines of a rectangular folded paper, flap <= rest."""
+    shape = paper.outline()
+    if not is_rectangle(shape):
+        return []
+    x0, y0, x1, y1 = _bounds(shape)
+    out = []
+    for kind, line, lo, hi in (("vertical", (1, 0), x0, x1), ("horizontal", (0, 1), y0, y1)):
+        for c in range(lo + 1, hi):
+            if c - lo <= hi - c:
+                out.append(Fold(kind, (*line, c), -1))
+            if hi - c <= c - lo:
+                out.append(Fold(kind, (*line, c), +1))
+    return out
+
+
+def diagonal_folds(paper: Paper) -> list[Fold]:
+    """Folds along either diagonal of a square folded paper (at least 2 x 2), either side."""
+    shape = paper.outline()
+    x0, y0, x1, y1 = _bounds(shape)
+    if not is_rectangle(shape) or x1 - x0 != y1 - y0 or x1 - x0 < 2:
+        return []
+    lines = ((1, -1, x0 - y0), (1, 1, x1 + y0))
+    return [Fold("diagonal", line, s) for line in lines for s in (-1, 1)]
+
+
+def random_folds(
+    rng: np.random.Generator, rows: int, cols: int, count: int, *, diagonal: bool,
+    min_cells: int, tries: int = 60,
+) -> list[Fold] | None:
+    """``count`` random legal folds (the last one diagonal if asked) leaving at least
+    ``min_cells`` full cells to punch; None when no such sequence was found."""
+    for _ in range(tries):
+        paper, folds = Paper.sheet(rows, cols), []
+        for i in range(count):
+            options = (diagonal_folds if diagonal and i == count - 1 else grid_folds)(paper)
+            if not options:
+                break
+            folds.append(options[int(rng.integers(len(options)))])
+            paper = paper.fold(folds[-1])
+        else:
+            if len(paper.full_cells()) >= min_cells:
+                return folds
+    return None
+
+
+def fold_all(rows: int, cols: int, folds: list[Fold]) -> list[Paper]:
+    """The paper before the first fold and after each fold."""
+    states = [Paper.sheet(rows, cols)]
+    for fold in folds:
+        states.append(states[-1].fold(fold))
+    return states

@@ -1,0 +1,131 @@
+"""Pictures of patterned cubes: a net of face pictures, and a cube seen from a corner.
+
+A face picture is a square grid of palette indices (row 0 at the top), drawn as one solid
+colour, as blocks (glyphs) or as dots on a white face.  Everything is drawn at ``SS`` times
+the final resolution and reduced with area averaging, so edges are anti-aliased and the
+geometry is exact in *edge coordinates* (pixel x covers [x, x + 1)): the record stores the
+cell size and origin of a net, or the scale and centre of a cube view, so a verifier can
+find the centre of every grid block.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from .camera import camera
+
+Colour = tuple[int, int, int]
+Vec = tuple[int, int, int]
+
+SS = 4  # supersampling factor
+OUTLINE: Colour = (0, 0, 0)
+LINE = 2  # outline width in final pixels
+DOT_RADIUS = 0.34  # of a grid block
+_SHIFT = 4
+
+
+def face_image(grid: np.ndarray, style: str, palette: Sequence[Colour], px: int) -> np.ndarray:
+    """A ``px`` x ``px`` picture of one face (no outline)."""
+    grid = np.asarray(grid)
+    n = grid.shape[0]
+    colours = np.asarray(palette, dtype=np.uint8)
+    if style != "dots":
+        edges = np.rint(np.arange(n + 1) * px / n).astype(int)
+        idx = np.searchsorted(edges, np.arange(px), side="right") - 1
+        return colours[grid[np.ix_(idx, idx)]]
+    img = np.empty((px, px, 3), dtype=np.uint8)
+    img[:] = colours[0]
+    block = px / n
+    one = 1 << _SHIFT
+    for (i, j), v in np.ndenumerate(grid):
+        if v:  # centre of block (i, j) in pixel-centre coordinates, fixed point
+            c = (int(round(((j + 0.5) * block - 0.5) * one)),
+                 int(round(((i + 0.5) * block - 0.5) * one)))
+            cv2.circle(img, c, int(round(DOT_RADIUS * block * one)),
+                       tuple(int(x) for x in colours[v]), -1, cv2.LINE_AA, _SHIFT)
+    return img
+
+
+def _reduce(img: np.ndarray) -> np.ndarray:
+    h, w = img.shape[0] // SS, img.shape[1] // SS
+    return cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA)
+
+
+def _poly(img: np.ndarray, pts: np.ndarray) -> None:
+    """Closed outline through ``pts`` given in final edge coordinates."""
+    fixed = np.rint((np.asarray(pts) * SS - 0.5) * (1 << _SHIFT)).astype(np.int32)
+    cv2.polylines(img, [fixed], True, OUTLINE, LINE * SS, cv2.LINE_AA, _SHIFT)
+
+
+def draw_net(
+    cells: Sequence[tuple[int, int, np.ndarray]],
+    style: str,
+    palette: Sequence[Colour],
+    *,
+    cell: int,
+    size: tuple[int, int],
+) -> tuple[np.ndarray, dict]:
+    """A net of ``(row, col, picture)`` cells, centred in a ``size`` = (w, h) panel.
+
+    Returns the image and ``{"cell": px, "origin": [x, y]}``: cell (r, c) covers
+    x in [x0 + c * cell, x0 + (c + 1) * cell) and likewise y with r (edge coordinates).
+    """
+    rows = max(r for r, _, _ in cells) + 1
+    cols = max(c for _, c, _ in cells) + 1
+    w, h = size
+    x0, y0 = (w - cols * cell) // 2, (h - rows * cell) // 2
+    if x0 < LINE or y0 < LINE:
+        raise ValueError(f"a {rows}x{cols} net of {cell} px cells does not fit {size}")
+    big = np.full((h * SS, w * SS, 3), 255, dtype=np.uint8)
+    c4 = cell * SS
+    for r, c, grid in cells:
+        x, y = (x0 + c * cell) * SS, (y0 + r * cell) * SS
+        big[y : y + c4, x : x + c4] = face_image(grid, style, palette, c4)
+    for r, c, _ in cells:
+        x, y = x0 + c * cell, y0 + r * cell
+        _poly(big, np.array([(x, y), (x + cell, y), (x + cell, y + cell), (x, y + cell)]))
+    return _reduce(big), {"cell": cell, "origin": [x0, y0]}
+
+
+def draw_cube(
+    faces: Sequence[tuple[np.ndarray, Vec, Vec, Vec]],
+    style: str,
+    palette: Sequence[Colour],
+    *,
+    size: int,
+    margin: int = 14,
+) -> tuple[np.ndarray, dict]:
+    """The unit cube centred at the origin seen by the isometric camera, with the given
+    faces ``(picture, outward normal, right, up)`` drawn (right and up seen from outside).
+
+    Returns the image and ``{"scale": px per unit, "center": [x, y]}``: a world point p is
+    at (x + scale * p.r, y - scale * p.u) for the camera's right r and up u (edge coords).
+    """
+    right, up, _ = camera("isometric").basis()
+    corners = np.array([(x, y, z) for x in (-0.5, 0.5) for y in (-0.5, 0.5) for z in (-0.5, 0.5)])
+    span = max(np.ptp(corners @ right), np.ptp(corners @ up))
+    scale = (size - 2 * margin) / span
+    center = (size / 2, size / 2)
+
+    def screen(p: np.ndarray) -> np.ndarray:
+        return np.array([center[0] + scale * p @ right, center[1] - scale * p @ up])
+
+    big = np.full((size * SS, size * SS, 3), 255, dtype=np.uint8)
+    tex = 96 * SS
+    outlines = []
+    for grid, normal, r, u in faces:
+        n, r3, u3 = (np.asarray(v, dtype=float) for v in (normal, r, u))
+        mid = 0.5 * n
+        tl, tr, bl = mid - 0.5 * r3 + 0.5 * u3, mid + 0.5 * r3 + 0.5 * u3, mid - 0.5 * r3 - 0.5 * u3
+        src = np.float32([[0, 0], [tex, 0], [0, tex]]) - 0.5
+        dst = np.float32([screen(p) * SS for p in (tl, tr, bl)]) - 0.5
+        cv2.warpAffine(face_image(grid, style, palette, tex), cv2.getAffineTransform(src, dst),
+                       (size * SS, size * SS), dst=big, flags=cv2.INTER_LINEAR,
+                       borderMode=cv2.BORDER_TRANSPARENT)
+        outlines.append([screen(p) for p in (tl, tr, mid + 0.5 * r3 - 0.5 * u3, bl)])
+    for pts in outlines:
+        _poly(big, np.array(pts))
+    return _reduce(big), {"scale": round(float(scale), 6), "center": [center[0], center[1]]}

@@ -1,0 +1,178 @@
+"""Drawings of a grid sheet of paper: fold steps, the punched folded paper, hole patterns.
+
+World coordinates follow ``spatialcad.geometry.paper``: x to the right, y downwards, one
+unit per cell, the sheet is ``[0, cols] x [0, rows]``.  Every drawing of one item uses the
+same frame, so the folded paper is drawn where it lies on the (faint) sheet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import cv2
+import numpy as np
+from shapely.geometry import LineString, Polygon
+from shapely.geometry.base import BaseGeometry
+
+Colour = tuple[int, int, int]
+
+PANEL = (240, 240)
+MARGIN = 14
+PAPER: Colour = (255, 243, 208)
+FLAP: Colour = (176, 208, 246)
+GHOST: Colour = (222, 222, 222)
+GRID_LINE: Colour = (150, 150, 150)
+OUTLINE: Colour = (0, 0, 0)
+CREASE: Colour = (215, 30, 30)
+ARROW: Colour = (20, 70, 190)
+HOLE: Colour = (25, 25, 25)
+HOLE_RADIUS = 0.22  # of a cell
+MIN_ARROW = 36  # px from tail to tip
+_SHIFT = 4
+_ONE = 1 << _SHIFT
+
+
+class SheetFrame:
+    """Sheet coordinates -> pixels of a panel (the sheet centred, cells square)."""
+
+    def __init__(self, rows: int, cols: int, size: tuple[int, int] = PANEL) -> None:
+        self.rows, self.cols, self.size = rows, cols, size
+        self.cell = min((size[0] - 2 * MARGIN) / cols, (size[1] - 2 * MARGIN) / rows)
+        self.x0 = (size[0] - cols * self.cell) / 2
+        self.y0 = (size[1] - rows * self.cell) / 2
+
+    def px(self, pts: Iterable[tuple[float, float]]) -> np.ndarray:
+        """Fixed-point pixel coordinates (for cv2 calls with ``shift``)."""
+        a = np.asarray(list(pts), float).reshape(-1, 2)
+        xy = np.stack([self.x0 + a[:, 0] * self.cell, self.y0 + a[:, 1] * self.cell], 1)
+        return np.rint((xy - 0.5) * _ONE).astype(np.int32)
+
+    def canvas(self) -> np.ndarray:
+        return np.full((self.size[1], self.size[0], 3), 255, np.uint8)
+
+
+def _parts(geom: BaseGeometry) -> list[BaseGeometry]:
+    return list(getattr(geom, "geoms", [geom])) if not geom.is_empty else []
+
+
+def _line(img: np.ndarray, fr: SheetFrame, a, b, colour: Colour, width: int) -> None:
+    p, q = fr.px([a, b])
+    cv2.line(img, tuple(map(int, p)), tuple(map(int, q)), colour, width, cv2.LINE_AA, _SHIFT)
+
+
+def _grid(img: np.ndarray, fr: SheetFrame, clip: BaseGeometry, colour: Colour) -> None:
+    """Interior grid lines of the sheet, clipped to ``clip``."""
+    lines = [LineString([(c, 0), (c, fr.rows)]) for c in range(1, fr.cols)]
+    lines += [LineString([(0, r), (fr.cols, r)]) for r in range(1, fr.rows)]
+    for line in lines:
+        for seg in _parts(line.intersection(clip)):
+            if isinstance(seg, LineString):
+                coords = list(seg.coords)
+                _line(img, fr, coords[0], coords[-1], colour, 1)
+
+
+def _fill(img: np.ndarray, fr: SheetFrame, shape: BaseGeometry, colour: Colour) -> None:
+    for poly in _parts(shape):
+        if isinstance(poly, Polygon):
+            cv2.fillPoly(img, [fr.px(poly.exterior.coords)], colour, cv2.LINE_AA, _SHIFT)
+
+
+def _outline(img: np.ndarray, fr: SheetFrame, shape: BaseGeometry, colour: Colour,
+             width: int = 2) -> None:
+    for poly in _parts(shape):
+        if isinstance(poly, Polygon):
+            cv2.polylines(img, [fr.px(poly.exterior.coords)], True, colour, width, cv2.LINE_AA,
+                          _SHIFT)
+
+
+def _ghost(img: np.ndarray, fr: SheetFrame) -> None:
+    """The unfolded sheet, faint, so the folded paper can be located on it."""
+    sheet = Polygon([(0, 0), (fr.cols, 0), (fr.cols, fr.rows), (0, fr.rows)])
+    _grid(img, fr, sheet, GHOST)
+    _outline(img, fr, sheet, GHOST, 1)
+
+
+def _paper(img: np.ndarray, fr: SheetFrame, shape: BaseGeometry) -> None:
+    _fill(img, fr, shape, PAPER)
+    _grid(img, fr, shape, GRID_LINE)
+
+
+def _holes(img: np.ndarray, fr: SheetFrame, holes: Iterable[tuple[int, int]]) -> None:
+    radius = int(round(HOLE_RADIUS * fr.cell * _ONE))
+    for r, c in holes:
+        (x, y), = fr.px([(c + 0.5, r + 0.5)])
+        cv2.circle(img, (int(x), int(y)), radius, HOLE, -1, cv2.LINE_AA, _SHIFT)
+
+
+def _dashed(img: np.ndarray, fr: SheetFrame, seg: LineString, colour: Colour) -> None:
+    (ax, ay), (bx, by) = seg.coords[0], seg.coords[-1]
+    length = np.hypot(bx - ax, by - ay) * fr.cell
+    n = max(1, int(length // 14))
+    for i in range(n):
+        t0, t1 = i / n, (i + 0.6) / n
+        _line(img, fr, (ax + (bx - ax) * t0, ay + (by - ay) * t0),
+              (ax + (bx - ax) * t1, ay + (by - ay) * t1), colour, 3)
+
+
+def _curved_arrow(img: np.ndarray, fr: SheetFrame, start, end, colour: Colour) -> None:
+    """A bent arrow from ``start`` to ``end`` (world points), head at ``end``."""
+    s, e = np.asarray(start, float), np.asarray(end, float)
+    chord = e - s
+    short = MIN_ARROW / fr.cell / max(float(np.hypot(*chord)), 1e-9)
+    if short > 1:  # lengthen a short arrow about its middle
+        s, e = (s + e) / 2 - chord * short / 2, (s + e) / 2 + chord * short / 2
+        chord = e - s
+    ctrl = (s + e) / 2 + 0.35 * np.array([chord[1], -chord[0]])
+    t = np.linspace(0, 1, 25)[:, None]
+    curve = (1 - t) ** 2 * s + 2 * (1 - t) * t * ctrl + t**2 * e
+    cv2.polylines(img, [fr.px(curve)], False, colour, 3, cv2.LINE_AA, _SHIFT)
+    tip = curve[-1]
+    back = tip - curve[-4]
+    back = back / max(np.hypot(*back), 1e-9) * min(0.45, 14 / fr.cell)
+    side = np.array([-back[1], back[0]]) * 0.6
+    head = [tip, tip - back + side, tip - back - side]
+    cv2.fillPoly(img, [fr.px(head)], colour, cv2.LINE_AA, _SHIFT)
+
+
+def fold_step(
+    rows: int, cols: int, paper: BaseGeometry, flap: BaseGeometry, crease: LineString,
+    arrow: tuple[tuple[float, float], tuple[float, float]], size: tuple[int, int] = PANEL,
+) -> np.ndarray:
+    """The folded paper before a fold: the flap shaded, the fold line dashed red, and an
+    arrow from the flap to where it lands."""
+    fr = SheetFrame(rows, cols, size)
+    img = fr.canvas()
+    _ghost(img, fr)
+    _paper(img, fr, paper)
+    _fill(img, fr, flap, FLAP)
+    _grid(img, fr, flap, GRID_LINE)
+    _outline(img, fr, paper, OUTLINE)
+    for seg in _parts(crease):
+        if isinstance(seg, LineString):
+            _dashed(img, fr, seg, CREASE)
+    _curved_arrow(img, fr, arrow[0], arrow[1], ARROW)
+    return img
+
+
+def punched(rows: int, cols: int, paper: BaseGeometry, holes: Iterable[tuple[int, int]],
+            size: tuple[int, int] = PANEL) -> np.ndarray:
+    """The folded paper with the holes punched through all layers."""
+    fr = SheetFrame(rows, cols, size)
+    img = fr.canvas()
+    _ghost(img, fr)
+    _paper(img, fr, paper)
+    _outline(img, fr, paper, OUTLINE)
+    _holes(img, fr, holes)
+    return img
+
+
+def hole_pattern(rows: int, cols: int, holes: Iterable[tuple[int, int]],
+                 size: tuple[int, int] = PANEL) -> np.ndarray:
+    """The unfolded sheet with its holes."""
+    fr = SheetFrame(rows, cols, size)
+    img = fr.canvas()
+    sheet = Polygon([(0, 0), (cols, 0), (cols, rows), (0, rows)])
+    _paper(img, fr, sheet)
+    _outline(img, fr, sheet, OUTLINE)
+    _holes(img, fr, holes)
+    return img

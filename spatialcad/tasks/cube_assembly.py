@@ -1,0 +1,222 @@
+"""CubeAssembly: which piece completes a split cube stack?  (SpatialViz-Bench Alg. 14-15.)
+
+A pyramid-like stack is split into ``k`` face-connected pieces.  The reference shows the
+complete stack and ``k - 1`` pieces in place (one colour each); the options show candidate
+pieces moved but not rotated.  Every picture shows its cubes from the front-right and from
+the back-left (a single view hides too many cubes), all at one scale.  Wrong options are
+the missing piece with a cube removed, a cube added, or a cube moved elsewhere, always
+connected, never a translate or rotation of the missing piece.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from spatialcad.geometry import rotations, splitting
+from spatialcad.geometry.voxels import Voxel, is_connected, normalized
+from spatialcad.render.layout import GAP, PAD
+from spatialcad.render.stacks import (
+    TWO_SIDES,
+    Colour,
+    Framing,
+    box_framing,
+    labelled_column,
+    most_visible,
+    stack_picture,
+)
+from spatialcad.tasks.base import Draft, Option, Panel, Reject, Task
+from spatialcad.tasks.registry import register
+
+PART_COLOURS: tuple[Colour, ...] = (
+    (80, 130, 230), (80, 185, 105), (170, 115, 215), (225, 90, 90), (60, 190, 200),
+)
+OPTION_COLOUR: Colour = (245, 170, 60)
+VIEW = (290, 210)  # one view of an option; a picture shows the views one above the other
+ROW_WIDTH = 1280 - 2 * PAD  # the composite's usable width (render.layout)
+MIN_VISIBLE = 0.35  # of a cube face's area, in at least one view
+MIN_DIFFERENCE = 0.5  # face areas of pixels by which two options must differ
+MIN_PART = 3  # cubes per piece
+QUESTION = (
+    "The first picture shows a complete stack of identical cubes; every cube rests on the "
+    "floor or on another cube. The stack is split into {k} face-connected pieces. All pieces "
+    "but one are shown, each in its place in the stack ({parts}). Every picture shows its "
+    "cubes from the front-right (upper view) and from the back-left (lower view), all at the "
+    "same scale. Which option is the missing piece that completes the stack? The options are "
+    "moved, but not rotated. Answer with A, B, C or D."
+)
+DISTRACTORS = ("remove_cube", "add_cube", "move_cube")
+
+
+def part_names(k: int) -> list[str]:
+    return [f"Part {i + 1}" for i in range(k - 1)]
+
+
+def reference_framings(space: list[int], k: int) -> list[Framing]:
+    """The framings of the complete stack and the given pieces (``k`` pictures in a row)."""
+    width = min(VIEW[0], (ROW_WIDTH - GAP * (k - 1)) // k)
+    size = (width, width * VIEW[1] // VIEW[0])
+    return [box_framing(cam, space, size) for cam in TWO_SIDES.values()]
+
+
+def option_framings(space: list[int], k: int) -> list[Framing]:
+    """The options' framings: the reference scale, each piece centred on itself."""
+    return [Framing(f.cam, f.scale, VIEW) for f in reference_framings(space, k)]
+
+
+def _picture(cubes: list[Voxel], framings: list[Framing], colour: Colour | None,
+             floor: tuple[int, int] | None) -> np.ndarray:
+    colours = dict.fromkeys(cubes, colour) if colour else None
+    return labelled_column(
+        [stack_picture(cubes, f, colors=colours, floor=floor) for f in framings],
+        [f"from the {name}" for name in TWO_SIDES],
+    )
+
+
+def reference_pictures(stack: list[Voxel], parts: list[list[Voxel]], space: list[int]):
+    framings = reference_framings(space, len(parts) + 1)
+    floor = (space[0], space[1])
+    return [_picture(stack, framings, None, floor)] + [
+        _picture(part, framings, PART_COLOURS[i % len(PART_COLOURS)], floor)
+        for i, part in enumerate(parts)
+    ]
+
+
+def option_picture(piece: list[Voxel], space: list[int], k: int) -> np.ndarray:
+    return _picture(piece, option_framings(space, k), OPTION_COLOUR, None)
+
+
+def visible(cubes: list[Voxel], framings: list[Framing]) -> bool:
+    """Every cube shows at least ``MIN_VISIBLE`` of a face in one of the views."""
+    return bool(np.all(most_visible(cubes, framings) >= MIN_VISIBLE))
+
+
+def column_tops(stack: list[Voxel]) -> list[Voxel]:
+    top: dict[tuple[int, int], Voxel] = {}
+    for x, y, z in stack:
+        if (x, y) not in top or z > top[(x, y)][2]:
+            top[(x, y)] = (x, y, z)
+    return sorted(top.values())
+
+
+def tops_visible(stack: list[Voxel], framings: list[Framing]) -> bool:
+    """The top cube of every column shows (the rest of a column follows by gravity)."""
+    seen = dict(zip(stack, most_visible(stack, framings), strict=True))
+    return all(seen[t] >= MIN_VISIBLE for t in column_tops(stack))
+
+
+def looks_different(a: np.ndarray, b: np.ndarray, scale: float) -> bool:
+    changed = np.any(np.abs(a.astype(int) - b.astype(int)) > 40, axis=2)
+    return int(np.count_nonzero(changed)) >= MIN_DIFFERENCE * scale**2
+
+
+@register
+class CubeAssembly(Task):
+    name = "cube_assembly"
+    record_task = "CubeAssembly"
+    category = "VisualPenetration"
+
+    def params(self, level: int) -> dict[str, Any]:
+        """L0: 3x3x3 space, 2 pieces; L1: 4x4x3, 3 pieces; then the floor side grows every
+        odd level, the height every even level, and a piece is added every odd level."""
+        side = 3 + (level + 1) // 2
+        return {"space": [side, side, 3 + level // 2], "pieces": 2 + (level + 1) // 2}
+
+    def build(self, level: int, rng: np.random.Generator) -> Draft:
+        p = self.params(level)
+        space, k = p["space"], p["pieces"]
+        stack = splitting.pyramid_stack(rng, tuple(space))
+        if len(stack) < MIN_PART * k:
+            raise Reject("stack too small")
+        pieces = sorted(splitting.split_connected(rng, stack, k), key=lambda q: (len(q), q))
+        if min(len(q) for q in pieces) < MIN_PART:
+            raise Reject("a piece is too small")
+        missing = pieces.pop(int(rng.integers(k)))
+        ref = reference_framings(space, k)
+        if not tops_visible(stack, ref) or not all(visible(q, ref) for q in pieces):
+            raise Reject("a cube of the stack or of a piece is hidden")
+        box = (_corner(stack, min), _corner(stack, max))
+        wrong = _distractors(rng, missing, box, space, k)
+
+        options = [Option(True, "missing_piece", "It is exactly the cubes of the complete "
+                          "stack that the shown pieces leave uncovered.",
+                          image=option_picture(normalized(missing), space, k),
+                          data={"voxels": [list(v) for v in normalized(missing)]})]
+        for op, piece in wrong:
+            options.append(Option(False, op, _explain(op, len(missing), len(piece)),
+                                  image=option_picture(piece, space, k),
+                                  data={"voxels": [list(v) for v in piece]}))
+        names = part_names(k)
+        return Draft(
+            question=QUESTION.format(k=k, parts=_join(names)),
+            spec={
+                "voxels": [list(v) for v in stack],
+                "space": space,
+                "pieces": k,
+                "parts": [[list(v) for v in q] for q in pieces],
+            },
+            reference=[Panel(img, cap) for img, cap in zip(
+                reference_pictures(stack, pieces, space), ["Complete stack", *names],
+                strict=True)],
+            options=options,
+        )
+
+
+def _corner(cubes: list[Voxel], pick) -> Voxel:
+    return (pick(c[0] for c in cubes), pick(c[1] for c in cubes), pick(c[2] for c in cubes))
+
+
+def _join(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _explain(op: str, need: int, have: int) -> str:
+    what = {"remove_cube": "a cube too few", "add_cube": "an extra cube",
+            "move_cube": "one cube in the wrong place"}[op]
+    return (f"It has {what}: the missing piece has {need} cubes, this one {have}, and they do "
+            "not have the same shape.")
+
+
+def _edit(rng: np.random.Generator, kind: str, piece: list[Voxel],
+          within: tuple[Voxel, Voxel]) -> list[Voxel] | None:
+    """One cube removed, added (face-adjacent, inside ``within``) or both."""
+    cubes = set(piece)
+    gone: Voxel | None = None
+    if kind in ("remove_cube", "move_cube"):
+        removable = splitting.removable_cubes(cubes)
+        if not removable:
+            return None
+        gone = removable[int(rng.integers(len(removable)))]
+        cubes.discard(gone)
+    if kind in ("add_cube", "move_cube"):
+        cells = [c for c in splitting.addable_cells(cubes, within) if c != gone]
+        if not cells:
+            return None
+        cubes.add(cells[int(rng.integers(len(cells)))])
+    return normalized(cubes)
+
+
+def _distractors(rng: np.random.Generator, missing: list[Voxel],
+                 within: tuple[Voxel, Voxel], space: list[int], k: int
+                 ) -> list[tuple[str, list[Voxel]]]:
+    """Three edits of the missing piece, connected, fully visible, looking unlike it and
+    each other, none congruent to it."""
+    framings = option_framings(space, k)
+    truth = normalized(missing)
+    shown = [option_picture(truth, space, k)]
+    out: list[tuple[str, list[Voxel]]] = []
+    for _ in range(40):
+        if len(out) == 3:
+            return out
+        kind = DISTRACTORS[int(rng.integers(len(DISTRACTORS)))]
+        piece = _edit(rng, kind, missing, within)
+        if (piece is None or not is_connected(piece) or rotations.congruent(piece, truth)
+                or any(piece == q for _, q in out) or not visible(piece, framings)):
+            continue
+        img = option_picture(piece, space, k)
+        if not all(looks_different(img, s, framings[0].scale) for s in shown):
+            continue
+        shown.append(img)
+        out.append((kind, piece))
+    raise Reject("could not find three distinct wrong pieces")

@@ -1,0 +1,158 @@
+"""FreeCAD-backed geometry: basic solids, stacks, sections, polyhedral sweeps, tessellation."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import shapely
+
+from spatialcad import freecad_env
+from spatialcad.cad import section as cut
+from spatialcad.cad import solids, sweep, tessellate
+from spatialcad.geometry.section_shape import dissimilarity
+
+try:
+    freecad_env.load()
+except freecad_env.FreeCADNotFound:
+    pytest.skip("FreeCAD is not installed", allow_module_level=True)
+
+TRI = math.sqrt(3.0) / 4.0  # area of the equilateral triangle of side 1
+
+
+def frustum_volume(bottom_area: float, top_area: float, h: float) -> float:
+    return h / 3.0 * (bottom_area + top_area + math.sqrt(bottom_area * top_area))
+
+
+CASES = [
+    (solids.solid("cuboid", width=1.2, depth=0.7, height=0.9), 1.2 * 0.7 * 0.9),
+    (solids.solid("square_prism", side=1.1, height=0.8), 1.1**2 * 0.8),
+    (solids.solid("triangular_prism", side=1.5, height=0.6), TRI * 1.5**2 * 0.6),
+    (solids.solid("cylinder", radius=0.7, height=1.3), math.pi * 0.49 * 1.3),
+    (solids.solid("square_pyramid", side=1.4, height=1.1), 1.4**2 * 1.1 / 3.0),
+    (solids.solid("triangular_pyramid", side=1.6, height=0.9), TRI * 1.6**2 * 0.9 / 3.0),
+    (solids.solid("cone", radius=0.8, height=1.2), math.pi * 0.64 * 1.2 / 3.0),
+    (solids.solid("square_frustum", bottom_side=1.4, top_side=0.6, height=0.9),
+     frustum_volume(1.96, 0.36, 0.9)),
+    (solids.solid("triangular_frustum", bottom_side=1.8, top_side=0.9, height=0.7),
+     frustum_volume(TRI * 3.24, TRI * 0.81, 0.7)),
+    (solids.solid("circular_frustum", bottom_radius=0.9, top_radius=0.4, height=1.0),
+     frustum_volume(math.pi * 0.81, math.pi * 0.16, 1.0)),
+]
+
+
+@pytest.mark.parametrize(("desc", "volume"), CASES, ids=[d["kind"] for d, _ in CASES])
+def test_solid_is_valid_with_expected_volume(desc: dict, volume: float) -> None:
+    shape = solids.make_solid(desc, z0=0.5)
+    assert shape.ShapeType == "Solid" and shape.isValid()
+    assert shape.Volume == pytest.approx(volume, rel=1e-9)
+    box = shape.BoundBox
+    assert (box.ZMin, box.ZMax) == pytest.approx((0.5, 0.5 + desc["params"]["height"]))
+    assert (box.XMin + box.XMax) == pytest.approx(0.0, abs=1e-9)  # centred on the z axis
+
+
+def test_every_kind_is_covered_and_rejects_bad_params() -> None:
+    assert {d["kind"] for d, _ in CASES} == set(solids.KINDS)
+    with pytest.raises(ValueError):
+        solids.solid("cone", radius=1.0)
+    with pytest.raises(ValueError):
+        solids.solid("cylinder", radius=0.0, height=1.0)
+
+
+def cone_on_cylinder() -> list[dict]:
+    return [solids.solid("cone", radius=0.9, height=1.2), solids.solid("cylinder", radius=0.6,
+                                                                        height=1.0)]
+
+
+def test_composite_is_one_solid_stacked_top_to_bottom() -> None:
+    descs = [*cone_on_cylinder(), solids.solid("cuboid", width=2.0, depth=1.5, height=0.5)]
+    shape = solids.make_composite(descs)
+    assert shape.ShapeType == "Solid" and shape.isValid()
+    parts = [solids.make_solid(d).Volume for d in descs]
+    assert shape.Volume == pytest.approx(sum(parts), rel=1e-9)
+    assert solids.stack_bases(descs) == pytest.approx([1.5, 0.5, 0.0])
+    assert shape.BoundBox.ZMax == pytest.approx(sum(d["params"]["height"] for d in descs))
+
+
+def test_xy_section_inside_the_cone_is_a_circle_of_the_expected_radius() -> None:
+    shape = solids.make_composite(cone_on_cylinder())
+    z = 1.0 + 0.5  # half way up the cone (base at z = 1): radius 0.9 * (1 - 0.5 / 1.2)
+    radius = 0.9 * (1.0 - 0.5 / 1.2)
+    g = cut.section(shape, cut.family_normal("XY"), z)
+    assert g.geom_type == "Polygon"
+    assert g.area == pytest.approx(math.pi * radius**2, rel=2e-3)
+    assert g.bounds == pytest.approx((-radius, -radius, radius, radius), abs=1e-3)
+    assert shapely.hausdorff_distance(g, shapely.Point(0, 0).buffer(radius, 256)) < 1e-3
+
+
+def test_xz_section_of_a_cylinder_is_a_rectangle_of_the_expected_size() -> None:
+    shape = solids.make_solid(solids.solid("cylinder", radius=0.5, height=1.3))
+    g = cut.section(shape, cut.family_normal("XZ"), 0.3)
+    half = math.sqrt(0.5**2 - 0.3**2)
+    assert shapely.equals_exact(shapely.normalize(g), shapely.normalize(
+        shapely.box(-half, 0.0, half, 1.3)), tolerance=1e-9)
+
+
+def test_a_plane_that_misses_the_solid_gives_an_empty_section() -> None:
+    shape = solids.make_composite(cone_on_cylinder())
+    assert cut.section(shape, cut.family_normal("XY"), 5.0).is_empty
+    assert cut.section(shape, cut.family_normal("YZ"), -1.0).is_empty
+
+
+def test_sections_miss_narrow_parts() -> None:
+    shape = solids.make_composite(cone_on_cylinder())
+    g = cut.section(shape, cut.family_normal("XZ"), 0.7)  # misses the cylinder (r = 0.6):
+    top = 1.0 + 1.2 * (1.0 - 0.7 / 0.9)  # a cap of the cone (r = 0.9) up to radius 0.7
+    assert g.geom_type == "Polygon" and g.bounds[1::2] == pytest.approx((1.0, top), abs=1e-3)
+    waist = [solids.solid("cylinder", radius=0.9, height=0.5),
+             solids.solid("cylinder", radius=0.4, height=0.5),
+             solids.solid("cylinder", radius=0.9, height=0.5)]
+    g = cut.section(solids.make_composite(waist), cut.family_normal("XZ"), 0.6)
+    assert g.geom_type == "MultiPolygon" and len(g.geoms) == 2
+
+
+def test_plane_bases_are_the_documented_ones() -> None:
+    expect = {"XY": ((1, 0, 0), (0, 1, 0)), "XZ": ((1, 0, 0), (0, 0, 1)),
+              "YZ": ((0, 1, 0), (0, 0, 1))}
+    for name, (u, v) in expect.items():
+        assert np.array_equal(np.stack(cut.plane_basis(cut.family_normal(name))), [u, v])
+    for name in cut.OBLIQUE_FAMILIES:
+        n = cut.family_normal(name)
+        u, v = cut.plane_basis(n)
+        frame = np.stack([u, v, n])
+        assert np.allclose(frame @ frame.T, np.eye(3))
+        assert u[2] == 0.0 and v[2] > 0.0  # horizontal u, upright v
+        axis = {"X": 0, "Y": 1, "Z": 2}[name[0]]
+        assert n[axis] == 0.0  # the plane contains its rotation axis
+        assert np.allclose(cut.plane_basis(-n), (u, v))
+
+
+def test_sweep_agrees_with_exact_slices() -> None:
+    descs = [solids.solid("triangular_pyramid", side=1.9, height=0.9),
+             solids.solid("circular_frustum", bottom_radius=0.9, top_radius=0.5, height=0.8),
+             solids.solid("cuboid", width=2.0, depth=1.2, height=0.6)]
+    shape = solids.make_composite(descs)
+    edges = sweep.stack_edges(descs)
+    for name in cut.AXIS_FAMILIES + cut.OBLIQUE_FAMILIES:
+        n = cut.family_normal(name)
+        lo, hi = sweep.offset_range(edges, n)
+        offsets = lo + (hi - lo) * np.array([0.3, 0.5, 0.8])
+        for d, fast in zip(offsets, sweep.sections(edges, n, offsets), strict=True):
+            exact = cut.section(shape, n, d)
+            assert dissimilarity(exact, fast) < 0.01
+            assert shapely.area(shapely.symmetric_difference(exact, fast)) < 0.01 * exact.area
+
+
+def test_tessellation_and_feature_edges() -> None:
+    shape = solids.make_solid(solids.solid("cylinder", radius=0.5, height=1.0))
+    vertices, triangles = tessellate.triangles(shape, 0.01)
+    assert vertices.shape[1] == 3 and triangles.shape[1] == 3 and len(triangles) > 50
+    assert triangles.max() < len(vertices)
+    assert np.allclose(np.ptp(vertices, axis=0), [1.0, 1.0, 1.0], atol=1e-3)
+    edges = tessellate.feature_edges(shape, 0.005)
+    # the two rims only: the cylinder's seam is no crease
+    assert len(edges) > 20 and np.all(np.isin(np.round(edges[..., 2], 9), [0.0, 1.0]))
+    box = tessellate.feature_edges(solids.make_solid(solids.solid("square_prism", side=1.0,
+                                                                   height=1.0)), 0.01)
+    assert len(box) == 12

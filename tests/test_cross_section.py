@@ -1,0 +1,178 @@
+"""CrossSection task and verifier (FreeCAD needed)."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import numpy as np
+import pytest
+import shapely
+from shapely import affinity
+
+from spatialcad import freecad_env
+from spatialcad import records as rec
+from spatialcad.cad import section as cut
+from spatialcad.cad import solids, sweep
+from spatialcad.geometry import section_shape as ss
+from spatialcad.tasks import cross_section as task_module
+from spatialcad.tasks.base import Reject
+from spatialcad.tasks.registry import TASKS
+from spatialcad.verify import cross_section as checker
+
+try:
+    freecad_env.load()
+except freecad_env.FreeCADNotFound:
+    pytest.skip("FreeCAD is not installed", allow_module_level=True)
+
+TASK = task_module.CrossSection()
+
+
+def build(level: int, seed: int):
+    return TASK.build(level, np.random.default_rng(seed))
+
+
+def assembled(level: int, draft) -> tuple[dict, np.ndarray]:
+    """The record and composite image the pipeline would make (answer on letter B)."""
+    record, image = rec.assemble(TASK, draft, level=level, image_id="0000", letter="B",
+                                 item_seed=0)
+    return json.loads(json.dumps(record)), image  # as read back from benchmark.json
+
+
+@pytest.fixture(scope="module")
+def built() -> dict:
+    """level -> (seed, draft) for levels 0-3, from the first seeds that are not rejected."""
+    out = {}
+    for level in range(4):
+        for seed in range(10 * level, 10 * level + 10):
+            try:
+                out[level] = (seed, build(level, seed))
+                break
+            except Reject:
+                continue
+    return out
+
+
+@pytest.fixture(scope="module")
+def drafts(built: dict) -> dict:
+    return {level: draft for level, (_, draft) in built.items()}
+
+
+def test_registered_with_a_growing_ladder() -> None:
+    assert TASKS["cross_section"] is task_module.CrossSection
+    assert (TASK.record_task, TASK.category, TASK.needs_freecad) == (
+        "CrossSection", "VisualPenetration", True)
+    p = [TASK.params(level) for level in range(7)]
+    assert [q["solids"] for q in p] == [2, 3, 3, 4, 5, 5, 5]
+    assert p[0]["pointed_top"] and not p[1]["pointed_top"]
+    assert p[1]["families"] == ["XY", "XZ", "YZ"] and len(p[2]["families"]) == 9
+    assert all(a["factor"][0] >= b["factor"][0] and a["margin"] >= b["margin"]
+               for a, b in zip(p, p[1:], strict=False))
+    assert min(q["margin"] for q in p) > ss.SIMILAR_BELOW + ss.DENSE_STEP
+
+
+def test_build_is_deterministic(built: dict) -> None:
+    assert sorted(built) == [0, 1, 2, 3]
+    for level, (seed, first) in built.items():
+        again = build(level, seed)
+        assert json.dumps(again.spec) == json.dumps(first.spec)
+        assert again.question == first.question
+        for a, b in zip(again.options, first.options, strict=True):
+            assert a.data == b.data and np.array_equal(a.image, b.image)
+        for a, b in zip(again.reference, first.reference, strict=True):
+            assert np.array_equal(a.image, b.image)
+
+
+def test_drafts_follow_the_level(drafts: dict) -> None:
+    for level, draft in drafts.items():
+        descs = draft.spec["solids"]
+        assert len(descs) == TASK.params(level)["solids"]
+        assert all(d["kind"] not in solids.POINTED for d in descs[1:])
+        assert level > 0 or descs[0]["kind"] in solids.POINTED
+        assert [o.is_answer for o in draft.options] == [False, False, False, True]
+        families = [o.data["plane"]["family"] for o in draft.options]
+        assert set(families) <= set(draft.spec["families"])
+        assert level < 2 or any(f in cut.OBLIQUE_FAMILIES for f in families[:3])
+        assert all(o.image.shape == (400, 400, 3) for o in draft.options)
+        json.dumps(draft.spec)
+
+
+def test_verifier_accepts_built_items(drafts: dict) -> None:
+    for level in (0, 1, 2):
+        record, image = assembled(level, drafts[level])
+        assert checker.verify(record, image) == []
+
+
+def test_verifier_rejects_a_true_section_as_the_answer(drafts: dict) -> None:
+    record, image = assembled(1, drafts[1])
+    answer = next(o for o in record["options"] if o["is_answer"])
+    true = next(o for o in record["options"] if not o["is_answer"])
+    answer["data"]["polygon"] = true["data"]["polygon"]
+    failures = checker.verify(record, image)
+    assert any("is a true section" in f for f in failures)
+
+
+def test_verifier_rejects_a_doctored_true_section(drafts: dict) -> None:
+    record, image = assembled(0, drafts[0])
+    true = next(o for o in record["options"] if not o["is_answer"])
+    g = ss.from_text(true["data"]["polygon"])
+    true["data"]["polygon"] = ss.to_text(affinity.scale(g, 1.3, 1.0))
+    failures = checker.verify(record, image)
+    assert any(f"option {true['letter']}: polygon is not the section" in f for f in failures)
+
+
+def test_verifier_rejects_wrong_letters_and_blank_panels(drafts: dict) -> None:
+    record, image = assembled(0, drafts[0])
+    wrong = copy.deepcopy(record)
+    wrong["Answer"] = "A"
+    assert any("Answer A" in f for f in checker.verify(wrong, image))
+    x, y, w, h = record["layout"]["options"][2]
+    blank = image.copy()
+    blank[y : y + h, x : x + w] = 255
+    assert any("option C panel is blank" in f for f in checker.verify(record, blank))
+
+
+def random_stacks(count: int) -> list[list[dict]]:
+    rng = np.random.default_rng(5)
+    return [task_module.random_stack(rng, 3, False) for _ in range(count)]
+
+
+def test_three_section_engines_agree_far_below_the_threshold() -> None:
+    """Evidence for SIMILAR_BELOW: exact slices, polyhedral sweeps and the verifier's chords
+    of the same planes differ by well under a tenth of it."""
+    worst = 0.0
+    for descs in random_stacks(3):
+        shape = solids.make_composite(descs)
+        edges = sweep.stack_edges(descs)
+        chords = checker.stack(descs)
+        for name in cut.AXIS_FAMILIES + cut.OBLIQUE_FAMILIES:
+            n = cut.family_normal(name)
+            lo, hi = sweep.offset_range(edges, n)
+            offsets = np.round(lo + (hi - lo) * np.array([0.25, 0.5, 0.75]), 3)
+            fast = sweep.sections(edges, n, offsets)
+            dense = checker.sections(chords, n, offsets, checker.DENSE_ROWS)
+            fine = checker.sections(chords, n, offsets)
+            for i, d in enumerate(offsets):
+                exact = cut.section(shape, n, d)
+                worst = max(worst, *(ss.dissimilarity(exact, g) for g in
+                                     (fast[i], dense[i], fine[i])))
+                moved = shapely.area(shapely.symmetric_difference(exact, fine[i]))
+                assert moved < checker.MATCH_AREA / 5 * exact.area
+    assert worst < ss.SIMILAR_BELOW / 8
+
+
+def test_mirror_twin_families_have_mirrored_sections() -> None:
+    for descs in random_stacks(3):
+        shape = solids.make_composite(descs)
+        kept = task_module.mirror_twins(descs, list(cut.AXIS_FAMILIES + cut.OBLIQUE_FAMILIES))
+        assert kept == checker.without_mirror_twins(checker.level_families(2),
+                                                    checker.stack(descs))
+        dropped = {"Y135": "Y45", "Z135": "Z45", "X135": "X45"}
+        edges = sweep.stack_edges(descs)
+        for twin, base in dropped.items():
+            if twin not in kept:
+                lo, hi = sweep.offset_range(edges, cut.family_normal(base))
+                d = lo + 0.6 * (hi - lo)
+                a = cut.section(shape, cut.family_normal(twin), d)
+                b = cut.section(shape, cut.family_normal(base), d)
+                assert a.area > 0 and ss.dissimilarity(a, b) < 1e-3

@@ -1,0 +1,102 @@
+"""Scale-free section comparison (spatialcad.geometry.section_shape): no FreeCAD needed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import shapely
+from shapely import affinity
+
+from spatialcad.geometry import section_shape as ss
+
+L_SHAPE = shapely.Polygon([(0, 0), (3, 0), (3, 1), (1, 1), (1, 2), (0, 2)])
+TRIANGLE = shapely.Polygon([(0, 0), (2, 0), (0.5, 1.5)])
+TRAPEZOID = shapely.Polygon([(0, 0), (2, 0), (1.4, 1.5), (0.6, 1.5)])
+SQUARE = shapely.box(0, 0, 1, 1)
+CIRCLE = shapely.Point(0, 0).buffer(1.0, 64)
+HOLED = shapely.Polygon([(0, 0), (4, 0), (4, 3), (0, 3)], [[(1, 1), (2, 1), (1, 2)]])
+TWO = shapely.MultiPolygon([shapely.box(0, 0, 1, 1), shapely.box(2, 0, 2.5, 3)])
+
+
+@pytest.mark.parametrize("g", [L_SHAPE, TRIANGLE, HOLED, TWO], ids=["L", "tri", "holed", "two"])
+def test_same_shape_moved_scaled_turned_or_mirrored_is_similar(g: shapely.Geometry) -> None:
+    for image in (
+        affinity.translate(affinity.scale(g, 3.0, 3.0), 5.0, -2.0),
+        affinity.rotate(g, 90.0),
+        affinity.rotate(g, 180.0),
+        affinity.scale(g, -1.0, 1.0),
+        affinity.rotate(affinity.scale(g, 1.0, -1.0), 270.0),
+    ):
+        assert ss.dissimilarity(g, image) < 1e-9
+
+
+def test_different_shapes_are_dissimilar() -> None:
+    assert ss.dissimilarity(CIRCLE, SQUARE) > 2 * ss.SIMILAR_BELOW
+    assert ss.dissimilarity(TRIANGLE, TRAPEZOID) > 2 * ss.SIMILAR_BELOW
+    assert ss.dissimilarity(L_SHAPE, affinity.rotate(L_SHAPE, 45.0)) > 2 * ss.SIMILAR_BELOW
+    # a whole that is not a union of similar parts: two squares apart vs a long box
+    assert ss.dissimilarity(TWO, shapely.box(0, 0, 4, 1)) > 1.0
+    assert ss.dissimilarity(SQUARE, shapely.Polygon()) == 2.0
+    # 8.5% longer: the threshold is a visible change
+    assert ss.dissimilarity(SQUARE, shapely.box(0, 0, 1.085, 1)) == pytest.approx(0.08, abs=2e-3)
+
+
+def test_pieces_and_text_round_trip() -> None:
+    sliver = shapely.MultiPolygon([shapely.box(0, 0, 1, 1), shapely.box(2, 0, 2.001, 1)])
+    assert list(ss.pieces(np.array([SQUARE, TWO, sliver], dtype=object))) == [1, 2, 1]
+    back = ss.from_text(ss.to_text(HOLED))
+    assert back.equals(HOLED) and "." not in ss.to_text(SQUARE).split("(")[-1]
+
+
+def random_shapes(rng: np.random.Generator, count: int) -> list[shapely.Geometry]:
+    out = []
+    for _ in range(count):
+        hull = shapely.MultiPoint(rng.normal(size=(8, 2)) * [1.0, rng.uniform(0.3, 1.5)])
+        g = hull.convex_hull
+        if rng.random() < 0.4:
+            g = g.union(affinity.translate(shapely.box(0, 0, 0.6, 0.4), *rng.normal(size=2)))
+        out.append(g)
+    return out
+
+
+def test_profile_bounds_never_exceed_the_exact_dissimilarity() -> None:
+    rng = np.random.default_rng(7)
+    shapes = ss.normalized(random_shapes(rng, 12) + [HOLED, TWO])
+    profiles = ss.profiles(shapes)
+    for i, a in enumerate(shapes):
+        bound = ss._profile_bounds(profiles[i], profiles)
+        exact = np.array([[shapely.area(shapely.symmetric_difference(a, img)) for img in
+                           ss.symmetries(b)] for b in shapes]).T
+        assert np.all(bound <= exact + 1e-9)
+        assert bound.mean() > 0.5 * exact.mean()  # and they are useful
+
+
+def test_shape_set_nearest_is_the_brute_force_minimum() -> None:
+    rng = np.random.default_rng(3)
+    pool = random_shapes(rng, 40)
+    index = ss.ShapeSet(pool)
+    for probe in random_shapes(rng, 6) + [pool[5], affinity.rotate(pool[9], 90.0)]:
+        truth = ss.dissimilarities(probe, pool).min()
+        for need in (0.1, 0.3, 0.6):
+            got = index.nearest(probe, need)
+            assert got == pytest.approx(truth, abs=1e-9) if truth < need else got >= need
+
+
+def test_dense_samples_refine_until_neighbours_are_close() -> None:
+    def section_at(offsets: np.ndarray) -> np.ndarray:
+        # a family with smooth stretches, fast change near 0.3 and a jump at 0.7
+        out = []
+        for d in offsets:
+            width = 1.0 + 3.0 / (1.0 + np.exp(-(d - 0.3) * 50.0))
+            g = shapely.box(0, 0, width, 1) if d < 0.7 else TRIANGLE
+            out.append(g)
+        return np.array(out, dtype=object)
+
+    samples = ss.dense_samples(section_at, 0.0, 1.0, count=20)
+    assert np.all(np.diff(samples.offsets) > 0)
+    assert np.allclose(samples.steps, ss.aligned_differences(samples.shapes[:-1],
+                                                             samples.shapes[1:]))
+    wide = samples.steps >= ss.DENSE_STEP
+    assert wide.sum() == 1  # only the jump stays, bracketed within 1e-3
+    assert np.diff(samples.offsets)[wide][0] <= 1e-3
+    assert samples.offsets[np.flatnonzero(wide)[0]] == pytest.approx(0.7, abs=1e-3)

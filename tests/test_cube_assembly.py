@@ -1,0 +1,114 @@
+"""CubeAssembly: pyramid stacks, splits into connected parts, one-cube edits, distractors
+rejected as answers, and the CLI end to end."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+from spatialcad.geometry import splitting
+from spatialcad.geometry.voxels import is_connected, is_supported
+from spatialcad.pipeline import make_item
+from spatialcad.render.png import decode_png
+from spatialcad.verify import run_verifier
+
+
+def test_pyramid_stacks_stand_connected_in_their_space():
+    rng = np.random.default_rng(2)
+    for size in [(3, 3, 3), (4, 4, 3), (5, 4, 4), (3, 3, 2)]:
+        for _ in range(30):
+            stack = splitting.pyramid_stack(rng, size)
+            assert is_supported(stack) and is_connected(stack)
+            assert all(0 <= c[i] < size[i] for c in stack for i in range(3))
+            # below the top layer, rows start at x = 0 and grow toward +y
+            for z in range(size[2] - 1):
+                rows = [sum(1 for c in stack if c[1] == y and c[2] == z) for y in range(size[1])]
+                assert rows == sorted(rows)
+                assert all((x, y, z) in stack for y in range(size[1]) for x in range(rows[y]))
+
+
+def test_splits_are_connected_disjoint_and_cover_the_stack():
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        stack = splitting.pyramid_stack(rng, (4, 4, 3))
+        k = int(rng.integers(2, 5))
+        if len(stack) < k:
+            continue
+        parts = splitting.split_connected(rng, stack, k)
+        assert len(parts) == k
+        assert all(is_connected(p) for p in parts)
+        assert sum(len(p) for p in parts) == len(stack)
+        assert set().union(*map(set, parts)) == set(stack)
+
+
+def test_split_needs_a_connected_stack():
+    with pytest.raises(ValueError):
+        splitting.split_connected(np.random.default_rng(0), [(0, 0, 0), (2, 0, 0)], 2)
+
+
+def test_one_cube_edits():
+    bar = [(0, 0, 0), (1, 0, 0), (2, 0, 0)]
+    assert splitting.removable_cubes(bar) == [(0, 0, 0), (2, 0, 0)]
+    assert splitting.removable_cubes([(0, 0, 0)]) == []
+    box = ((0, 0, 0), (2, 1, 1))
+    assert splitting.addable_cells(bar, box) == [
+        (0, 0, 1), (0, 1, 0), (1, 0, 1), (1, 1, 0), (2, 0, 1), (2, 1, 0)]
+
+
+@pytest.fixture(scope="module")
+def items():
+    out = []
+    for level, index in ((0, 0), (0, 1), (1, 0), (1, 1)):
+        result = make_item("cube_assembly", level, index, 4, 13)
+        out.append((result.record, decode_png(result.png)))
+    return out
+
+
+def test_every_kind_of_wrong_piece_fails_as_the_answer(items):
+    kinds = set()
+    for record, image in items:
+        assert run_verifier(record, image) == []
+        for o in record["options"]:
+            if o["is_answer"]:
+                continue
+            kinds.add(o["operator"])
+            bad = copy.deepcopy(record)
+            bad["Answer"] = o["letter"]
+            for b in bad["options"]:
+                b["is_answer"] = b["letter"] == o["letter"]
+            assert run_verifier(bad, image), o["operator"]
+    assert kinds == {"remove_cube", "add_cube", "move_cube"}
+
+
+def test_shapes_compare_after_moving_to_the_corner(items):
+    record, image = items[0]
+    answer = next(o for o in record["options"] if o["is_answer"])
+    bad = copy.deepcopy(record)
+    moved = next(o for o in bad["options"] if o["is_answer"])
+    moved["data"]["voxels"] = [[x + 2, y - 1, z + 1] for x, y, z in answer["data"]["voxels"]]
+    # options are drawn centred on themselves: only the shape counts, not the offset
+    assert run_verifier(bad, image) == []
+
+
+def test_tampered_records_fail(items):
+    record, image = items[2]
+    bad = copy.deepcopy(record)
+    bad["spec"]["parts"][0] = bad["spec"]["parts"][0][:-1]
+    assert run_verifier(bad, image)
+    bad = copy.deepcopy(record)
+    bad["spec"]["parts"][1] = bad["spec"]["parts"][0]
+    assert any("overlaps" in f for f in run_verifier(bad, image))
+    bad = copy.deepcopy(record)
+    bad["options"][0]["data"]["voxels"].append([9, 9, 9])
+    assert any("not connected" in f for f in run_verifier(bad, image))
+
+
+@pytest.mark.parametrize("level", [0, 1, 2])
+def test_cli(spatialcad, tmp_path, level):
+    out = tmp_path / "b"
+    code, _, err = spatialcad("generate", "--task", "cube_assembly", "--level", level, "--n", 3,
+                              "--out", out)
+    assert code == 0, err
+    assert spatialcad("verify", out)[0] == 0

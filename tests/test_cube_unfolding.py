@@ -1,0 +1,97 @@
+"""CubeUnfolding: a hand-checked fold, every distractor kind rejected as the answer, the
+image read back, determinism, and the CLI end to end."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+from spatialcad.geometry import cube_nets as cn
+from spatialcad.pipeline import make_item
+from spatialcad.render.png import decode_png
+from spatialcad.verify import run_verifier
+from spatialcad.verify.cube_unfolding import roll, shows
+
+# the cross: green in the centre, yellow above, purple below, blue right, brown and cyan left
+CROSS = [(1, 2, "green"), (0, 2, "yellow"), (2, 2, "purple"), (1, 3, "blue"),
+         (1, 1, "brown"), (1, 0, "cyan")]
+
+
+def _view(top: str, front: str, right: str) -> dict[str, np.ndarray]:
+    names = [c for _, _, c in CROSS]
+    return {k: np.array([[names.index(c)]]) for k, c in
+            (("top", top), ("front", front), ("right", right))}
+
+
+def test_hand_checked_cross():
+    """Folded away from the viewer, green (front), blue (right) and purple (bottom) meet
+    at a corner; seen from outside the order is purple, blue, green counter-clockwise."""
+    net = [cn.NetCell(r, c, i, 0) for i, (r, c, _) in enumerate(CROSS)]
+    cube = cn.fold_net(net)
+    grids = [np.array([[i]]) for i in range(6)]
+    rolled = roll([(r, c, np.array([[i]])) for i, (r, c, _) in enumerate(CROSS)])
+    for view, possible in ((_view("purple", "blue", "green"), True),
+                           (_view("blue", "green", "purple"), True),
+                           (_view("purple", "green", "blue"), False),
+                           (_view("purple", "blue", "yellow"), False),
+                           (_view("purple", "blue", "brown"), False)):
+        assert bool(cn.possible_poses(cube, grids, view)) == possible
+        assert shows(rolled, view) == possible
+
+
+def _items(task: str, levels: tuple[int, ...], n: int):
+    for level in levels:
+        for i in range(n):
+            result = make_item(task, level, i, n, 11)
+            yield result.record, decode_png(result.png)
+
+
+def swapped_answer(record: dict, letter: str) -> dict:
+    bad = copy.deepcopy(record)
+    bad["Answer"] = letter
+    for o in bad["options"]:
+        o["is_answer"] = o["letter"] == letter
+    return bad
+
+
+def check_distractors(task: str, levels: tuple[int, ...], n: int) -> set[str]:
+    """Every item verifies, and fails once any other option is made the answer."""
+    kinds = set()
+    for record, image in _items(task, levels, n):
+        assert run_verifier(record, image) == []
+        for o in record["options"]:
+            if not o["is_answer"]:
+                kinds.add(o["operator"])
+                assert run_verifier(swapped_answer(record, o["letter"]), image), o["operator"]
+    return kinds
+
+
+def test_each_distractor_fails_as_the_answer():
+    kinds = check_distractors("cube_unfolding", (0, 1, 2), 4)
+    assert kinds == {"same_cube", "hidden_shuffled", "swap_visible", "swap_opposite", "rotated"}
+
+
+def test_image_must_show_the_data():
+    record, image = next(_items("cube_unfolding", (1,), 1))
+    bad = copy.deepcopy(record)
+    bad["options"][0]["data"]["cells"][2][3] += 1  # a cell's picture turned, image unchanged
+    assert any("do not show" in f for f in run_verifier(bad, image))
+    bad = copy.deepcopy(record)
+    bad["spec"]["view"]["top"] = np.rot90(bad["spec"]["view"]["top"]).tolist()
+    assert any("the cube" in f for f in run_verifier(bad, image))
+
+
+def test_deterministic():
+    a, b = (make_item("cube_unfolding", 2, 3, 4, 5) for _ in range(2))
+    assert a.png == b.png and a.record == b.record
+
+
+@pytest.mark.parametrize("level", [0, 1, 2])
+def test_cli(spatialcad, tmp_path, level):
+    out = tmp_path / "b"
+    code, _, err = spatialcad("generate", "--task", "cube_unfolding", "--level", level,
+                              "--n", 3, "--out", out)
+    assert code == 0, err
+    assert spatialcad("verify", out)[0] == 0

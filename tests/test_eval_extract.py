@@ -1,0 +1,121 @@
+"""Answer extraction on a table of realistic responses, traps included."""
+
+from __future__ import annotations
+
+import pytest
+
+from spatialcad.evaluate.extract import (
+    extract_choice,
+    extract_choice_rule_a,
+    extract_open,
+    match_open,
+)
+
+COUNT_CHOICES = ["2", "6", "5", "All three other options are incorrect"]
+
+# (response, expected letter or None)
+CHOICE_CASES = [
+    # compliant formats
+    ("<think>The left view shows two red cubes.</think><answer>B</answer>", "B"),
+    ("<think>reasoning</think>\n<answer>\nC\n</answer>", "C"),
+    ("<answer>(D)</answer>", "D"),
+    ("<answer>Option A</answer>", "A"),
+    ("Let me count the columns. Each column... \\boxed{C}", "C"),
+    ("Therefore the result is $\\boxed{\\text{B}}$.", "B"),
+    ("\\boxed{\\mathrm{D}}", "D"),
+    ("The answer is A.", "A"),
+    ("The correct answer is (C).", "C"),
+    ("**Final Answer:** D", "D"),
+    ("Final answer: B", "B"),
+    ("Answer: C", "C"),
+    ("**Answer**: A", "A"),
+    ("The correct option is D: none of the others.", "D"),
+    ("答案是B", "B"),
+    # bare answers
+    ("B", "B"),
+    ("(C).", "C"),
+    ("**D**", "D"),
+    ("A) The left view of the stack", "A"),
+    ("  c  ", None),  # lowercase is not an option letter
+    # reasoning that mentions other options
+    ("Option A shows the right view, option B has a moved red cube, option D is mirrored. "
+     "Therefore, the answer is C.", "C"),
+    ("Option A is wrong. Option B is wrong. Option D is wrong. So I choose C.", "C"),
+    ("A and B can be ruled out because the red cubes are misplaced. The answer is D.", "D"),
+    ("<think>At first the answer is A, but the top view rules it out.</think>"
+     "<answer>B</answer>", "B"),
+    ("I think the answer is B. Let me double-check: C has a hole, A is mirrored. "
+     "Final answer: B", "B"),
+    ("Answer: C\n\nExplanation: the correct answer cannot be A because A is mirrored.", "C"),
+    ("I would pick option D since it matches both views.", "D"),
+    # traps: words starting with option letters
+    ("All of the views look plausible to me.", None),
+    ("Backward reasoning does not help here.", None),
+    ("Correct. Done.", None),
+    ("The answer is: All three other options are incorrect", "D"),  # matched by choice text
+    ("Answer: Backward", None),
+    ("The answer is Below the top row.", None),
+    # several letters, hedges
+    ("The answer is B or C.", None),
+    ("A, B", None),
+    ("Final answer: either A or D", None),
+    ("Both B and C fit the front view.", None),
+    # articles
+    ("Final answer: A cube stack like this fits option D", "D"),
+    ("The answer is A cube count of 6, which is option B.", "B"),
+    ("Answer: A is the only view with the red cube on the left.", "A"),
+    # choice text and numbers
+    ("the answer is 6", "B"),
+    ("I count the cubes carefully and the answer is 7.", None),
+    # nothing usable
+    ("", None),
+    ("I cannot determine this from the image.", None),
+    ("<answer></answer>", None),
+]
+
+
+@pytest.mark.parametrize(("response", "expected"), CHOICE_CASES)
+def test_extract_choice(response, expected):
+    assert extract_choice(response, COUNT_CHOICES).value == expected
+
+
+def test_table_is_large_enough():
+    assert len(CHOICE_CASES) >= 40
+
+
+def test_rules_are_reported():
+    assert extract_choice("B").rule == "bare"
+    assert extract_choice("The answer is B.").rule == "marker"
+    assert extract_choice("Option A is wrong. Option C is wrong. I choose B").rule == "choose"
+    assert extract_choice("So option C").rule == "option"
+    assert extract_choice("The answer is B or C.").rule == "ambiguous"
+    assert extract_choice("no idea").rule == "none"
+
+
+@pytest.mark.parametrize(("response", "expected"), [
+    ("The answer is All of them.", "A"),  # the false positive strict boundaries prevent
+    ("Final answer: B", "B"),
+    ("C", "C"),
+    ("no marker at all", None),
+    ("Answer: Backward", "B"),
+])
+def test_rule_a_is_coarse(response, expected):
+    assert extract_choice_rule_a(response) == expected
+
+
+@pytest.mark.parametrize(("response", "gold", "ok"), [
+    ("<answer>6,8</answer>", "6,8", True),
+    ("<think>top view has 4 cells</think><answer>6, 8</answer>", "6,8", True),
+    ("The minimum is 6 and the maximum is 8, so \\boxed{6,8}", "6,8", True),
+    ("\\boxed{\\text{6, 8}}", "6,8", True),
+    ("Final answer: min = 6, max = 8", "6,8", True),
+    ("Answer: 8, 6", "6,8", False),  # order matters
+    ("<answer>7</answer>", "7", True),
+    ("7", "7", True),
+    ("The answer is 7.5 cubes.", "7", False),
+    ("<answer>seven</answer>", "7", False),
+    ("I am not sure.", "7", False),
+    ("<answer>Red</answer>", "red", True),
+])
+def test_fill_in(response, gold, ok):
+    assert match_open(extract_open(response).value, gold) is ok

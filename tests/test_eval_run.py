@@ -1,0 +1,236 @@
+"""`spatialcad eval` / `report` end to end against the fake endpoint of tests/eval_server.py."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from eval_server import FakeEndpoint, dead_url, gold_table
+
+from spatialcad import cli, pipeline
+from spatialcad.evaluate import ladder
+from spatialcad.evaluate.commands import COMMANDS
+
+FAST = ["--timeout", "0.3", "--backoff", "0.01"]
+
+
+@pytest.fixture(scope="module")
+def bench(tmp_path_factory):
+    out = tmp_path_factory.mktemp("evalbench") / "b"
+    pipeline.generate(["cube_counting", "three_view"], 0, 4, 0, out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def gold(bench):
+    return gold_table(bench)
+
+
+@pytest.fixture
+def sc(spatialcad, monkeypatch):
+    """The `spatialcad` fixture with the evaluation commands on the group."""
+    for command in COMMANDS:
+        monkeypatch.setitem(cli.cli.commands, command.name, command)
+    return spatialcad
+
+
+def results(run):
+    return [json.loads(x) for x in (run / "results.jsonl").read_text().splitlines()
+            if x.startswith("{") and x.endswith("}")]
+
+
+def answered_ids(run):
+    return {x["id"] for x in results(run) if "error" not in x}
+
+
+def test_gold_run_survives_500_timeout_429_and_drop(sc, bench, gold, tmp_path):
+    run = tmp_path / "run"
+    faults = {1: 500, 2: "timeout", 3: 429, 4: "drop"}
+    with FakeEndpoint(gold=gold, faults=faults) as ep:
+        code, out, err = sc("eval", bench, "--model", "fake-vl", "--base-url", ep.base_url,
+                            "--out", run, "--concurrency", 1, *FAST)
+    assert code == 0, err
+    lines = results(run)
+    assert len(lines) == 8 and all(x["correct"] for x in lines)
+    assert ep.count == 8 + 4
+    assert lines[0]["attempts"] == 5  # the first item met all four faults
+    for x in lines:
+        assert {"raw", "extracted", "rule", "correct", "latency_s", "usage", "gold"} <= set(x)
+        assert x["usage"]["total_tokens"] > 0
+    assert "fake-vl: 100.0% [67.6, 100.0] on 8 items" in out
+    # every request carried the prompt text and the composite image as a data URL
+    content = ep.requests[-1]["messages"][0]["content"]
+    assert content[0]["image_url"]["url"].startswith("data:image/png;base64,")
+    assert "Options:\nA. " in content[1]["text"]
+
+
+def test_resume_after_interruption(sc, bench, gold, tmp_path):
+    run = tmp_path / "run"
+    with FakeEndpoint(gold=gold, faults=lambda n: 401 if n > 3 else None) as ep:
+        code, out, err = sc("eval", bench, "--model", "fake-vl", "--base-url", ep.base_url,
+                            "--out", run, "--concurrency", 1, *FAST)
+    assert code == 2
+    assert err.count("\n") == 1 and "rejected the API key (HTTP 401)" in err
+    assert len(answered_ids(run)) == 3
+    with open(run / "results.jsonl", "a") as f:
+        f.write('{"id": "half a line')  # as if killed while writing
+    with FakeEndpoint(gold=gold) as ep:
+        code, out, err = sc("eval", bench, "--model", "fake-vl", "--base-url", ep.base_url,
+                            "--out", run, "--concurrency", 3, *FAST)
+    assert code == 0, err
+    assert ep.count == 5
+    assert len(answered_ids(run)) == 8 and len(results(run)) == 8
+    with FakeEndpoint(gold=gold) as ep:
+        assert sc("eval", bench, "--model", "fake-vl", "--base-url", ep.base_url,
+                  "--out", run, *FAST)[0] == 0
+    assert ep.count == 0
+    code, _, err = sc("eval", bench, "--model", "fake-vl", "--base-url", ep.base_url,
+                      "--out", run, "--prompt", "direct")
+    assert code == 2 and "other settings (prompt differs)" in err
+
+
+def test_dead_endpoint_fails_fast(sc, bench, tmp_path):
+    start = time.perf_counter()
+    code, _, err = sc("eval", bench, "--model", "m", "--base-url", dead_url(),
+                      "--out", tmp_path / "run")
+    assert time.perf_counter() - start < 3
+    assert code == 2 and "connection refused (is the server running?)" in err
+    assert answered_ids(tmp_path / "run") == set()
+
+
+def test_unknown_model_and_keys(sc, bench, gold, tmp_path, monkeypatch):
+    with FakeEndpoint(gold=gold, api_key="sekret") as ep:
+        args = ["eval", bench, "--base-url", ep.base_url, "--out", tmp_path / "run", *FAST]
+        code, _, err = sc(*args, "--model", "fake-vl")
+        assert code == 2 and "rejected the API key (HTTP 401): Incorrect API key" in err
+        code, _, err = sc(*args, "--model", "fake-vl", "--api-key-env", "SC_TEST_KEY")
+        assert code == 2 and "SC_TEST_KEY is not set" in err
+        monkeypatch.setenv("SC_TEST_KEY", "sekret")
+        code, _, err = sc(*args, "--model", "nope", "--api-key-env", "SC_TEST_KEY")
+        assert code == 2 and "The model `nope` does not exist" in err
+        code, _, err = sc(*args, "--model", "fake-vl", "--api-key-env", "SC_TEST_KEY")
+        assert code == 0, err
+    assert len(answered_ids(tmp_path / "run")) == 8
+
+
+def test_gives_up_after_retries(sc, bench, tmp_path):
+    with FakeEndpoint(faults=lambda n: 503) as ep:
+        code, _, err = sc("eval", bench, "--model", "fake-vl", "--base-url", ep.base_url,
+                          "--out", tmp_path / "run", "--retries", 2, *FAST)
+    assert code == 1 and "still failing after 3 attempts: HTTP 503" in err
+    assert ep.count == 3 * 4  # the four requests in flight each tried three times
+
+
+def test_rejected_items_are_logged_and_retried(sc, bench, gold, tmp_path):
+    run = tmp_path / "run"
+    with FakeEndpoint(gold=gold, faults={2: 400}) as ep:
+        code, out, _ = sc("eval", bench, "--model", "fake-vl", "--base-url", ep.base_url,
+                          "--out", run, "--concurrency", 1)
+    assert code == 0 and "1 rejected by the endpoint" in out
+    assert len(answered_ids(run)) == 7
+    assert [x["error"] for x in results(run) if "error" in x] == ["HTTP 400: injected 400"]
+    with FakeEndpoint(gold=gold) as ep:
+        assert sc("eval", bench, "--model", "fake-vl", "--base-url", ep.base_url,
+                  "--out", run)[0] == 0
+    assert ep.count == 1 and len(answered_ids(run)) == 8
+    with FakeEndpoint(gold=gold, faults=lambda n: 400) as ep:
+        code, _, err = sc("eval", bench, "--model", "fake-vl", "--base-url", ep.base_url,
+                          "--out", tmp_path / "run2", "--concurrency", 1)
+    assert code == 2 and "5 requests in a row were rejected" in err
+
+
+def test_fill_form_and_text_only(sc, bench, gold, tmp_path):
+    with FakeEndpoint(gold=gold) as ep:
+        code, _, err = sc("eval", bench, "--model", "fake-vl", "--base-url", ep.base_url,
+                          "--out", tmp_path / "fill", "--form", "fill", "--prompt", "direct")
+        assert code == 0, err
+        lines = results(tmp_path / "fill")
+        assert len(lines) == 4 and all(x["correct"] and x["form"] == "fill" for x in lines)
+        assert {x["task"] for x in lines} == {"CubeCounting"}
+        code, _, err = sc("eval", bench, "--model", "fake-vl", "--base-url", ep.base_url,
+                          "--out", tmp_path / "text", "--text-only", "--limit", 1)
+        assert code == 0, err
+    assert len(results(tmp_path / "text")) == 2  # one per task and level
+    parts = [[p["type"] for p in body["messages"][0]["content"]] for body in ep.requests[-2:]]
+    assert parts == [["text"], ["text"]]
+
+
+def test_baselines_and_report(sc, bench, gold, tmp_path):
+    for args in (["--baseline", "constant", "--letter", "A"], ["--baseline", "random"],
+                 ["--baseline", "audit"]):
+        code, _, err = sc("eval", bench, *args, "--out", tmp_path / args[1])
+        assert code == 0, err
+    constant = results(tmp_path / "constant")
+    assert sum(x["correct"] for x in constant) == 2  # balanced letters: one A per 4 items
+    first = results(tmp_path / "random")
+    sc("eval", bench, "--baseline", "random", "--out", tmp_path / "random2")
+    assert {x["id"]: x["extracted"] for x in first} == {
+        x["id"]: x["extracted"] for x in results(tmp_path / "random2")}
+    audit = results(tmp_path / "audit")
+    systems = {x["system"] for x in audit}
+    assert {"audit:nearest_to_reference", "audit:farthest_from_reference",
+            "audit:odd_one_out", "audit:most_typical", "audit:longest_text"} <= systems
+    assert {x["task"] for x in audit if x["system"] == "audit:odd_one_out"} == {
+        "3ViewProjection"}
+    with FakeEndpoint(gold=gold) as ep:
+        assert sc("eval", bench, "--model", "fake-vl", "--base-url", ep.base_url,
+                  "--out", tmp_path / "model")[0] == 0
+    code, out, err = sc("report", tmp_path / "model", tmp_path / "constant", tmp_path / "audit",
+                        "--out", tmp_path / "rep")
+    assert code == 0, err
+    assert "| model | fake-vl | cot_tags | choice | 8 | 0 | 100.0 [67.6, 100.0] n=8" in out
+    assert "paired n=8, b=6, c=0" in out and "## Shortcut audit" in out
+    assert (tmp_path / "rep" / "report.md").is_file()
+    code, _, _ = sc("report", tmp_path / "model")
+    assert code == 0 and (tmp_path / "model" / "report" / "accuracy_by_task.png").is_file()
+
+
+def test_ladder_against_the_endpoint(sc, tmp_path):
+    # the endpoint knows the gold answers of climb 0's first visits of levels 1-3
+    items = [ladder.new_item("cube_counting", 7, 0, lv, 0, k) for lv in (1, 2, 3)
+             for k in range(ladder.PER_LEVEL)]
+    import hashlib
+
+    table = {hashlib.sha256(png).hexdigest(): record for record, png in items}
+    run = tmp_path / "ladder"
+    args = ["eval", "--ladder", "--task", "cube_counting", "--runs", 1, "--max-level", 3,
+            "--seed", 7, "--out", run, "--concurrency", 2, *FAST]
+    with FakeEndpoint(gold=table) as ep:
+        code, out, err = sc(*args, "--model", "fake-vl", "--base-url", ep.base_url)
+    assert code == 0, err
+    assert ep.count == 15 and "mean final level 3.00" in out
+    summary = json.loads((run / "ladder.json").read_text())
+    assert summary["runs"][0]["stop"] == "passed the top level 3"
+    assert [s["level"] for s in summary["runs"][0]["steps"]] == [1, 2, 3]
+    with FakeEndpoint(gold=table) as ep:
+        code, out, _ = sc(*args, "--model", "fake-vl", "--base-url", ep.base_url)
+    assert code == 0 and ep.count == 0 and "mean final level 3.00" in out
+    code, _, _ = sc("report", run)
+    assert code == 0 and "## Ladder: ladder" in (run / "report" / "report.md").read_text()
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    ([], "give either --model (with --base-url) or --baseline"),
+    (["--model", "m"], "--model needs --base-url"),
+    (["--baseline", "random", "--model", "m"], "give either --model"),
+    (["--baseline", "random", "--form", "fill"], "multiple-choice form only"),
+    (["--baseline", "random", "--ladder"], "--ladder needs --task"),
+    (["--baseline", "random", "--ladder", "--task", "cube_counting"], "give no benchmark DIR"),
+    (["--baseline", "random", "--concurrency", 0], "--concurrency must be >= 1"),
+    (["--model", "m", "--base-url", "ftp://x"], "must be an http(s) URL"),
+])
+def test_bad_input(sc, bench, tmp_path, args, message):
+    code, _, err = sc("eval", bench, *args, "--out", tmp_path / "run")
+    assert code == 2 and message in err and err.count("\n") == 1
+
+
+def test_bad_ladder_task_and_report_input(sc, tmp_path):
+    code, _, err = sc("eval", "--ladder", "--task", "nope", "--baseline", "random",
+                      "--out", tmp_path / "x")
+    assert code == 2 and "unknown or unimplemented task 'nope'" in err
+    (tmp_path / "empty").mkdir()
+    code, _, err = sc("report", tmp_path / "empty")
+    assert code == 2 and "is not a run" in err
+    code, _, err = sc("report", tmp_path / "empty", tmp_path / "empty")
+    assert code == 2 and "give --out" in err

@@ -1,0 +1,130 @@
+"""`spatialcad export` (hf, vlmeval, jsonl) and `spatialcad gallery`, checked by their readers."""
+
+from __future__ import annotations
+
+import base64
+import csv
+import json
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+from spatialcad import cli, pipeline
+from spatialcad.evaluate.commands import COMMANDS
+from spatialcad.export.vlmeval import COLUMNS
+from spatialcad.render.png import decode_png
+
+
+@pytest.fixture(scope="module")
+def bench(tmp_path_factory):
+    out = tmp_path_factory.mktemp("exportbench") / "b"
+    pipeline.generate(["cube_counting", "three_view"], 0, 3, 1, out)
+    return out
+
+
+@pytest.fixture
+def sc(spatialcad, monkeypatch):
+    for command in COMMANDS:
+        monkeypatch.setitem(cli.cli.commands, command.name, command)
+    return spatialcad
+
+
+def records(bench):
+    return json.loads((bench / "benchmark.json").read_text())
+
+
+def test_hf_dataset_loads(sc, bench, tmp_path):
+    datasets = pytest.importorskip("datasets")
+    out = tmp_path / "hf"
+    code, stdout, err = sc("export", bench, "--format", "hf", "--out", out)
+    assert code == 0, err
+    ds = datasets.load_from_disk(str(out))
+    recs = records(bench)
+    assert len(ds) == len(recs) == 6
+    row = ds[0]
+    assert row["question"] == recs[0]["Question"] and row["choices"] == recs[0]["Choices"]
+    assert row["answer"] == recs[0]["Answer"] and json.loads(row["spec"]) == recs[0]["spec"]
+    image = np.asarray(row["image"].convert("RGB"))
+    assert np.array_equal(image, decode_png(bench / recs[0]["image"]))
+    code, _, err = sc("export", bench, "--format", "hf", "--out", out)
+    assert code == 2 and "--overwrite" in err
+    assert sc("export", bench, "--format", "hf", "--out", out, "--overwrite")[0] == 0
+
+
+def test_vlmeval_tsv(sc, bench, tmp_path):
+    out = tmp_path / "bench.tsv"
+    code, _, err = sc("export", bench, "--format", "vlmeval", "--out", out)
+    assert code == 0, err
+    with open(out, newline="") as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    recs = records(bench)
+    assert list(rows[0]) == COLUMNS
+    assert [r["index"] for r in rows] == [str(i) for i in range(len(recs))]
+    for row, rec in zip(rows, recs, strict=True):
+        assert [row[k] for k in "ABCD"] == rec["Choices"]
+        assert row["answer"] == rec["Answer"] and row["question"] == rec["Question"]
+        assert row["category"] == rec["Task"] and row["l2-category"] == rec["Category"]
+        assert base64.b64decode(row["image"]) == (bench / rec["image"]).read_bytes()
+
+
+def test_jsonl(sc, bench, tmp_path):
+    out = tmp_path / "bench.jsonl"
+    assert sc("export", bench, "--format", "jsonl", "--out", out)[0] == 0
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    recs = records(bench)
+    assert [{k: v for k, v in x.items() if k != "image_base64"} for x in lines] == recs
+    assert base64.b64decode(lines[2]["image_base64"]) == (bench / recs[2]["image"]).read_bytes()
+
+
+def test_export_bad_input(sc, tmp_path):
+    (tmp_path / "empty").mkdir()
+    code, _, err = sc("export", tmp_path / "empty", "--format", "jsonl", "--out", tmp_path / "x")
+    assert code == 2 and "not a spatialcad benchmark" in err
+    code, _, err = sc("export", tmp_path / "empty", "--format", "csv", "--out", tmp_path / "x")
+    assert code == 2
+
+
+CHROMIUM = shutil.which("chromium")
+
+
+def _chromium(tmp_path, *args):
+    return subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run",
+         f"--user-data-dir={tmp_path / 'profile'}", *args],
+        capture_output=True, text=True, timeout=60, check=True)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (apt-get install chromium)")
+def test_gallery_renders_in_chromium(sc, bench, tmp_path):
+    page = tmp_path / "site" / "index.html"
+    code, stdout, err = sc("gallery", bench, "--out", page)
+    assert code == 0 and "6 items" in stdout, err
+    dom = _chromium(tmp_path, "--dump-dom", page.as_uri()).stdout
+    recs = records(bench)
+    assert dom.count('class="item"') == len(recs)
+    for rec in recs:
+        assert f'id="{rec["Category"]}/{rec["Task"]}/{rec["Level"]}/{rec["Image_id"]}"' in dom
+    assert "All three other options are incorrect" in dom or "Image A" in dom
+    shot = tmp_path / "shot.png"
+    _chromium(tmp_path, "--window-size=1280,900", f"--screenshot={shot}", page.as_uri())
+    image = decode_png(shot)
+    assert image.shape[:2] == (900, 1280)
+    assert image.std() > 20  # not a blank page
+    # the first item's image is shown: its main fill colour covers many screen pixels
+    first = decode_png(bench / recs[0]["image"]).reshape(-1, 3)
+    colours, counts = np.unique(first[(first != 255).any(axis=1)], axis=0, return_counts=True)
+    fill = colours[counts.argmax()]
+    assert (image == fill).all(axis=2).sum() > 1000
+
+
+def test_gallery_embedded_and_default_path(sc, bench, tmp_path):
+    copy = tmp_path / "b"
+    shutil.copytree(bench, copy)
+    assert sc("gallery", copy)[0] == 0
+    html = (copy / "gallery.html").read_text()
+    assert 'src="VisualPenetration/CubeCounting/Level0/0000.png"' in html
+    assert sc("gallery", copy, "--embed", "--out", tmp_path / "one.html")[0] == 0
+    assert (tmp_path / "one.html").read_text().count('src="data:image/png;base64,') == 6

@@ -1,0 +1,132 @@
+"""3DRotation: congruence by brute force, chirality, verifier proofs, CLI end to end."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+from spatialcad.geometry import rotations as R
+from spatialcad.geometry.voxels import random_stack
+from spatialcad.pipeline import make_item
+from spatialcad.records import assemble
+from spatialcad.render.png import decode_png
+from spatialcad.render.stacks import IsometricLook, common_isometric_framing, stack_picture
+from spatialcad.tasks.base import Draft, Option, Panel
+from spatialcad.tasks.rotation_3d import PANEL, SAND, Rotation3D, random_steps, steps_matrix
+from spatialcad.verify import run_verifier
+from spatialcad.verify.rotation_3d import congruence_class, rotation_group
+
+
+def _item(level: int, index: int):
+    result = make_item("rotation_3d", level, index, 20, 5)
+    return result.record, decode_png(result.png)
+
+
+def _lists(vox) -> list[list[int]]:
+    return [list(v) for v in vox]
+
+
+def test_rotation_group_is_the_24_proper_rotations():
+    mine = {m.tobytes() for m in rotation_group()}
+    assert len(mine) == 24 and mine == {m.tobytes() for m in R.proper_rotations()}
+
+
+def test_hand_checked_chirality():
+    tromino = [[0, 0, 0], [1, 0, 0], [0, 1, 0]]
+    screw = [[0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 1]]
+    mirrored = [[-x, y, z] for x, y, z in screw]
+    assert congruence_class(tromino) == congruence_class([[-x, y, z] for x, y, z in tromino])
+    assert congruence_class(screw) != congruence_class(mirrored)
+
+
+def test_rotating_never_changes_the_canonical_form():
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        stack = random_stack(rng, (3, 3, 3), 0.5)
+        turned = R.rotate(stack, steps_matrix(random_steps(rng)))
+        assert congruence_class(_lists(turned)) == congruence_class(_lists(stack))
+
+
+def test_mirroring_a_chiral_stack_always_changes_it():
+    rng = np.random.default_rng(1)
+    seen = {True: 0, False: 0}
+    for _ in range(60):
+        stack = random_stack(rng, (3, 3, 3), 0.5)
+        chiral = R.is_chiral(stack)
+        mirrored = R.mirror(stack, int(rng.integers(3)))
+        assert (congruence_class(_lists(mirrored)) != congruence_class(_lists(stack))) == chiral
+        seen[chiral] += 1
+    assert min(seen.values()) > 3
+
+
+def test_looks_tell_hidden_cubes_from_visible_ones():
+    block = [(x, y, z) for x in range(2) for y in range(2) for z in range(2)]
+    hidden = (0, 1, 0)  # behind and below: the isometric view from (+1, -1, +1) misses it
+    visible = (1, 0, 1)
+    look = IsometricLook(block)
+    assert look.difference(IsometricLook([v for v in block if v != hidden])) == 0
+    assert look.difference(IsometricLook([v for v in block if v != visible])) > 20
+
+
+def test_mirrored_achiral_stack_is_rejected_as_a_distractor():
+    stack = [(0, 0, 0), (1, 0, 0), (2, 0, 0), (1, 1, 0), (1, 0, 1)]  # mirror plane x = 1
+    assert not R.is_chiral(stack)
+    shapes = [
+        ("rotation", R.rotate(stack, R.axis_rotation("z", 1))),
+        ("mirror", R.rotate(R.mirror(stack, 0), R.axis_rotation("x", 1))),
+        ("remove_cube", R.rotate(stack[1:], R.axis_rotation("y", 1))),
+        ("remove_cube", R.normalize(stack[:3] + stack[4:])),
+    ]
+    framing = common_isometric_framing([stack] + [s for _, s in shapes], PANEL)
+
+    def picture(vox):
+        return stack_picture(vox, framing, colors={tuple(v): SAND for v in vox})
+
+    options = [Option(op == "rotation", op, "", image=picture(v), data={"voxels": _lists(v)})
+               for op, v in shapes]
+    spec = {"voxels": _lists(stack), "question": "can", "panel": list(PANEL),
+            "colour": list(SAND), "option_voxels": [_lists(v) for _, v in shapes]}
+    draft = Draft("q", spec, [Panel(picture(stack), "Reference stack")], options)
+    record, image = assemble(Rotation3D(), draft, level=0, image_id="0000", letter="C",
+                             item_seed=1)
+    failures = run_verifier(record, image)
+    assert any("(mirror) is congruent to the reference" in f for f in failures)
+    assert not any("picture of its voxels" in f for f in failures)
+
+
+# (level, index) pairs of seed 5 covering "cannot" with a removed cube, "can" with a mirror
+# and two removed cubes, and "cannot" with a mirror.
+@pytest.mark.parametrize(("level", "index"), [(0, 0), (0, 1), (1, 0)])
+def test_every_distractor_swapped_in_as_answer_fails(level, index):
+    record, image = _item(level, index)
+    assert run_verifier(record, image) == []
+    for o in record["options"]:
+        if o["is_answer"]:
+            continue
+        bad = copy.deepcopy(record)
+        for b in bad["options"]:
+            b["is_answer"] = b["letter"] == o["letter"]
+        bad["Answer"] = o["letter"]
+        assert run_verifier(bad, image), (level, index, o["operator"])
+
+
+def test_generated_mirrors_are_of_chiral_stacks_and_pictures_match_voxels():
+    record, image = _item(1, 1)
+    for o in record["options"]:
+        if o["operator"] == "mirror":
+            assert R.is_chiral(map(tuple, record["spec"]["voxels"]))
+    bad = copy.deepcopy(record)
+    a, b = bad["options"][0], bad["options"][1]
+    a["data"]["voxels"], b["data"]["voxels"] = b["data"]["voxels"], a["data"]["voxels"]
+    assert any("picture of its voxels" in f for f in run_verifier(bad, image))
+
+
+@pytest.mark.parametrize("level", [0, 1, 2])
+def test_cli(spatialcad, tmp_path, level):
+    out = tmp_path / "b"
+    code, _, err = spatialcad("generate", "--task", "rotation_3d", "--level", level, "--n", 3,
+                              "--out", out)
+    assert code == 0, err
+    assert spatialcad("verify", out)[0] == 0
