@@ -7,8 +7,9 @@ centre at ``(col + 0.5, row + 0.5)``.  The folded paper stays where it lies on t
 The folded paper is a stack of *layers*: each layer is a region of the sheet (a shapely
 polygon) and the isometry (integer matrix and translation) placing it in the folded
 state.  A fold splits every layer along the fold line and reflects the pieces on the
-flap side; punched holes are pulled back through every layer under them.  Every fold
-keeps the flap no larger than the rest, so the folded paper stays inside the sheet.
+flap side; punched holes are pulled back through every layer under them.  The legal folds
+offered here keep the flap no larger than the rest, so the folded paper stays inside the
+sheet.
 """
 
 from __future__ import annotations
@@ -36,10 +37,6 @@ class Fold:
     def as_dict(self) -> dict:
         return {"kind": self.kind, "line": list(self.line), "flap": self.flap}
 
-    @staticmethod
-    def from_dict(d: dict) -> Fold:
-        return Fold(d["kind"], tuple(int(v) for v in d["line"]), int(d["flap"]))
-
     def matrix(self) -> Iso:
         """The reflection across the fold line, as an exact integer isometry."""
         a, b, c = self.line
@@ -51,7 +48,7 @@ class Fold:
         return self.matrix().apply(point)
 
     def _frame(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """A point of the line, a far vector along it and the far unit normal."""
+        """A point of the line, a far vector along it and a far vector along the normal."""
         a, b, c = self.line
         normal = np.array([a, b], float)
         return normal * c / (a * a + b * b), np.array([-b, a], float) * _FAR, normal * _FAR

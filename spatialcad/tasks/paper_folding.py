@@ -71,11 +71,10 @@ class PaperFolding(Task):
             reference.append(Panel(image, f"Fold {i + 1}"))
         reference.append(Panel(draw.punched(rows, cols, states[-1].outline(), holes), "Punch"))
 
-        layers = len(truth) / len(holes)
         answer = Option(
             is_answer=True, operator="unfold",
             explanation=f"Unfolding copies each punched hole across every fold line it lies "
-            f"under ({layers:g} layers per hole on average): {len(truth)} holes in this pattern.",
+            f"under: the {len(holes)} punched holes become these {len(truth)} holes.",
         )
         options = [(answer, truth)] + [
             (Option(is_answer=False, operator=op, explanation=why), pattern)

@@ -1,0 +1,142 @@
+"""ArrowMoving: the move rules by hand, the verifier's own simulation, the drawings, the CLI."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+from spatialcad.geometry import arrows as ar
+from spatialcad.pipeline import make_item
+from spatialcad.render.png import decode_png
+from spatialcad.tasks.arrow_moving import PALETTE, _picture, move_text
+from spatialcad.verify import run_verifier
+from spatialcad.verify.arrow_moving import read_board, simulate
+
+GRID = (3, 3)
+NORTH, EAST, SOUTH, WEST = range(4)
+
+
+def one(cell, heading, colour="red") -> ar.State:
+    return (ar.Arrow(colour, cell, heading),)
+
+
+def test_forward_on_north_moves_up():
+    assert ar.apply(one((1, 0), NORTH), ar.Move("red", "forward", 2), GRID) == one((1, 2), NORTH)
+
+
+def test_left_turns_the_arrow_west():
+    assert ar.apply(one((1, 1), NORTH), ar.Move("red", "left", 1), GRID) == one((0, 1), WEST)
+
+
+def test_right_and_backward_are_relative_to_the_heading():
+    # heading east: right is south, backward is west
+    assert ar.apply(one((1, 1), EAST), ar.Move("red", "right", 1), GRID) == one((1, 0), SOUTH)
+    assert ar.apply(one((1, 1), EAST), ar.Move("red", "backward", 1), GRID) == one((0, 1), WEST)
+
+
+def test_moves_off_the_grid_are_invalid():
+    assert ar.apply(one((0, 0), NORTH), ar.Move("red", "left", 1), GRID) is None
+    assert ar.run(one((0, 0), NORTH), [ar.Move("red", "forward", 2),
+                                       ar.Move("red", "forward", 1)], GRID) is None
+
+
+def test_swap_turns_the_other_arrow_by_its_own_move():
+    # red at (0, 0) facing east jumps 2 cells east onto blue (facing north): blue goes west
+    # into (0, 0), which is a "left" move for blue, so blue now faces west
+    start = (ar.Arrow("blue", (2, 0), NORTH), ar.Arrow("red", (0, 0), EAST))
+    after = ar.apply(start, ar.Move("red", "forward", 2), GRID)
+    assert after == (ar.Arrow("blue", (0, 0), WEST), ar.Arrow("red", (2, 0), EAST))
+    assert ar.swap_count(start, [ar.Move("red", "forward", 2)], GRID) == 1
+    # the rule mistakes used as wrong answers
+    keeps = ar.apply(start, ar.Move("red", "forward", 2), GRID, other_turns=False)
+    assert keeps == (ar.Arrow("blue", (0, 0), NORTH), ar.Arrow("red", (2, 0), EAST))
+
+
+def _board(state: ar.State) -> dict:
+    return {a.colour: (a.cell, ar.HEADINGS[a.heading]) for a in state}
+
+
+def test_verifier_simulation_agrees_with_the_generator():
+    rng = np.random.default_rng(4)
+    for _ in range(60):
+        size = (int(rng.integers(2, 6)), int(rng.integers(2, 6)))
+        n = int(rng.integers(1, min(5, size[0] * size[1]) + 1))
+        start = ar.random_state(rng, size, list(PALETTE)[:n])
+        moves = [ar.Move(str(rng.choice(list(PALETTE)[:n])), str(rng.choice(list(ar.TURNS))),
+                         int(rng.integers(1, 4))) for _ in range(4)]
+        got = ar.run(start, moves, size)
+        other = simulate(_board(start), [m.as_dict() for m in moves], list(size))
+        assert (got is None and other is None) or _board(got) == other
+
+
+def test_boards_read_back():
+    rng = np.random.default_rng(8)
+    palette = {c: list(v) for c, v in PALETTE.items()}
+    for side in (3, 5, 8):
+        state = ar.random_state(rng, (side, side), list(PALETTE))
+        assert read_board(_picture(state, (side, side)), [side, side], palette) == _board(state)
+
+
+def test_move_text():
+    moves = [{"colour": "red", "relative": "forward", "steps": 1},
+             {"colour": "blue", "relative": "left", "steps": 2}]
+    assert move_text(moves, True) == "forward 1, left 2"
+    assert move_text(moves, False) == "red forward 1, blue left 2"
+
+
+def _swap_answer(record: dict, letter: str) -> dict:
+    out = copy.deepcopy(record)
+    for o in out["options"]:
+        o["is_answer"] = o["letter"] == letter
+    out["Answer"] = letter
+    return out
+
+
+@pytest.fixture(scope="module")
+def items():
+    return [make_item("arrow_moving", level, i, 8, 2) for level in (0, 1, 2) for i in range(4)]
+
+
+def test_verifier_rejects_every_distractor_as_answer(items):
+    kinds, operators = set(), set()
+    for item in items:
+        image = decode_png(item.png)
+        assert run_verifier(item.record, image) == []
+        kinds.add(item.record["spec"]["question"])
+        for o in item.record["options"]:
+            if not o["is_answer"]:
+                operators.add(o["operator"])
+                assert run_verifier(_swap_answer(item.record, o["letter"]), image), o["operator"]
+    assert kinds == {"path", "state"}
+    assert len(operators) >= 4
+
+
+def test_verifier_checks_the_pictures(items):
+    state_item = next(i for i in items if i.record["spec"]["question"] == "state")
+    record = copy.deepcopy(state_item.record)
+    wrong = next(o for o in record["options"] if not o["is_answer"])
+    wrong["data"] = next(o for o in record["options"] if o["is_answer"])["data"]
+    failures = run_verifier(record, decode_png(state_item.png))
+    assert any("does not draw" in f for f in failures)
+    path_item = next(i for i in items if i.record["spec"]["question"] == "path")
+    record = copy.deepcopy(path_item.record)
+    record["spec"]["start"][0]["heading"] = "north" if record["spec"]["start"][0][
+        "heading"] != "north" else "south"
+    assert any("start picture" in f for f in run_verifier(record, decode_png(path_item.png)))
+
+
+def test_deterministic():
+    a = make_item("arrow_moving", 2, 1, 2, 5)
+    b = make_item("arrow_moving", 2, 1, 2, 5)
+    assert a.png == b.png and a.record == b.record
+
+
+@pytest.mark.parametrize("level", [0, 1, 2])
+def test_cli(spatialcad, tmp_path, level):
+    out = tmp_path / "b"
+    code, _, err = spatialcad("generate", "--task", "arrow_moving", "--level", level, "--n", 3,
+                              "--out", out)
+    assert code == 0, err
+    assert spatialcad("verify", out)[0] == 0

@@ -1,0 +1,157 @@
+"""PaperFolding: the folding simulator by hand and by properties, the verifier, the CLI."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+from shapely.geometry import Point
+
+from spatialcad.geometry import paper as pf
+from spatialcad.pipeline import make_item
+from spatialcad.render.png import decode_png
+from spatialcad.tasks.paper_folding import OPERATORS, _distractors
+from spatialcad.verify import run_verifier
+from spatialcad.verify.paper_folding import Sheet
+
+
+def test_one_fold_gives_mirrored_pair():
+    # 2x2 sheet, the left column folded over the right one, hole in the top-right cell
+    folded = pf.Paper.sheet(2, 2).fold(pf.Fold("vertical", (1, 0, 1), -1))
+    assert folded.full_cells() == [(0, 1), (1, 1)]
+    assert folded.unfold([(0, 1)]) == {(0, 0), (0, 1)}
+
+
+def test_diagonal_fold_of_two_by_two():
+    # fold along the diagonal from the top-left to the bottom-right corner, the upper-right
+    # triangle (x > y) over the lower-left one: only the bottom-left cell stays whole
+    folded = pf.Paper.sheet(2, 2).fold(pf.Fold("diagonal", (1, -1, 0), 1))
+    assert folded.full_cells() == [(1, 0)]
+    assert folded.unfold([(1, 0)]) == {(1, 0), (0, 1)}
+    assert folded.outline().area == 2
+
+
+def test_two_grid_folds_then_diagonal():
+    folds = [pf.Fold("vertical", (1, 0, 2), -1), pf.Fold("horizontal", (0, 1, 2), -1),
+             pf.Fold("diagonal", (1, -1, 0), 1)]
+    final = pf.fold_all(4, 4, folds)[-1]
+    assert final.full_cells() == [(3, 2)]
+    expected = {(3, 2), (2, 3), (0, 2), (1, 3), (3, 1), (2, 0), (0, 1), (1, 0)}
+    assert final.unfold([(3, 2)]) == expected
+    assert len(final.sheet_points((3, 2))) == 8
+
+
+def test_legal_folds_keep_the_flap_on_the_paper():
+    paper = pf.Paper.sheet(3, 3)
+    kinds = {(f.line, f.flap) for f in pf.grid_folds(paper)}
+    assert kinds == {((1, 0, 1), -1), ((1, 0, 2), 1), ((0, 1, 1), -1), ((0, 1, 2), 1)}
+    assert pf.diagonal_folds(pf.Paper.sheet(2, 3)) == []
+    assert len(pf.diagonal_folds(pf.Paper.sheet(3, 3))) == 4
+
+
+def _random_cases(n: int):
+    rng = np.random.default_rng(3)
+    for i in range(n):
+        rows, cols = int(rng.integers(3, 7)), int(rng.integers(3, 7))
+        folds = pf.random_folds(rng, rows, cols, 3, diagonal=bool(i % 2), min_cells=1)
+        if folds is None:
+            continue
+        states = pf.fold_all(rows, cols, folds)
+        free = states[-1].full_cells()
+        holes = [free[j] for j in rng.choice(len(free), min(3, len(free)), replace=False)]
+        yield rows, cols, folds, states, holes
+
+
+def test_properties_of_random_folds():
+    seen = 0
+    for rows, cols, folds, states, holes in _random_cases(40):
+        seen += 1
+        final = states[-1]
+        unfolded = final.unfold(holes)
+        # every layer under a hole gives one distinct hole of the sheet
+        assert len(unfolded) == sum(len(final.sheet_points(h)) for h in holes)
+        # each fold puts the flap onto the paper: the paper only shrinks
+        for before, after in zip(states, states[1:], strict=False):
+            assert before.outline().covers(after.outline())
+        # the verifier's reflection-based unfolding agrees with the layer tracking
+        sheet = Sheet(rows, cols, [f.as_dict() for f in folds])
+        mirrored = {(y // 2, x // 2) for r, c in holes
+                    for x, y in sheet.unfold((2 * c + 1, 2 * r + 1))}
+        assert mirrored == unfolded
+        # symmetry about each fold line, in fold order: the holes as they lie in the paper
+        # folded up to fold k are symmetric across line k where flap and landing overlap
+        for k, fold in enumerate(folds):
+            state = states[k]
+            placed = {state_pos(state, cell) for cell in unfolded}
+            flap = state.flap(fold)
+            for x, y in placed:
+                if flap.contains(Point(x, y)):
+                    assert fold.reflect((x, y)) in placed
+    assert seen >= 30
+
+
+def state_pos(state: pf.Paper, cell: tuple[int, int]) -> tuple[float, float]:
+    """Where the centre of sheet cell ``cell`` lies in the folded ``state``."""
+    centre = (cell[1] + 0.5, cell[0] + 0.5)
+    layer = next(lay for lay in state.layers if lay.region.contains(Point(*centre)))
+    return layer.place.apply(centre)
+
+
+def test_distractors_differ_from_the_truth():
+    rng = np.random.default_rng(0)
+    truth = frozenset({(0, 0), (0, 2), (1, 1)})
+    wrong = _distractors(truth, 3, 4, rng)
+    assert len(wrong) == 3 and len({p for _, _, p in wrong} | {truth}) == 4
+    for name, (_, make) in OPERATORS.items():
+        made = make(truth, 3, 4, np.random.default_rng(1))
+        assert made is not None and made != truth, name
+
+
+@pytest.fixture(scope="module")
+def items():
+    return [make_item("paper_folding", level, i, 4, 21) for level in (0, 1, 2) for i in range(2)]
+
+
+def test_verifier_rejects_every_distractor_as_answer(items):
+    operators = set()
+    for item in items:
+        image = decode_png(item.png)
+        assert run_verifier(item.record, image) == []
+        for o in item.record["options"]:
+            if o["is_answer"]:
+                continue
+            operators.add(o["operator"])
+            record = copy.deepcopy(item.record)
+            for p in record["options"]:
+                p["is_answer"] = p["letter"] == o["letter"]
+            record["Answer"] = o["letter"]
+            assert run_verifier(record, image), o["operator"]
+    assert len(operators) >= 4
+
+
+def test_verifier_checks_drawings_and_folds(items):
+    item = items[2]
+    image = decode_png(item.png)
+    record = copy.deepcopy(item.record)
+    data = record["options"][0]["data"]
+    data["holes"] = sorted(list(h) for h in {tuple(h) for h in data["holes"]} ^ {(0, 0)})
+    assert any("does not draw" in f for f in run_verifier(record, image))
+    record = copy.deepcopy(item.record)
+    record["spec"]["folds"][0]["line"][2] = 0  # a fold along the sheet's edge
+    assert any("fold 1" in f for f in run_verifier(record, image))
+
+
+def test_deterministic():
+    a = make_item("paper_folding", 1, 0, 2, 5)
+    b = make_item("paper_folding", 1, 0, 2, 5)
+    assert a.png == b.png and a.record == b.record
+
+
+@pytest.mark.parametrize("level", [0, 1, 2])
+def test_cli(spatialcad, tmp_path, level):
+    out = tmp_path / "b"
+    code, _, err = spatialcad("generate", "--task", "paper_folding", "--level", level, "--n", 3,
+                              "--out", out)
+    assert code == 0, err
+    assert spatialcad("verify", out)[0] == 0
