@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -15,6 +13,7 @@ from typing import Any, TypeVar
 from tqdm import tqdm
 
 from spatialcad import records as rec
+from spatialcad.outdir import atomic_dir
 from spatialcad.render.png import decode_png, encode_png
 from spatialcad.seeding import derive_seed, item_rng
 from spatialcad.tasks import registry
@@ -80,24 +79,6 @@ def progress(it: Iterable[T], total: int, desc: str) -> Iterator[T]:
     return iter(tqdm(it, total=total, desc=desc, unit="item", file=sys.stderr, disable=None))
 
 
-def prepare_out(out: Path, overwrite: bool) -> Path:
-    """Check ``out`` can be written; return the temporary sibling to write into."""
-    out = out.resolve()
-    if out.exists() and (not out.is_dir() or any(out.iterdir())) and not overwrite:
-        raise ValueError(f"{out} exists and is not empty (use --overwrite to replace it)")
-    parent = out.parent
-    tmp = parent / f".{out.name}.tmp-{os.getpid()}"
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-        if not os.access(parent, os.W_OK):
-            raise PermissionError(f"{parent} is not writable")
-        shutil.rmtree(tmp, ignore_errors=True)
-        tmp.mkdir()
-    except OSError as exc:
-        raise ValueError(f"cannot write to {out}: {exc.strerror or exc}") from exc
-    return tmp
-
-
 @dataclass
 class RunSummary:
     items: int
@@ -110,9 +91,7 @@ def generate(
     overwrite: bool = False, command: str = "",
 ) -> RunSummary:
     """Generate ``n`` verified items per task into ``out`` (all or nothing)."""
-    out = Path(out).resolve()
-    tmp = prepare_out(out, overwrite)
-    try:
+    with atomic_dir(out, overwrite) as tmp:
         work = [(t, level, i, n, seed) for t in tasks for i in range(n)]
         records, rejected, per_task = [], 0, dict.fromkeys(tasks, 0)
         for result in progress(parallel_map(make_item, work, jobs), len(work), "generate"):
@@ -125,12 +104,6 @@ def generate(
         (tmp / rec.BENCHMARK).write_bytes(rec.dumps(records))
         params = {"command": command, "tasks": tasks, "level": level, "n": n, "seed": seed}
         rec.write_manifest(tmp, params, records)
-        if out.exists():
-            shutil.rmtree(out)
-        tmp.rename(out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return RunSummary(len(records), rejected, per_task)
 
 

@@ -457,12 +457,17 @@ def bbox_of(shape: Any) -> tuple[float, float, float, float, float, float]:
     return (b.XMin, b.YMin, b.ZMin, b.XMax, b.YMax, b.ZMax)
 
 
-def import_parts(paths: Iterable[str | Path], out_dir: str | Path) -> list[ImportResult]:
-    """Convert DeepCAD JSON files to ``out_dir/<stem>.step`` (mm); one result per input.
+def import_parts(paths: Iterable[str | Path], out_dir: str | Path,
+                 overwrite: bool = False) -> list[ImportResult]:
+    """Convert part files (DeepCAD ``.json``, ``.step``, ``.stp``) to ``out_dir/<stem>.step``
+    in millimetres; one result per input, in order.
 
-    A file that fails (bad model, or a second input with the same stem) gets its reason in
-    ``error`` and no STEP; the others are still converted.
+    A file that fails (unreadable or invalid model, another suffix, a second input with the
+    same stem, an existing STEP file when not ``overwrite``) gets its reason in ``error``
+    and writes nothing; the others are still converted.
     """
+    from spatialcad.cad.parts import load_part  # parts imports this module
+
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     results: list[ImportResult] = []
@@ -474,10 +479,14 @@ def import_parts(paths: Iterable[str | Path], out_dir: str | Path) -> list[Impor
                                                  f"{step.name}"))
             continue
         used.add(p.stem)
+        if step.exists() and not overwrite:
+            results.append(ImportResult(p, error=f"{p.name}: {step} exists (use --overwrite "
+                                                 f"to replace it)"))
+            continue
         try:
-            shape = read_deepcad(p)
+            shape = load_part(p)
             write_step(shape, step)
-        except DeepCADError as exc:
+        except ValueError as exc:  # DeepCADError, StepError, unsupported suffix
             results.append(ImportResult(p, error=str(exc)))
         except OSError as exc:
             results.append(ImportResult(p, error=f"{p.name}: cannot write {step} "
@@ -494,10 +503,11 @@ def import_report_lines(results: Sequence[ImportResult]) -> list[str]:
     for r in results:
         if r.ok:
             assert r.bbox is not None and r.volume is not None
-            lo, hi = r.bbox[:3], r.bbox[3:]
-            size = " x ".join(f"{b - a:.4g}" for a, b in zip(lo, hi, strict=True))
+            # rounded to 1e-6 mm, so that kernel noise (-2.2e-15) prints as 0
+            lo, hi = (", ".join(f"{round(v, 6) + 0.0:g}" for v in corner)
+                      for corner in (r.bbox[:3], r.bbox[3:]))
             lines.append(f"ok     {r.source.name} -> {r.step}  volume {r.volume:.6g} mm^3  "
-                         f"size {size} mm  faces {r.faces}")
+                         f"bbox ({lo}) .. ({hi}) mm  faces {r.faces}")
         else:
             lines.append(f"FAILED {r.error}")
     n_ok = sum(r.ok for r in results)

@@ -8,12 +8,11 @@ shape differs between tasks).
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 from spatialcad.export import load, png
-from spatialcad.pipeline import prepare_out
+from spatialcad.outdir import atomic_dir
 from spatialcad.records import image_path
 
 FIELDS = ["id", "image", "category", "task", "level", "image_id", "question", "choices",
@@ -48,14 +47,6 @@ def export_hf(bench: Path, out: Path, overwrite: bool = False) -> int:
     features = datasets.Features({f: special.get(f, datasets.Value("string")) for f in FIELDS})
     rows = [_row(bench, r) for r in records]
     columns = {f: [row[f] for row in rows] for f in FIELDS}
-    out = Path(out).resolve()
-    tmp = prepare_out(out, overwrite)
-    try:
+    with atomic_dir(out, overwrite) as tmp:
         datasets.Dataset.from_dict(columns, features=features).save_to_disk(str(tmp))
-        if out.exists():
-            shutil.rmtree(out)
-        tmp.rename(out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return len(records)
