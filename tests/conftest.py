@@ -1,11 +1,20 @@
+"""Shared fixtures and helpers: the CLI run in-process, records with another answer."""
+
 from __future__ import annotations
 
+import copy
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 
 from spatialcad import cli
+from spatialcad.pipeline import make_item
+from spatialcad.render.png import decode_png
+from spatialcad.verify import run_verifier
 
 
 def run_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture, *args: str):
@@ -28,3 +37,44 @@ def tree_bytes(root: Path) -> dict[str, bytes]:
 @pytest.fixture
 def spatialcad(monkeypatch, capsys):
     return lambda *args: run_cli(monkeypatch, capsys, *args)
+
+
+def with_answer(record: dict[str, Any], letter: str) -> dict[str, Any]:
+    """A deep copy of ``record`` in which option ``letter`` is marked as the answer."""
+    bad = copy.deepcopy(record)
+    bad["Answer"] = letter
+    for o in bad["options"]:
+        o["is_answer"] = o["letter"] == letter
+    return bad
+
+
+def only_the_answer_verifies(record: dict[str, Any], image: np.ndarray) -> set[str]:
+    """Assert the item verifies and fails once any other option is made the answer; return
+    the operators of those distractors."""
+    assert run_verifier(record, image) == []
+    kinds = set()
+    for o in record["options"]:
+        if o["is_answer"]:
+            continue
+        kinds.add(o["operator"])
+        assert run_verifier(with_answer(record, o["letter"]), image), (
+            f"{record['Task']} {record['Level']} item {record['Image_id']}: "
+            f"{o['operator']} option {o['letter']} verified as the answer")
+    return kinds
+
+
+def generated_items(task: str, levels: tuple[int, ...], n: int,
+                    seed: int = 11) -> Iterator[tuple[dict[str, Any], np.ndarray]]:
+    """``(record, image)`` of items 0 .. n-1 of ``task`` at each level (``n`` per run)."""
+    for level in levels:
+        for i in range(n):
+            result = make_item(task, level, i, n, seed)
+            yield result.record, decode_png(result.png)
+
+
+def check_distractors(task: str, levels: tuple[int, ...], n: int) -> set[str]:
+    """:func:`only_the_answer_verifies` over :func:`generated_items`; the operators seen."""
+    kinds: set[str] = set()
+    for record, image in generated_items(task, levels, n):
+        kinds |= only_the_answer_verifies(record, image)
+    return kinds

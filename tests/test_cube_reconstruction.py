@@ -7,7 +7,7 @@ import copy
 
 import numpy as np
 import pytest
-from test_cube_unfolding import check_distractors, swapped_answer
+from conftest import check_distractors, with_answer
 
 from spatialcad.geometry import cube_nets as cn
 from spatialcad.geometry.rotations import proper_rotations
@@ -42,7 +42,7 @@ def test_opposite_question_checks_the_texts():
         else record["Choices"][1]
     assert run_verifier(bad, image)
     wrong = next(o["letter"] for o in record["options"] if not o["is_answer"])
-    assert run_verifier(swapped_answer(record, wrong), image)
+    assert run_verifier(with_answer(record, wrong), image)
 
 
 def test_a_mirrored_view_of_a_symmetric_cube_is_possible():

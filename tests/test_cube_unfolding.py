@@ -7,10 +7,10 @@ import copy
 
 import numpy as np
 import pytest
+from conftest import check_distractors, generated_items
 
 from spatialcad.geometry import cube_nets as cn
 from spatialcad.pipeline import make_item
-from spatialcad.render.png import decode_png
 from spatialcad.verify import run_verifier
 from spatialcad.verify.cube_unfolding import roll, shows
 
@@ -41,40 +41,13 @@ def test_hand_checked_cross():
         assert shows(rolled, view) == possible
 
 
-def _items(task: str, levels: tuple[int, ...], n: int):
-    for level in levels:
-        for i in range(n):
-            result = make_item(task, level, i, n, 11)
-            yield result.record, decode_png(result.png)
-
-
-def swapped_answer(record: dict, letter: str) -> dict:
-    bad = copy.deepcopy(record)
-    bad["Answer"] = letter
-    for o in bad["options"]:
-        o["is_answer"] = o["letter"] == letter
-    return bad
-
-
-def check_distractors(task: str, levels: tuple[int, ...], n: int) -> set[str]:
-    """Every item verifies, and fails once any other option is made the answer."""
-    kinds = set()
-    for record, image in _items(task, levels, n):
-        assert run_verifier(record, image) == []
-        for o in record["options"]:
-            if not o["is_answer"]:
-                kinds.add(o["operator"])
-                assert run_verifier(swapped_answer(record, o["letter"]), image), o["operator"]
-    return kinds
-
-
 def test_each_distractor_fails_as_the_answer():
     kinds = check_distractors("cube_unfolding", (0, 1, 2), 4)
     assert kinds == {"same_cube", "hidden_shuffled", "swap_visible", "swap_opposite", "rotated"}
 
 
 def test_image_must_show_the_data():
-    record, image = next(_items("cube_unfolding", (1,), 1))
+    record, image = next(generated_items("cube_unfolding", (1,), 1))
     bad = copy.deepcopy(record)
     bad["options"][0]["data"]["cells"][2][3] += 1  # a cell's picture turned, image unchanged
     assert any("do not show" in f for f in run_verifier(bad, image))
