@@ -1,19 +1,32 @@
-"""2DRotation: grid model, exact drawing equivariance, verifier proofs, CLI end to end."""
+"""2DRotation: grid model, exact drawing equivariance, verifier proofs, similarity balance
+against the shortcut audit, CLI end to end."""
 
 from __future__ import annotations
 
 import copy
+from itertools import product
 
 import numpy as np
 import pytest
 
+from spatialcad.evaluate.baselines import image_scores
 from spatialcad.geometry import grid2d as G
 from spatialcad.pipeline import make_item
-from spatialcad.records import assemble
-from spatialcad.render.grid2d import draw_grid
+from spatialcad.records import answer_letter, assemble
+from spatialcad.render.grid2d import draw_grid, thumbnail
 from spatialcad.render.png import decode_png
-from spatialcad.tasks.base import Draft, Option, Panel, Reject
-from spatialcad.tasks.rotation_2d import Rotation2D, _check_distinct, _reflect
+from spatialcad.seeding import derive_seed, item_rng
+from spatialcad.tasks.base import Draft, Option, Panel
+from spatialcad.tasks.rotation_2d import (
+    TIE,
+    Rotation2D,
+    _reflect,
+    balanced_choices,
+    distinct_distractors,
+    mirrors,
+    pattern_errors,
+    rotations,
+)
 from spatialcad.verify import run_verifier
 from spatialcad.verify.rotation_2d import Drawing
 
@@ -88,18 +101,20 @@ def test_generator_and_verifier_models_agree_on_equal_drawings():
     assert min(agree.values()) > 10
 
 
-def test_symmetric_grid_mirror_equal_to_a_rotation_is_rejected():
+def test_symmetric_grid_mirror_equal_to_a_rotation_is_never_offered():
     g = _grid([[1, 2, 3], [2, 4, 5], [3, 5, 1]], marker="tl")  # symmetric about the diagonal
+    ref_thumb = thumbnail(draw_grid(g))
+    assert len(mirrors(g, ref_thumb)) == 3  # the marker-moving reflections ...
+    assert distinct_distractors(g, mirrors(g, ref_thumb)) == []  # ... all draw as rotations
+    assert all(balanced_choices(g, 0, t) == [] for t in product(range(4), repeat=2))
     answer = G.rotate(g, 1)
-    mirrors = [G.mirror(g, "lr"), G.mirror(g, "ud"), _reflect(g, "lr", 3)]
+    wrong = [G.mirror(g, "lr"), G.mirror(g, "ud"), _reflect(g, "lr", 3)]
 
     def option(grid: G.Grid, is_answer: bool) -> Option:
         return Option(is_answer, "rotation" if is_answer else "mirror", "", image=draw_grid(grid),
                       data={"grid": G.to_json(grid), "transform": {}})
 
-    options = [option(answer, True)] + [option(m, False) for m in mirrors]
-    with pytest.raises(Reject):
-        _check_distinct(g, list(zip(options, [answer, *mirrors], strict=True)))
+    options = [option(answer, True)] + [option(m, False) for m in wrong]
     draft = Draft("q", {"reference": G.to_json(g)}, [Panel(draw_grid(g), "Reference grid")],
                   options)
     record, image = assemble(Rotation2D(), draft, level=0, image_id="0000", letter="B",
@@ -110,22 +125,20 @@ def test_symmetric_grid_mirror_equal_to_a_rotation_is_rejected():
 
 @pytest.mark.parametrize("level", [0, 1, 2])
 def test_every_distractor_swapped_in_as_answer_fails(level):
-    operators = set()
     for index in range(2):
         record, image = _item(level, index)
         assert run_verifier(record, image) == []
+        operators = [o["operator"] for o in record["options"] if not o["is_answer"]]
+        assert operators.count("mirror") == 3 - min(level, 2)
+        assert set(operators) <= {"mirror", "unturned_patterns", "patterns_turned_back"}
         for o in record["options"]:
             if o["is_answer"]:
                 continue
-            operators.add(o["operator"])
             bad = copy.deepcopy(record)
             for b in bad["options"]:
                 b["is_answer"] = b["letter"] == o["letter"]
             bad["Answer"] = o["letter"]
             assert run_verifier(bad, image), (level, index, o["operator"])
-    expected = {0: {"mirror"}, 1: {"mirror", "unturned_patterns"},
-                2: {"mirror", "unturned_patterns", "patterns_turned_back"}}[level]
-    assert operators == expected
 
 
 def test_option_data_must_match_its_picture():
@@ -151,3 +164,97 @@ def test_cli(spatialcad, tmp_path, level):
                               "--out", out)
     assert code == 0, err
     assert spatialcad("verify", out)[0] == 0
+
+
+def _rank(values: list[float], i: int) -> int:
+    return sum(v < values[i] for v in values)
+
+
+def test_every_candidate_distractor_is_no_rotation_for_the_verifier():
+    rng = np.random.default_rng(12)
+    for _ in range(10):
+        g = G.random_grid(rng, 4, 0.6, 5)
+        turned = [Drawing.parse(G.to_json(g))]
+        for _ in range(3):
+            turned.append(turned[-1].turned())
+        keys = {d.key() for d in turned}
+        thumb = thumbnail(draw_grid(g))
+        for c in rotations(g, thumb):
+            assert Drawing.parse(G.to_json(c.grid)).key() in keys
+        kinds = set()
+        for c in distinct_distractors(g, mirrors(g, thumb) + pattern_errors(g)):
+            kinds.add(c.operator)
+            assert Drawing.parse(G.to_json(c.grid)).key() not in keys, c.transform
+    assert kinds == {"mirror", "unturned_patterns", "patterns_turned_back"}
+
+
+def test_cheap_thumbnails_of_turned_and_mirrored_grids_match_drawn_ones():
+    """The generator turns / flips the reference thumbnail instead of drawing each option;
+    that may differ from the shrunk drawing by a grey level, far below the tie margin."""
+    rng = np.random.default_rng(4)
+    for size in (3, 4, 5, 7):
+        g = G.random_grid(rng, size, 0.6, size)
+        thumb = thumbnail(draw_grid(g))
+        for c in rotations(g, thumb) + mirrors(g, thumb):
+            drawn = thumbnail(draw_grid(c.grid))
+            assert np.abs(drawn - c.thumb).max() <= 1 / 255 + 1e-7
+            assert abs(np.abs(drawn - thumb).mean() - np.abs(c.thumb - thumb).mean()) < TIE / 20
+
+
+def test_balanced_choices_split_every_option_set_by_the_answers_ranks():
+    """Brute force at level 1: the 16 target rank pairs partition the 3 x 5 x 3 option sets
+    (none tied here), and each set's ranks recomputed from drawn thumbnails are its target."""
+    g = G.random_grid(np.random.default_rng(5), 4, 0.6, 5)
+    ref = thumbnail(draw_grid(g))
+    found = {t: balanced_choices(g, 1, t) for t in product(range(4), repeat=2)}
+    assert sum(len(v) for v in found.values()) == 3 * 5 * 3
+    assert sum(1 for v in found.values() if v) >= 8
+    for target, sets in found.items():
+        for options in sets:
+            assert [c.operator for c in options].count("mirror") == 2
+            assert options[0].operator == "rotation"
+            thumbs = [thumbnail(draw_grid(c.grid)) for c in options]
+            to_ref = [float(np.abs(t - ref).mean()) for t in thumbs]
+            spread = [sum(float(np.abs(t - u).mean()) for u in thumbs) for t in thumbs]
+            assert (_rank(to_ref, 0), _rank(spread, 0)) == target
+
+
+def _audit_ranks(record: dict, image: np.ndarray) -> tuple[int, int]:
+    """The answer's ranks (0 = smallest) by the audit's own thumbnail distances to the
+    reference and (mean) to the other options, from the composite image."""
+    scores = image_scores(image, record["layout"])
+    i = "ABCD".index(record["Answer"])
+    to_ref = list(scores["farthest_from_reference"])
+    spread = [3 * v for v in scores["odd_one_out"]]  # the audit's mean over the 3 others
+    assert min(abs(v - to_ref[i]) for j, v in enumerate(to_ref) if j != i) > TIE / 2
+    assert min(abs(v - spread[i]) for j, v in enumerate(spread) if j != i) > TIE / 2
+    return _rank(to_ref, i), _rank(spread, i)
+
+
+@pytest.mark.parametrize("level", [0, 2, 3])
+def test_generator_ranks_are_the_audits(level):
+    for index in range(4):
+        result = make_item("rotation_2d", level, index, 4, 7)
+        ranks = result.record["spec"]["answer_ranks"]
+        expected = (ranks["distance_to_reference"], ranks["distance_to_options"])
+        assert _audit_ranks(result.record, decode_png(result.png)) == expected
+
+
+def test_no_audit_heuristic_finds_the_answer_at_level_1():
+    """Over 60 fixed items the answer is nearest / farthest / most typical / odd one out by
+    the audit's own measure in 5..25 items each.  By design each count is Binomial(60, 1/4)
+    (mean 15, sd 3.4), so the band is mean +- 3 sd; the unbalanced generator's answer was
+    the farthest in 32 and the nearest in 1 of these 60 items."""
+    counts = np.zeros((2, 4), dtype=int)
+    task = Rotation2D()
+    for index in range(60):
+        seed = derive_seed(0, "rotation_2d", 1, index, 0)  # make_item's first sub-seed
+        record, image = assemble(task, task.build(1, item_rng(seed)), level=1, image_id="0000",
+                                 letter=answer_letter(0, "rotation_2d", 1, index), item_seed=seed)
+        ranks = _audit_ranks(record, image)
+        spec = record["spec"]["answer_ranks"]
+        assert ranks == (spec["distance_to_reference"], spec["distance_to_options"])
+        counts[0, ranks[0]] += 1
+        counts[1, ranks[1]] += 1
+    extremes = counts[:, [0, 3]]
+    assert extremes.min() >= 5 and extremes.max() <= 25, counts.tolist()
