@@ -12,7 +12,7 @@ from tqdm import tqdm
 
 from spatialcad import __version__, freecad_env, pipeline
 from spatialcad.cad.deepcad import import_parts, import_report_lines
-from spatialcad.cad.parts import SUFFIXES, list_parts
+from spatialcad.cad.parts import SUFFIXES, catalogue, list_parts
 from spatialcad.tasks import registry
 
 
@@ -90,8 +90,12 @@ def _parse_tasks(spec: str, level: int) -> list[str]:
 @click.option("--jobs", type=int, default=1, show_default=True,
               help="Worker processes; the output is identical for any value.")
 @click.option("--overwrite", is_flag=True, help="Replace OUT if it already has files.")
+@click.option("--deepcad-dir", type=click.Path(path_type=Path, exists=True, file_okay=False),
+              default=None, help="Parts for three_view levels >= 1: a directory searched "
+              "recursively for DeepCAD JSON (e.g. the dataset's cad_json/) and STEP files. "
+              "Default: the bundled deepcad_assets/.")
 def generate(task_spec: str, level: int, n: int, seed: int, out: Path | None, jobs: int,
-             overwrite: bool) -> None:
+             overwrite: bool, deepcad_dir: Path | None) -> None:
     """Generate N verified items per task at one level into OUT.
 
     Every item is proved by its task's verifier before it is written; a candidate that
@@ -112,12 +116,20 @@ def generate(task_spec: str, level: int, n: int, seed: int, out: Path | None, jo
         except freecad_env.FreeCADNotFound as exc:
             fail(str(exc))
     out = out or Path("output") / f"L{level}"
+    options = {}
+    if deepcad_dir is not None:
+        try:
+            catalogue(deepcad_dir.resolve())
+        except ValueError as exc:
+            fail(str(exc))
+        options["deepcad_dir"] = str(deepcad_dir.resolve())
     command = shlex.join(["spatialcad", "generate", "--task", ",".join(names), "--level",
-                          str(level), "--n", str(n), "--seed", str(seed)])
+                          str(level), "--n", str(n), "--seed", str(seed),
+                          *(["--deepcad-dir", str(deepcad_dir)] if deepcad_dir else [])])
     start = time.perf_counter()
     try:
         summary = pipeline.generate(names, level, n, seed, out, jobs=jobs, overwrite=overwrite,
-                                    command=command)
+                                    command=command, options=options)
     except ValueError as exc:
         fail(str(exc))
     except pipeline.GenerationError as exc:

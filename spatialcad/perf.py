@@ -22,7 +22,7 @@ STAGES: dict[str, list[tuple[str, str]]] = {
     "rendering": [
         ("render/raster.py", "render"),
         ("render/drawing.py", "draw_shapes"),
-        ("render/drawing.py", "draw_segments"),
+        ("render/drawing.py", "draw_polylines"),
         ("render/layout.py", "compose"),
     ],
     "png": [("render/png.py", "encode_png"), ("render/png.py", "decode_png")],

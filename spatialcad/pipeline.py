@@ -37,9 +37,11 @@ class ItemResult:
     rejected: int  # candidates thrown away (Reject or failed verification) before this one
 
 
-def make_item(task_name: str, level: int, index: int, n: int, seed: int) -> ItemResult:
-    """Build, assemble and verify item ``index``; retry with the next sub-seed on failure."""
-    task = registry.get(task_name)
+def make_item(task_name: str, level: int, index: int, n: int, seed: int,
+              options: dict[str, Any] | None = None) -> ItemResult:
+    """Build, assemble and verify item ``index``; retry with the next sub-seed on failure.
+    ``options`` are the run's task settings (e.g. ``deepcad_dir``)."""
+    task = registry.get(task_name, options)
     letter = rec.answer_letter(seed, task_name, level, index)
     last = ""
     for attempt in range(MAX_ATTEMPTS):
@@ -88,11 +90,12 @@ class RunSummary:
 
 def generate(
     tasks: list[str], level: int, n: int, seed: int, out: Path, *, jobs: int = 1,
-    overwrite: bool = False, command: str = "",
+    overwrite: bool = False, command: str = "", options: dict[str, Any] | None = None,
 ) -> RunSummary:
     """Generate ``n`` verified items per task into ``out`` (all or nothing)."""
+    options = dict(options or {})
     with atomic_dir(out, overwrite) as tmp:
-        work = [(t, level, i, n, seed) for t in tasks for i in range(n)]
+        work = [(t, level, i, n, seed, options) for t in tasks for i in range(n)]
         records, rejected, per_task = [], 0, dict.fromkeys(tasks, 0)
         for result in progress(parallel_map(make_item, work, jobs), len(work), "generate"):
             path = tmp / result.record["image"]
@@ -102,7 +105,8 @@ def generate(
             rejected += result.rejected
             per_task[result.record["generator"]["name"].rsplit(".", 1)[1]] += 1
         (tmp / rec.BENCHMARK).write_bytes(rec.dumps(records))
-        params = {"command": command, "tasks": tasks, "level": level, "n": n, "seed": seed}
+        params = {"command": command, "tasks": tasks, "level": level, "n": n, "seed": seed,
+                  "options": options}
         rec.write_manifest(tmp, params, records)
     return RunSummary(len(records), rejected, per_task)
 

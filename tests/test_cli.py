@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 
 import pytest
 from conftest import tree_bytes
 
 from spatialcad import freecad_env, pipeline
+from spatialcad.cad.parts import ASSETS_DIR
 from spatialcad.render.png import decode_png, encode_png
 
 CASES = [(t, lv) for t in ("cube_counting", "cross_section") for lv in (0, 1, 2)]
-CASES.append(("three_view", 0))
+CASES += [("three_view", lv) for lv in (0, 1, 2)]
 
 
 @pytest.mark.parametrize(("task", "level"), CASES)
@@ -28,7 +31,7 @@ def test_generate_then_verify(spatialcad, tmp_path, task, level):
         assert (out / r["Category"] / r["Task"] / r["Level"] / f"{r['Image_id']}.png").is_file()
         assert r["Answer"] in "ABCD" and len(r["Choices"]) == 4
         assert isinstance(r["spec"], dict)
-        if r["Task"] in ("CubeCounting", "3ViewProjection"):
+        if r["Task"] == "CubeCounting" or r["Task"] == "3ViewProjection" and level == 0:
             assert all(len(v) == 3 and all(isinstance(c, int) for c in v)
                        for v in r["spec"]["voxels"])
         if r["Task"] == "CubeCounting":
@@ -39,6 +42,34 @@ def test_generate_then_verify(spatialcad, tmp_path, task, level):
     assert manifest["items"] == 3 and "benchmark.json" in manifest["files"]
     code, stdout, _ = spatialcad("verify", out)
     assert code == 0 and "all 3 items verified" in stdout
+
+
+def test_three_view_parts_from_a_deepcad_dir(spatialcad, tmp_path):
+    """--deepcad-dir: parts found recursively (no index: face counts read on loading), named
+    in the records by absolute path, and verified from there."""
+    parts = tmp_path / "parts" / "nested"
+    parts.mkdir(parents=True)
+    for name in ("l_bracket", "hinge_leaf", "stepped_block", "counterbored_plate"):
+        shutil.copy(ASSETS_DIR / f"{name}.step", parts / f"{name}.step")
+    (parts / "broken.json").write_text("{not json")
+    out = tmp_path / "bench"
+    code, _, err = spatialcad("generate", "--task", "three_view", "--level", 1, "--n", 3,
+                              "--out", out, "--deepcad-dir", tmp_path / "parts")
+    assert code == 0, err
+    records = json.loads((out / "benchmark.json").read_text())
+    for r in records:
+        assert Path(r["spec"]["part"]["file"]).parent == parts
+    assert spatialcad("verify", out)[0] == 0
+    Path(records[0]["spec"]["part"]["file"]).write_text("changed")
+    code, stdout, _ = spatialcad("verify", out)  # the verifier notices a changed part
+    assert code != 0 and "SHA-256" in stdout
+
+
+def test_empty_deepcad_dir_is_a_usage_error(spatialcad, tmp_path):
+    (tmp_path / "empty").mkdir()
+    code, _, err = spatialcad("generate", "--task", "three_view", "--level", 1,
+                              "--deepcad-dir", tmp_path / "empty", "--out", tmp_path / "o")
+    assert code == 2 and "no part files" in err and not (tmp_path / "o").exists()
 
 
 def test_answers_balanced(spatialcad, tmp_path):
@@ -86,7 +117,7 @@ def test_verify_detects_tampering(spatialcad, tmp_path):
         (["--level", "-1"], "--level must be >= 0"),
         (["--n", "0"], "--n must be >= 1"),
         (["--jobs", "0"], "--jobs must be >= 1"),
-        (["--task", "three_view", "--level", "1"], "has no level 1"),
+        (["--task", "three_view", "--level", "4"], "has no level 4"),
         (["--level", "x"], "'x' is not a valid integer"),
     ],
 )
@@ -132,10 +163,10 @@ def test_missing_freecad_is_a_clear_error(spatialcad, tmp_path, monkeypatch):
 def test_failed_run_leaves_nothing(spatialcad, tmp_path, monkeypatch):
     real = pipeline.make_item
 
-    def flaky(task, level, index, n, seed):
+    def flaky(task, level, index, n, seed, options):
         if index == 1:
             raise pipeline.GenerationError("boom")
-        return real(task, level, index, n, seed)
+        return real(task, level, index, n, seed, options)
 
     monkeypatch.setattr(pipeline, "make_item", flaky)
     with pytest.raises(pipeline.GenerationError):

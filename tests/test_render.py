@@ -15,7 +15,7 @@ from spatialcad.render import (
     GridReadError,
     compose,
     decode_png,
-    draw_segments,
+    draw_polylines,
     draw_shapes,
     encode_png,
     feature_edges,
@@ -431,15 +431,27 @@ def test_draw_shapes_flip_y() -> None:
     assert down[40, 130, 0] == 0 and down[160, 130, 0] == 255 and down[160, 65, 0] == 0
 
 
-def test_draw_segments_dashed_and_solid() -> None:
-    segs = np.array([[[0, 0], [10, 0]], [[0, 5], [10, 5]]], dtype=float)
-    img = draw_segments(segs, [False, True], (400, 200), margin=20)
+def test_draw_polylines_dashed_and_solid() -> None:
+    lines = [np.array([[0, 0], [10, 0]], dtype=float), np.array([[0, 5], [10, 5]], dtype=float)]
+    img = draw_polylines(lines, [False, True], (400, 200), margin=20)
     solid_row = img[180, 45:355].max(axis=1)
     dashed_row = img[20, 45:355].max(axis=1)
     assert np.all(solid_row < 100)
     assert np.any(dashed_row == 255) and np.count_nonzero(dashed_row < 100) > 150
     with pytest.raises(ValueError):
-        draw_segments(segs, [True])
+        draw_polylines(lines, [True])
+
+
+def test_dashes_run_along_a_finely_discretized_curve() -> None:
+    """A hidden circle made of 400 short pieces still shows gaps (dashes span pieces)."""
+    t = np.linspace(0.0, 2.0 * np.pi, 401)
+    circle = np.stack([np.cos(t), np.sin(t)], axis=1)
+    img = draw_polylines([circle], [True], (300, 300), margin=20, width=2)
+    yy, xx = np.mgrid[:300, :300]
+    ring = np.abs(np.hypot(xx - 149.5, yy - 149.5) - 130) < 1.0
+    dark = img.max(axis=2) < 128
+    covered = np.count_nonzero(dark & ring) / np.count_nonzero(ring)
+    assert 0.45 < covered < 0.8  # on 10 px, off 6 px: about 62% of the ring is inked
 
 
 def test_text_panel_wraps_and_is_deterministic() -> None:

@@ -1,18 +1,26 @@
 """Engineering parts for tasks: load a DeepCAD JSON or STEP file as a FreeCAD solid in mm.
 
 The bundled parts live in ``deepcad_assets/`` at the repository root (:data:`ASSETS_DIR`),
-each as ``<name>.json`` (DeepCAD) and ``<name>.step``, described by ``index.json``.
+each as ``<name>.json`` (DeepCAD) and ``<name>.step``, described by ``index.json``.  Users
+point tasks at other directories (the real DeepCAD dataset's nested ``cad_json/`` folders,
+a folder of STEP files); item records name a part's file relative to the repository root
+when it lies inside it, else by absolute path (:func:`portable`, :func:`resolve`).
 """
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from spatialcad.cad.deepcad import read_deepcad
 from spatialcad.cad.step_io import read_step
 
-ASSETS_DIR = Path(__file__).resolve().parents[2] / "deepcad_assets"
+REPO_ROOT = Path(__file__).resolve().parents[2]
+ASSETS_DIR = REPO_ROOT / "deepcad_assets"
+INDEX = "index.json"
 STEP_SUFFIXES = (".step", ".stp")
 SUFFIXES = (*STEP_SUFFIXES, ".json")  # preference order when a part has several files
 
@@ -33,14 +41,61 @@ def load_part(path: str | Path) -> Any:
 
 
 def list_parts(directory: str | Path = ASSETS_DIR) -> list[Path]:
-    """One file per part of ``directory``, sorted by name: its STEP file if it has one
-    (faster to load, same solid), else its DeepCAD JSON.  ``index.json`` is not a part."""
-    best: dict[str, Path] = {}
-    for p in Path(directory).iterdir():
+    """One file per part under ``directory`` (searched recursively), sorted by path: its
+    STEP file if it has one (faster to load, same solid), else its DeepCAD JSON.  An
+    ``index.json`` is not a part."""
+    root = Path(directory)
+    best: dict[Path, Path] = {}
+    for p in root.rglob("*"):
         suffix = p.suffix.lower()
-        if not p.is_file() or suffix not in SUFFIXES or p.name == "index.json":
+        if suffix not in SUFFIXES or p.name == INDEX or not p.is_file():
             continue
-        old = best.get(p.stem)
+        key = p.relative_to(root).with_suffix("")
+        old = best.get(key)
         if old is None or SUFFIXES.index(suffix) < SUFFIXES.index(old.suffix.lower()):
-            best[p.stem] = p
+            best[key] = p
     return [best[k] for k in sorted(best)]
+
+
+@dataclass(frozen=True)
+class PartEntry:
+    path: Path
+    faces: int | None  # from the directory's index.json; None when unknown until loaded
+
+
+@lru_cache(maxsize=8)
+def catalogue(directory: Path) -> tuple[PartEntry, ...]:
+    """The parts of ``directory`` (an absolute path), with face counts where its
+    ``index.json`` (as written by deepcad_assets/make_assets.py) gives them."""
+    faces: dict[str, int] = {}
+    index = directory / INDEX
+    if index.is_file():
+        for e in json.loads(index.read_text()):
+            for key in ("step", "json"):
+                if key in e and "faces" in e:
+                    faces[e[key]] = int(e["faces"])
+    parts = list_parts(directory)
+    if not parts:
+        raise ValueError(f"{directory}: no part files (.json, .step, .stp) found")
+    return tuple(PartEntry(p, faces.get(p.relative_to(directory).as_posix())) for p in parts)
+
+
+@lru_cache(maxsize=32)
+def cached_part(path: Path) -> Any:
+    """:func:`load_part`, remembered per process (callers must not modify the shape)."""
+    return load_part(path)
+
+
+def portable(path: Path) -> str:
+    """How a record names a part file: relative to the repository root if inside it."""
+    path = path.resolve()
+    try:
+        return path.relative_to(REPO_ROOT).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def resolve(name: str) -> Path:
+    """The file a record's part name refers to (inverse of :func:`portable`)."""
+    path = Path(name)
+    return path if path.is_absolute() else REPO_ROOT / path

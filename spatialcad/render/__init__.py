@@ -5,7 +5,7 @@ Pure numpy + OpenCV + shapely: imports neither FreeCAD nor other spatialcad pack
 """
 
 from .camera import VIEWS, Camera, camera, orbit
-from .drawing import draw_segments, draw_shapes, text_panel
+from .drawing import draw_polylines, draw_shapes, text_panel
 from .gridread import GridReadError, read_cell_colours, read_grid
 from .layout import compose
 from .mesh import Mesh, empty_mesh, feature_edges, merge, solid_mesh, voxel_mesh
@@ -20,7 +20,7 @@ __all__ = [
     "camera",
     "compose",
     "decode_png",
-    "draw_segments",
+    "draw_polylines",
     "draw_shapes",
     "empty_mesh",
     "encode_png",

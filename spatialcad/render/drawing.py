@@ -1,4 +1,4 @@
-"""2D line drawings with OpenCV: filled shapely shapes, solid/dashed segments, text panels."""
+"""2D line drawings with OpenCV: filled shapely shapes, solid/dashed polylines, text panels."""
 
 from __future__ import annotations
 
@@ -133,19 +133,19 @@ def draw_shapes(
     return img
 
 
-def _dash_pieces(
-    p0: np.ndarray, p1: np.ndarray, on: float, off: float, cap: float = 0.0
-) -> list[np.ndarray]:
-    """Split the pixel segment p0-p1 into dashes of ``on`` px separated by ``off`` px.
+def _dash_pieces(line: np.ndarray, on: float, off: float, cap: float = 0.0) -> list[np.ndarray]:
+    """Split the pixel polyline into dashes of ``on`` px separated by ``off`` px, measured
+    along the line (so curves discretized into short pieces dash like straight lines).
 
-    The pattern is centred on the segment so both ends look alike; each dash is shortened
-    by ``cap`` at both ends, which the round caps of thick lines add back.
+    The pattern is centred on the line so both ends look alike; each dash is shortened by
+    ``cap`` at both ends, which the round caps of thick lines add back.
     """
-    d = p1 - p0
-    length = float(np.hypot(d[0], d[1]))
+    steps = np.hypot(*np.diff(line, axis=0).T)
+    at = np.concatenate([[0.0], np.cumsum(steps)])
+    length = float(at[-1])
     period = on + off
     if length <= on or period <= 0:
-        return [np.stack([p0, p1])]
+        return [line]
     n = int((length + off) // period)  # whole dashes that fit
     used = n * period - off
     start = (length - used) / 2.0
@@ -156,18 +156,19 @@ def _dash_pieces(
     cuts += [(start + i * period, start + i * period + on) for i in range(n)]
     if start > off + 1.0:
         cuts.append((length - start + off, length))
-    u = d / length
     out = []
     for a, b in cuts:
         a2, b2 = a + cap, b - cap
         if b2 < a2:
             a2 = b2 = (a + b) / 2.0
-        out.append(np.stack([p0 + u * a2, p0 + u * b2]))
+        inside = line[(at > a2) & (at < b2)]
+        ends = [np.interp(t, at, line[:, k]) for t in (a2, b2) for k in (0, 1)]
+        out.append(np.vstack([ends[:2], inside, ends[2:]]))
     return out
 
 
-def draw_segments(
-    segments: np.ndarray,
+def draw_polylines(
+    lines: Sequence[np.ndarray],
     dashed: Sequence[bool] | None = None,
     size: tuple[int, int] = (400, 400),
     *,
@@ -179,45 +180,34 @@ def draw_segments(
     bounds: tuple[float, float, float, float] | None = None,
     background: Color = (255, 255, 255),
 ) -> np.ndarray:
-    """Engineering line drawing of 2D segments (K, 2, 2) in world units, y up.
+    """Engineering line drawing of 2D polylines (each (k, 2), world units, y up).
 
-    ``dashed[i]`` draws segment i dashed (``dash`` = on/off pixels). ``bounds`` =
-    (minx, miny, maxx, maxy) is the world box whose centre goes to the image centre and
-    which is fitted when ``scale`` is None (default: the segments' own bounds).
+    ``dashed[i]`` draws line i dashed (``dash`` = on/off pixels, continuous along the
+    line). ``bounds`` = (minx, miny, maxx, maxy) is the world box whose centre goes to the
+    image centre and which is fitted when ``scale`` is None (default: the lines' bounds).
     """
-    seg = np.asarray(segments, dtype=np.float64).reshape(-1, 2, 2)
+    polys = [np.asarray(p, dtype=np.float64).reshape(-1, 2) for p in lines]
     img = _canvas(size, background)
-    if dashed is None:
-        flags = np.zeros(len(seg), dtype=bool)
-    else:
-        flags = np.asarray(list(dashed), dtype=bool)
-        if len(flags) != len(seg):
-            raise ValueError(f"{len(flags)} dashed flags for {len(seg)} segments")
-    if len(seg) == 0:
+    flags = np.zeros(len(polys), dtype=bool) if dashed is None else np.asarray(
+        list(dashed), dtype=bool)
+    if len(flags) != len(polys):
+        raise ValueError(f"{len(flags)} dashed flags for {len(polys)} lines")
+    if not polys:
         return img
     if bounds is None:
-        pts = seg.reshape(-1, 2)
+        pts = np.concatenate(polys)
         lo, hi = pts.min(axis=0), pts.max(axis=0)
         bounds = (lo[0], lo[1], hi[0], hi[1])
     fr = _Frame(bounds, size, margin, scale, True)
-    px = fr.px(seg.reshape(-1, 2)).reshape(-1, 2, 2)
     c = tuple(int(v) for v in color)
     th = max(1, int(width))
     on, off = float(dash[0]), float(dash[1])
     # solid lines first so dashes (hidden lines) never cover them with gaps
     for i in np.argsort(flags, kind="stable"):
-        pieces = _dash_pieces(px[i, 0], px[i, 1], on, off, th / 2.0) if flags[i] else [px[i]]
-        for piece in pieces:
-            a = np.rint(piece * _ONE).astype(np.int64)
-            cv2.line(
-                img,
-                (int(a[0, 0]), int(a[0, 1])),
-                (int(a[1, 0]), int(a[1, 1])),
-                c,
-                th,
-                cv2.LINE_AA,
-                _SHIFT,
-            )
+        px = fr.px(polys[i])
+        pieces = _dash_pieces(px, on, off, th / 2.0) if flags[i] else [px]
+        fixed = [np.rint(piece * _ONE).astype(np.int32) for piece in pieces]
+        cv2.polylines(img, fixed, False, c, th, cv2.LINE_AA, _SHIFT)
     return img
 
 

@@ -8,6 +8,7 @@ letters), composes the image, writes the record and runs the task's independent 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -66,6 +67,10 @@ class Task:
     needs_freecad: ClassVar[bool] = False
     min_level: ClassVar[int] = 0
     max_level: ClassVar[int | None] = None  # None: the ladder goes on (every level >= min)
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        """``options``: run-wide settings from the command line (e.g. ``deepcad_dir``)."""
+        self.options: dict[str, Any] = dict(options or {})
 
     def params(self, level: int) -> dict[str, Any]:
         """The difficulty parameters of ``level`` (see spatialcad/levels.py)."""

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
+from typing import Any
 
 from spatialcad.tasks.base import Task
 
@@ -41,8 +43,9 @@ def load_all() -> dict[str, type[Task]]:
     return {name: TASKS[name] for name in CATALOGUE if name in TASKS}
 
 
-def get(name: str) -> Task:
+def get(name: str, options: Mapping[str, Any] | None = None) -> Task:
+    """An instance of task ``name`` with run-wide ``options`` (see :class:`Task`)."""
     tasks = load_all()
     if name not in tasks:
         raise KeyError(name)
-    return tasks[name]()
+    return tasks[name](options)

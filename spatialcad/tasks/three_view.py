@@ -1,6 +1,7 @@
-"""3ViewProjection, level 0: which picture is the left view of a cube stack with red cubes?
+"""3ViewProjection.  Level 0: which picture is the left view of a cube stack with red cubes?
+Levels 1 and up ask for a view of an engineering part (see :mod:`three_view_parts`).
 
-Reference: isometric, front and top views.  Options: the left view (answer), the right
+Level 0 reference: isometric, front and top views.  Options: the left view (answer), the right
 view, and the left and right views of the same stack with its red cubes moved to other
 cubes.  Every option must differ from the answer as a drawing (a symmetric stack's right
 view can equal its left view: such a candidate is rejected).
@@ -8,6 +9,7 @@ view can equal its left view: such a candidate is rejected).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -16,6 +18,7 @@ from spatialcad.geometry import voxels
 from spatialcad.render.stacks import RED, stack_isometric, stack_view
 from spatialcad.tasks.base import Draft, Option, Panel, Reject, Task
 from spatialcad.tasks.registry import register
+from spatialcad.tasks.three_view_parts import FACE_BANDS, build_part_item, face_band
 
 Voxel = tuple[int, int, int]
 
@@ -38,13 +41,23 @@ class ThreeView(Task):
     name = "three_view"
     record_task = "3ViewProjection"
     category = "MentalRotation"
-    max_level = 0  # levels >= 1 use engineering parts (DeepCAD), not implemented yet
+    needs_freecad = True
+    max_level = len(FACE_BANDS)
 
     def params(self, level: int) -> dict[str, Any]:
-        return {"space": [3, 3, 3], "fill": 0.6, "red": 3}
+        if level == 0:
+            return {"space": [3, 3, 3], "fill": 0.6, "red": 3}
+        lo, hi = face_band(level)
+        return {"faces": [lo, hi], "deepcad_dir": self.options.get("deepcad_dir")}
 
     def build(self, level: int, rng: np.random.Generator) -> Draft:
-        p = self.params(level)
+        if level >= 1:
+            directory = self.options.get("deepcad_dir")
+            return build_part_item(level, rng, Path(directory) if directory else None)
+        return self._build_stack_item(rng)
+
+    def _build_stack_item(self, rng: np.random.Generator) -> Draft:
+        p = self.params(0)
         stack = voxels.random_stack(rng, tuple(p["space"]), p["fill"])
         shown = visible_cubes(stack, ("front", "top"))  # red cubes must show in the reference
         if len(stack) < 5 or len(shown) <= p["red"]:

@@ -1,4 +1,5 @@
-"""3ViewProjection (cube stacks) verifier.
+"""3ViewProjection verifier: cube stacks here (level 0), engineering parts in
+:mod:`spatialcad.verify.three_view_parts`.
 
 Reads every option's drawing back from the image as a grid of empty / grey / red cells,
 re-derives the asked view by walking pixel rays through the stored stack, and proves that
@@ -14,6 +15,7 @@ import numpy as np
 from spatialcad.render.gridread import GridReadError, read_cell_colours
 from spatialcad.verify.base import crop, verifier
 from spatialcad.verify.raycast import nearest_cubes
+from spatialcad.verify.three_view_parts import verify_part
 
 
 def drawing(vox: set[tuple[int, int, int]], red: set[tuple[int, int, int]], view: str):
@@ -25,6 +27,8 @@ def drawing(vox: set[tuple[int, int, int]], red: set[tuple[int, int, int]], view
 @verifier("3ViewProjection")
 def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
     spec = record["spec"]
+    if "part" in spec:
+        return verify_part(record, image)
     vox = {tuple(v) for v in spec["voxels"]}
     red = {tuple(v) for v in spec["red"]}
     failures = []

@@ -1,0 +1,176 @@
+"""Engineering line drawings as data: visible and hidden polylines of one orthographic view.
+
+A :class:`LineDrawing` holds polylines in view coordinates (millimetres, x right, y up).
+The wrong options of 3ViewProjection are edits of drawings (a line deleted, the view turned
+or flipped), and two drawings are told apart by :func:`difference`: how much line one has
+where the other has none of the same kind (solid vs dashed), after sampling both densely.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import shapely
+from scipy.spatial import cKDTree
+from shapely.geometry import MultiLineString
+from shapely.ops import polygonize, unary_union
+
+Polyline = np.ndarray  # (k, 2) float64, k >= 2
+
+
+@dataclass(frozen=True)
+class LineDrawing:
+    visible: tuple[Polyline, ...]
+    hidden: tuple[Polyline, ...]
+
+    def lines(self, hidden: bool) -> tuple[Polyline, ...]:
+        return self.hidden if hidden else self.visible
+
+    def bounds(self) -> tuple[float, float, float, float]:
+        """(min x, min y, max x, max y) of all lines."""
+        pts = np.concatenate([*self.visible, *self.hidden])
+        lo, hi = pts.min(axis=0), pts.max(axis=0)
+        return float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])
+
+    def size(self) -> tuple[float, float]:
+        x0, y0, x1, y1 = self.bounds()
+        return x1 - x0, y1 - y0
+
+    def transformed(self, matrix: np.ndarray) -> LineDrawing:
+        """The drawing mapped by a 2x2 matrix about the centre of its bounds."""
+        x0, y0, x1, y1 = self.bounds()
+        c = np.array([(x0 + x1) / 2.0, (y0 + y1) / 2.0])
+        m = np.asarray(matrix, dtype=np.float64)
+
+        def f(lines: tuple[Polyline, ...]) -> tuple[Polyline, ...]:
+            return tuple((p - c) @ m.T + c for p in lines)
+
+        return LineDrawing(f(self.visible), f(self.hidden))
+
+    def without(self, hidden: bool, index: int) -> LineDrawing:
+        """The drawing with one line removed."""
+        kept = tuple(p for i, p in enumerate(self.lines(hidden)) if i != index)
+        return LineDrawing(self.visible, kept) if hidden else LineDrawing(kept, self.hidden)
+
+    def to_json(self) -> dict[str, Any]:
+        def r(lines: tuple[Polyline, ...]) -> list:
+            return [np.round(p, 4).tolist() for p in lines]
+
+        return {"visible": r(self.visible), "hidden": r(self.hidden)}
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> LineDrawing:
+        def a(lines: list) -> tuple[Polyline, ...]:
+            return tuple(np.asarray(p, dtype=np.float64).reshape(-1, 2) for p in lines)
+
+        return LineDrawing(a(data["visible"]), a(data["hidden"]))
+
+
+# Turns and flips of a view, as 2x2 matrices acting on (x right, y up).
+TURN_CCW = np.array([[0.0, -1.0], [1.0, 0.0]])
+TURN_CW = TURN_CCW.T
+FLIP_LR = np.array([[-1.0, 0.0], [0.0, 1.0]])
+FLIP_UD = np.array([[1.0, 0.0], [0.0, -1.0]])
+
+
+def length(p: Polyline) -> float:
+    return float(np.hypot(*np.diff(p, axis=0).T).sum())
+
+
+def sample(lines: tuple[Polyline, ...], step: float) -> np.ndarray:
+    """Points every ``step`` (or closer) along the polylines, ends included: (N, 2)."""
+    out = [np.zeros((0, 2))]
+    for p in lines:
+        for a, b in zip(p[:-1], p[1:], strict=True):
+            n = max(1, int(np.ceil(np.hypot(*(b - a)) / step)))
+            t = np.linspace(0.0, 1.0, n + 1)[:, None]
+            out.append(a + t * (b - a))
+    return np.concatenate(out)
+
+
+def _unmatched(a: np.ndarray, b: np.ndarray, tol: float) -> int:
+    """How many points of ``a`` are farther than ``tol`` from every point of ``b``."""
+    if len(a) == 0:
+        return 0
+    if len(b) == 0:
+        return len(a)
+    dist, _ = cKDTree(b).query(a, distance_upper_bound=tol)
+    return int(np.count_nonzero(~np.isfinite(dist)))
+
+
+def difference(a: LineDrawing, b: LineDrawing, tol: float, step: float | None = None
+               ) -> tuple[float, float]:
+    """How differently two drawings look, as two lengths (the larger of both directions):
+    line that one shows where the other has no line at all, and line shown as a different
+    kind (solid where the other is dashed).  Hidden lines running on visible ones do not
+    show (a solid line covers the dashes).  Drawings are compared in place (no
+    re-centring); lines closer than ``tol`` count as the same line."""
+    step = step or tol / 2.0
+    shown = [_shown(d, tol, step) for d in (a, b)]
+    ink = [np.concatenate(s) for s in shown]
+    missing = max(_unmatched(ink[0], ink[1], tol), _unmatched(ink[1], ink[0], tol))
+    kind = 0
+    for k in (0, 1):
+        pa, pb = shown[0][k], shown[1][k]
+        kind = max(kind, _unmatched(pa, pb, tol), _unmatched(pb, pa, tol))
+    return missing * step, max(0, kind - missing) * step
+
+
+def _shown(d: LineDrawing, tol: float, step: float) -> tuple[np.ndarray, np.ndarray]:
+    """Sample points of the visible lines and of the hidden lines not covered by them."""
+    vis, hid = sample(d.visible, step), sample(d.hidden, step)
+    if len(vis) and len(hid):
+        dist, _ = cKDTree(vis).query(hid, distance_upper_bound=tol)
+        hid = hid[~np.isfinite(dist)]
+    return vis, hid
+
+
+def without_duplicates(d: LineDrawing, tol: float) -> LineDrawing:
+    """The drawing without lines that lie wholly on other lines: a visible line on a longer
+    visible line, a hidden line on any visible or longer hidden line.  Hidden-line removal
+    reports such lines (the back edges behind an outline; the two ends of a hole, which
+    project to one circle), and drawing two dashed copies of a line fills its gaps."""
+
+    def dedupe(lines: tuple[Polyline, ...], covering: np.ndarray) -> tuple[Polyline, ...]:
+        kept: list[int] = []
+        for i in sorted(range(len(lines)), key=lambda i: -length(lines[i])):
+            pts = sample((lines[i],), tol / 2.0)
+            if _unmatched(pts, covering, tol):
+                kept.append(i)
+                covering = np.concatenate([covering, pts])
+        return tuple(lines[i] for i in sorted(kept))
+
+    visible = dedupe(d.visible, np.zeros((0, 2)))
+    return LineDrawing(visible, dedupe(d.hidden, sample(visible, tol / 2.0)))
+
+
+def centred(d: LineDrawing) -> LineDrawing:
+    """The drawing translated so that the centre of its bounds is the origin."""
+    x0, y0, x1, y1 = d.bounds()
+    c = np.array([(x0 + x1) / 2.0, (y0 + y1) / 2.0])
+    return LineDrawing(tuple(p - c for p in d.visible), tuple(p - c for p in d.hidden))
+
+
+def outline(d: LineDrawing, tol: float) -> Any:
+    """The region enclosed by the visible lines (shapely), for telling internal lines."""
+    lines = unary_union(MultiLineString([p.tolist() for p in d.visible]))
+    return unary_union(list(polygonize(lines))).buffer(tol / 10.0).buffer(-tol / 10.0)
+
+
+def internal_lines(d: LineDrawing, tol: float) -> list[tuple[bool, int]]:
+    """(hidden, index) of every line that is not part of the view's outer outline."""
+    region = outline(d, tol)
+    boundary = region.boundary if not region.is_empty else None
+    out = []
+    for hidden in (False, True):
+        for i, p in enumerate(d.lines(hidden)):
+            if hidden or boundary is None:
+                out.append((hidden, i))
+                continue
+            near = shapely.distance(boundary, shapely.points(sample((p,), tol / 2.0))) <= tol
+            if near.mean() < 0.5:
+                out.append((hidden, i))
+    return out
+

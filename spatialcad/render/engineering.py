@@ -1,0 +1,45 @@
+"""Engineering drawings of parts: orthographic views (hidden lines dashed) and a shaded
+isometric picture, all of one item at one scale."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from spatialcad.geometry.line_drawing import LineDrawing
+from spatialcad.render.camera import VIEWS
+from spatialcad.render.drawing import draw_polylines
+from spatialcad.render.mesh import solid_mesh
+from spatialcad.render.raster import render
+
+PART_PX = 230  # the part's largest dimension in a view, pixels
+MARGIN = 14
+LINE_WIDTH = 2
+DASH = (9.0, 5.0)  # hidden lines: on, off pixels
+PART_GREY = (200, 205, 212)
+ISO_SIZE = (280, 280)
+
+
+def view_scale(largest_mm: float) -> float:
+    """Pixels per millimetre for a part whose largest dimension is ``largest_mm``."""
+    return PART_PX / float(largest_mm)
+
+
+def panel_size(drawing: LineDrawing, scale: float) -> tuple[int, int]:
+    w, h = drawing.size()
+    return int(round(w * scale)) + 2 * MARGIN, int(round(h * scale)) + 2 * MARGIN
+
+
+def draw_view(drawing: LineDrawing, scale: float) -> np.ndarray:
+    """The view on a canvas just large enough for it: visible lines solid, hidden dashed."""
+    lines = [*drawing.visible, *drawing.hidden]
+    dashed = [False] * len(drawing.visible) + [True] * len(drawing.hidden)
+    return draw_polylines(lines, dashed, panel_size(drawing, scale), scale=scale,
+                          bounds=drawing.bounds(), width=LINE_WIDTH, dash=DASH, margin=MARGIN)
+
+
+def draw_isometric(vertices: np.ndarray, triangles: np.ndarray, edges: Any) -> np.ndarray:
+    """A flat-shaded isometric picture of a tessellated part with its feature edges."""
+    mesh = solid_mesh(vertices, triangles, PART_GREY, edges)
+    return render([mesh], VIEWS["isometric"], ISO_SIZE, silhouette=True)

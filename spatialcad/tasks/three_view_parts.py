@@ -1,0 +1,228 @@
+"""3ViewProjection, levels >= 1: the third orthographic view of an engineering part.
+
+A part (DeepCAD JSON or STEP; the bundled ``deepcad_assets/`` unless ``--deepcad-dir``)
+is turned by one of the 24 axis-aligned rotations.  Of its front, top and left views
+(first-angle names as in SpatialViz-Bench; hidden edges dashed), the reference shows the
+view of largest area and one other beside an isometric picture; the question asks for the
+remaining view.  Wrong options are edits of that view: one internal line deleted, turned by
+90 degrees, flipped, or another view of the part (the opposite one first).  Each must
+differ from the answer, and from the other options, by at least ``MIN_DIFF_PX`` of line as
+drawn (a symmetric view's flip draws the same and is not used).  Levels pick parts by face
+count: simple parts at level 1, more faces and hidden lines above.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from spatialcad.cad import tessellate
+from spatialcad.cad.parts import ASSETS_DIR, PartEntry, cached_part, catalogue, portable
+from spatialcad.cad.projection import project, turned
+from spatialcad.geometry import line_drawing as ld
+from spatialcad.geometry.line_drawing import LineDrawing
+from spatialcad.geometry.rotations import proper_rotations
+from spatialcad.records import sha256
+from spatialcad.render.camera import VIEWS
+from spatialcad.render.engineering import draw_isometric, draw_view, view_scale
+from spatialcad.tasks.base import Draft, Option, Panel, Reject
+
+PRINCIPAL = ("front", "top", "left")
+OPPOSITE = {"front": "back", "top": "bottom", "left": "right"}
+# face-count bands of the levels (inclusive); the last band serves every higher level
+FACE_BANDS = ((1, 14), (15, 20), (21, 10**6))
+MIN_DIFF_PX = 16.0  # line length (px) one drawing must have and the other lack
+SAME_LINE_PX = 4.0  # lines closer than this (px) count as the same line
+KIND_WEIGHT = 0.12
+DEFLECTION = 0.0005  # curve discretization, as a fraction of the part's largest dimension
+TRANSFORMS = {
+    "turned_ccw": (ld.TURN_CCW, "turned 90 degrees counter-clockwise"),
+    "turned_cw": (ld.TURN_CW, "turned 90 degrees clockwise"),
+    "flipped_lr": (ld.FLIP_LR, "flipped left-right"),
+    "flipped_ud": (ld.FLIP_UD, "flipped upside down"),
+}
+VIEW_WORDS = {
+    "front": "the front view (seen from the front)",
+    "back": "the back view (seen from behind)",
+    "top": "the top view (seen from above, the front at the bottom)",
+    "bottom": "the bottom view (seen from below)",
+    "left": "the left view (seen from the part's left side)",
+    "right": "the right view (seen from the part's right side)",
+}
+
+
+def face_band(level: int) -> tuple[int, int]:
+    return FACE_BANDS[min(level, len(FACE_BANDS)) - 1]
+
+
+def canonical_axes(toward: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Screen (right, up) used to project from the axis direction ``toward``: up is +z, or
+    +y when looking along z."""
+    up = np.array([0, 1, 0]) if abs(toward[2]) else np.array([0, 0, 1])
+    return np.cross(up, toward), up
+
+
+@lru_cache(maxsize=512)
+def _axis_drawing(path: Path, toward: tuple[int, int, int], deflection: float) -> LineDrawing:
+    right, up = canonical_axes(np.array(toward))
+    return project(cached_part(path), right, up, deflection)
+
+
+def part_view(path: Path, rotation: np.ndarray, view: str, deflection: float) -> LineDrawing:
+    """The ``view`` of the part in ``path`` turned by ``rotation`` (one of the 24).
+
+    Hidden-line removal is the slow step (up to seconds for intersecting cylinders) and
+    depends only on the viewing direction, so a part is projected at most once from each
+    of its six axis directions per process; the turned part's view is such a projection
+    turned in the drawing plane.
+    """
+    right, up, _ = VIEWS[view].basis()
+    r0 = np.rint(rotation.T @ right).astype(int)
+    u0 = np.rint(rotation.T @ up).astype(int)
+    toward = np.cross(r0, u0)
+    rc, uc = canonical_axes(toward)
+    in_plane = np.array([[r0 @ rc, r0 @ uc], [u0 @ rc, u0 @ uc]], dtype=np.float64)
+    return _axis_drawing(path, tuple(int(t) for t in toward), deflection).transformed(in_plane)
+
+
+def option_drawing(views: dict[str, LineDrawing], data: dict[str, Any]) -> LineDrawing:
+    """An option's drawing from its recipe: a view, optionally edited (shared with the
+    verifier so both read recipes alike)."""
+    d = views[data["view"]]
+    if data.get("transform"):
+        d = d.transformed(TRANSFORMS[data["transform"]][0])
+    if data.get("deleted"):
+        hidden, index = data["deleted"]
+        d = d.without(bool(hidden), int(index))
+    return d
+
+
+def drawn_difference(a: LineDrawing, b: LineDrawing, scale: float) -> float:
+    """How differently two drawings look in their panels (centred), in pixels of line: line
+    one has where the other has none, plus KIND_WEIGHT of the line drawn solid in one and
+    dashed in the other (a dashed line differs from a solid one only in its gaps)."""
+    missing, kind = ld.difference(ld.centred(a), ld.centred(b), SAME_LINE_PX / scale)
+    return (missing + KIND_WEIGHT * kind) * scale
+
+
+@dataclass
+class Candidate:
+    operator: str
+    data: dict[str, Any]
+    explanation: str
+
+
+def pick_part(directory: Path, level: int, rng: np.random.Generator) -> tuple[PartEntry, Any]:
+    """A part of the level's face band: drawn from the index's face counts when known, else
+    drawn blindly and rejected when it falls outside the band."""
+    lo, hi = face_band(level)
+    entries = catalogue(directory)
+    known = [e for e in entries if e.faces is not None and lo <= e.faces <= hi]
+    pool = known if known else [e for e in entries if e.faces is None]
+    if not pool:
+        raise Reject(f"no part in {directory} has {lo}-{hi} faces")
+    entry = pool[int(rng.integers(len(pool)))]
+    try:
+        shape = cached_part(entry.path)
+    except ValueError as exc:
+        raise Reject(f"part unusable: {exc}") from exc
+    faces = len(shape.Faces)
+    if not lo <= faces <= hi:
+        raise Reject(f"{entry.path.name} has {faces} faces, level {level} wants {lo}-{hi}")
+    return entry, shape
+
+
+def build_part_item(level: int, rng: np.random.Generator, directory: Path | None) -> Draft:
+    entry, part = pick_part((directory or ASSETS_DIR).resolve(), level, rng)
+    rotation = proper_rotations()[int(rng.integers(24))]
+    largest = max(part.BoundBox.XLength, part.BoundBox.YLength, part.BoundBox.ZLength)
+    scale, deflection = view_scale(largest), DEFLECTION * largest
+    views = {v: part_view(entry.path, rotation, v, deflection) for v in VIEWS if v != "isometric"}
+    areas = {v: ld.outline(views[v], deflection).area for v in PRINCIPAL}
+    first = max(PRINCIPAL, key=lambda v: (areas[v], -PRINCIPAL.index(v)))
+    rest = [v for v in PRINCIPAL if v != first]
+    second = rest[int(rng.integers(2))]
+    asked = next(v for v in rest if v != second)
+
+    chosen: list[tuple[Candidate, LineDrawing]] = [
+        (Candidate("correct_view", {"view": asked}, f"It is {VIEW_WORDS[asked]}."),
+         views[asked])]
+    kinds = [str(k) for k in rng.permutation(["line_deleted", "turned", "flipped", "other_view"])]
+    makers: dict[str, Callable[[], Iterator[Candidate]]] = {
+        "line_deleted": lambda: _deletions(views[asked], asked, deflection, rng),
+        "turned": lambda: _transforms(asked, ("turned_ccw", "turned_cw"), rng),
+        "flipped": lambda: _transforms(asked, ("flipped_lr", "flipped_ud"), rng),
+        "other_view": lambda: _other_views(asked, (first, second), rng),
+    }
+    for kind in kinds:
+        if len(chosen) == 4:
+            break
+        for cand in makers[kind]():
+            d = option_drawing(views, cand.data)
+            if all(drawn_difference(d, other, scale) >= MIN_DIFF_PX for _, other in chosen):
+                chosen.append((cand, d))
+                break
+    if len(chosen) < 4:
+        raise Reject("fewer than three wrong options draw differently from the answer")
+
+    shape = turned(part, rotation)
+    vertices, triangles = tessellate.triangles(shape, 0.01 * largest)
+    edges = tessellate.feature_edges(shape, deflection)
+    reference = [Panel(draw_isometric(vertices, triangles, edges), "Isometric view")]
+    reference += [Panel(draw_view(views[v], scale), f"{v.capitalize()} view")
+                  for v in (first, second)]
+    options = [
+        Option(is_answer=i == 0, operator=c.operator, explanation=c.explanation,
+               image=draw_view(d, scale), data=c.data)
+        for i, (c, d) in enumerate(chosen)
+    ]
+    return Draft(
+        question=(
+            f"The top row shows a machine part in an isometric view, its {first} view and its "
+            f"{second} view (orthographic; visible edges solid, hidden edges dashed). Which "
+            f"option is its {asked} view, {VIEW_WORDS[asked].split('(', 1)[1][:-1]}? "
+            "Answer with A, B, C or D."
+        ),
+        spec={
+            "part": {"name": entry.path.stem, "file": portable(entry.path),
+                     "sha256": sha256(entry.path), "faces": len(part.Faces)},
+            "rotation": rotation.tolist(),
+            "reference_views": ["isometric", first, second],
+            "asked_view": asked,
+            "scale_px_per_mm": scale,
+            "deflection_mm": deflection,
+        },
+        reference=reference,
+        options=options,
+    )
+
+
+def _deletions(
+    d: LineDrawing, view: str, tol: float, rng: np.random.Generator
+) -> Iterator[Candidate]:
+    lines = ld.internal_lines(d, tol)
+    for i in rng.permutation(len(lines)):
+        hidden, index = lines[int(i)]
+        kind = "hidden (dashed)" if hidden else "visible"
+        yield Candidate("line_deleted", {"view": view, "deleted": [hidden, index]},
+                        f"It is the {view} view with one {kind} line missing.")
+
+
+def _transforms(view: str, names: tuple[str, ...], rng: np.random.Generator
+                ) -> Iterator[Candidate]:
+    for i in rng.permutation(len(names)):
+        name = names[int(i)]
+        yield Candidate(name.split("_")[0], {"view": view, "transform": name},
+                        f"It is the {view} view {TRANSFORMS[name][1]}.")
+
+
+def _other_views(asked: str, shown: tuple[str, str], rng: np.random.Generator
+                 ) -> Iterator[Candidate]:
+    others = [v for v in VIEWS if v not in ("isometric", asked, OPPOSITE[asked], *shown)]
+    for v in [OPPOSITE[asked], *(others[int(i)] for i in rng.permutation(len(others)))]:
+        yield Candidate("other_view", {"view": v}, f"It is {VIEW_WORDS[v]}, not the {asked} view.")

@@ -1,0 +1,197 @@
+"""3ViewProjection on engineering parts: TechDraw drawings, drawing comparison, the
+distractor proofs, and generation + verification at levels 1-3."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+from conftest import generated_items, only_the_answer_verifies
+
+from spatialcad import freecad_env
+from spatialcad.cad.parts import ASSETS_DIR, cached_part
+from spatialcad.cad.projection import project, turned
+from spatialcad.cad.step_io import write_step
+from spatialcad.geometry import line_drawing as ld
+from spatialcad.geometry.line_drawing import LineDrawing
+from spatialcad.geometry.rotations import proper_rotations
+from spatialcad.pipeline import make_item
+from spatialcad.render.camera import VIEWS
+from spatialcad.render.engineering import draw_view
+from spatialcad.tasks import registry
+from spatialcad.tasks.three_view_parts import MIN_DIFF_PX, drawn_difference, part_view
+from spatialcad.verify import run_verifier
+from spatialcad.verify.three_view_parts import MIN_DIFF_PIXELS, pixels_apart
+
+FreeCAD, Part = freecad_env.load()
+V = FreeCAD.Vector
+
+
+def view(shape, name: str, deflection: float = 0.02) -> LineDrawing:
+    right, up, _ = VIEWS[name].basis()
+    return project(shape, right, up, deflection)
+
+
+def bounds(lines) -> list[list[float]]:
+    return sorted([np.round(p.min(axis=0), 3).tolist() + np.round(p.max(axis=0), 3).tolist()
+                   for p in lines])
+
+
+def holed_block():
+    """A 40 x 20 x 30 block with a through hole of radius 5 from front to back."""
+    block = Part.makeBox(40, 20, 30)
+    return block.cut(Part.makeCylinder(5, 20, V(20, 0, 15), V(0, 1, 0)))
+
+
+def test_holed_block_views_have_the_expected_visible_and_hidden_lines():
+    front, top, left = (view(holed_block(), v) for v in ("front", "top", "left"))
+    # front: the outline and the hole's circle (its far end is hidden behind it: dropped)
+    assert (len(front.visible), len(front.hidden)) == (5, 0)
+    # top: the outline, and the hole's two silhouette lines dashed, front to back
+    assert (len(top.visible), len(top.hidden)) == (4, 2)
+    assert bounds(top.hidden) == [[15, 0, 15, 20], [25, 0, 25, 20]]
+    # left (seen from -x, right is -y): the hole's silhouette at heights 10 and 20
+    assert (len(left.visible), len(left.hidden)) == (4, 2)
+    assert bounds(left.hidden) == [[-20, 10, 0, 10], [-20, 20, 0, 20]]
+
+
+def test_views_are_oriented_like_the_cube_stack_views():
+    """A notch at the +x, -y, +z corner: top right in the front view, hidden in the left."""
+    box = Part.makeBox(10, 20, 30).cut(Part.makeBox(2, 2, 2, V(8, 0, 28)))
+    front, left, top = (view(box, v) for v in ("front", "left", "top"))
+    assert front.bounds() == (0, 0, 10, 30) and not front.hidden
+    assert [8, 28, 8, 30] in bounds(front.visible) and [8, 28, 10, 28] in bounds(front.visible)
+    # seen from the left, the front (-y) is on the right (x = -y): the notch's far edges
+    assert bounds(left.hidden) == [[-2, 28, -2, 30], [-2, 28, 0, 28]]
+    assert [8, 0, 8, 2] in bounds(top.visible)  # top view: front (-y) at the bottom
+
+
+def test_part_view_equals_projecting_the_turned_part():
+    """The per-direction cache turned in the plane is the projection of the turned part."""
+    path = (ASSETS_DIR / "l_bracket.step").resolve()
+    part = cached_part(path)
+    for rotation in proper_rotations():
+        shape = turned(part, rotation)
+        for name in ("front", "top", "left", "right", "back", "bottom"):
+            direct = ld.centred(view(shape, name, 0.05))
+            cached = ld.centred(part_view(path, rotation, name, 0.05))
+            assert ld.difference(direct, cached, 0.05) == (0.0, 0.0), (rotation, name)
+
+
+def square(hidden: bool = False) -> LineDrawing:
+    lines = (np.array([[0, 0], [10, 0], [10, 10], [0, 10], [0, 0]], dtype=float),)
+    return LineDrawing((), lines) if hidden else LineDrawing(lines, ())
+
+
+def test_difference_measures_missing_and_restyled_lines():
+    s = square()
+    bar = LineDrawing((*s.visible, np.array([[2.0, 5.0], [8.0, 5.0]])), ())
+    assert ld.difference(s, s, 0.1) == (0.0, 0.0)
+    missing, kind = ld.difference(bar, s, 0.1)
+    assert missing == pytest.approx(6.0, abs=0.5) and kind == 0
+    missing, kind = ld.difference(s, square(hidden=True), 0.1)
+    assert missing == 0 and kind == pytest.approx(40.0, abs=0.5)
+    # a dashed line running on a solid one does not show
+    covered = LineDrawing(s.visible, (np.array([[0.0, 0.0], [10.0, 0.0]]),))
+    assert ld.difference(s, covered, 0.1) == (0.0, 0.0)
+
+
+def test_flips_of_a_symmetric_view_draw_the_same():
+    front = view(holed_block(), "front")
+    for flip in (ld.FLIP_LR, ld.FLIP_UD):
+        assert drawn_difference(front, front.transformed(flip), 5.0) == 0
+    assert drawn_difference(front, front.transformed(ld.TURN_CCW), 5.0) > MIN_DIFF_PX
+
+
+def test_duplicate_lines_are_drawn_once():
+    circle = np.stack([np.cos(t := np.linspace(0, 2 * np.pi, 65)), np.sin(t)], axis=1)
+    d = ld.without_duplicates(LineDrawing((), (circle, circle[::-1].copy())), 0.01)
+    assert len(d.hidden) == 1
+    d = ld.without_duplicates(LineDrawing((circle,), (circle.copy(),)), 0.01)
+    assert (len(d.visible), len(d.hidden)) == (1, 0)
+
+
+def test_internal_lines_leave_out_the_outline():
+    front = view(holed_block(), "front")
+    internal = ld.internal_lines(front, 0.05)
+    assert len(internal) == 1  # the circle
+    hidden, index = internal[0]
+    assert not hidden and ld.length(front.visible[index]) == pytest.approx(2 * np.pi * 5, 0.01)
+
+
+@pytest.fixture(scope="module")
+def items():
+    return list(generated_items("three_view", (1, 2, 3), 2, seed=4))
+
+
+def test_every_item_verifies_and_only_its_answer_does(items):
+    operators = set()
+    for record, image in items:
+        operators |= only_the_answer_verifies(record, image)
+    assert operators == {"line_deleted", "turned", "flipped", "other_view"}
+
+
+def test_levels_use_parts_with_more_faces(items):
+    faces = {}
+    for record, _ in items:
+        faces.setdefault(record["Level"], []).append(record["spec"]["part"]["faces"])
+    assert max(faces["Level1"]) <= 14 and 15 <= min(faces["Level2"]) <= max(faces["Level2"]) <= 20
+    assert min(faces["Level3"]) >= 21
+
+
+def test_wrong_options_draw_differently_from_the_answer(items):
+    for record, image in items:
+        boxes = record["layout"]["options"]
+        panels = [image[y:y + h, x:x + w] for x, y, w, h in boxes]
+        answer = "ABCD".index(record["Answer"])
+        for i, panel in enumerate(panels):
+            if i != answer:
+                assert pixels_apart(panel, panels[answer]) >= MIN_DIFF_PIXELS
+
+
+def test_verifier_catches_a_mislabelled_or_swapped_drawing(items):
+    record, image = items[0]
+    wrong_view = copy.deepcopy(record)
+    others = [v for v in ("front", "top", "left") if v != record["spec"]["asked_view"]]
+    wrong_view["spec"]["asked_view"] = others[0]
+    assert run_verifier(wrong_view, image)
+    swapped = copy.deepcopy(record)
+    a, b = swapped["options"][0], swapped["options"][1]
+    a["data"], b["data"] = b["data"], a["data"]
+    assert any("does not show its stated drawing" in f for f in run_verifier(swapped, image))
+    blank = image.copy()
+    x, y, w, h = record["layout"]["options"]["ABCD".index(record["Answer"])]
+    blank[y:y + h, x:x + w] = 255
+    assert run_verifier(record, blank)
+
+
+def test_same_item_same_bytes():
+    a, b = (make_item("three_view", 2, 1, 2, 9) for _ in range(2))
+    assert a.png == b.png and a.record == b.record
+
+
+def test_symmetric_part_never_offers_a_flip_that_draws_like_the_answer(tmp_path):
+    """A block with a centred hole: every flip of every view draws the same, so a flipped
+    option is never offered; the items still have three wrong options."""
+    write_step(holed_block(), tmp_path / "holed_block.step")
+    task = registry.get("three_view", {"deepcad_dir": str(tmp_path)})
+    seen = 0
+    for seed in range(12):
+        try:
+            draft = task.build(1, np.random.default_rng(seed))
+        except Exception:  # Reject: not enough distinct wrong options for this draw
+            continue
+        seen += 1
+        assert "flipped" not in {o.operator for o in draft.options}
+        images = [o.image for o in draft.options]
+        assert all(pixels_apart(images[0], im) >= MIN_DIFF_PIXELS for im in images[1:])
+    assert seen >= 6
+
+
+def test_drawings_are_drawn_with_dashed_hidden_lines():
+    top = view(holed_block(), "top")
+    solid = draw_view(LineDrawing(top.visible + top.hidden, ()), 5.0)
+    dashed = draw_view(top, 5.0)
+    assert solid.shape == dashed.shape
+    assert pixels_apart(solid, dashed) >= MIN_DIFF_PIXELS  # gaps along both hidden lines
