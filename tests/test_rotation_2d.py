@@ -13,12 +13,12 @@ from spatialcad.evaluate.baselines import image_scores
 from spatialcad.geometry import grid2d as G
 from spatialcad.pipeline import make_item
 from spatialcad.records import answer_letter, assemble
-from spatialcad.render.grid2d import draw_grid, thumbnail
+from spatialcad.render.grid2d import draw_grid
 from spatialcad.render.png import decode_png
+from spatialcad.render.thumbnails import TIE, thumbnail
 from spatialcad.seeding import derive_seed, item_rng
 from spatialcad.tasks.base import Draft, Option, Panel
 from spatialcad.tasks.rotation_2d import (
-    TIE,
     Rotation2D,
     _reflect,
     balanced_choices,

@@ -15,15 +15,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import cv2
 import numpy as np
 
 from spatialcad.evaluate.runner import Line, Record, base_line, item_id
 from spatialcad.render.png import decode_png
+from spatialcad.render.thumbnails import distances, thumbnail
 from spatialcad.seeding import derive_seed, item_rng
 
 LETTERS = "ABCD"
-THUMB = 32  # thumbnail side, pixels
 
 Scores = np.ndarray  # one score per option; the heuristic picks the highest
 
@@ -60,27 +59,17 @@ class ConstantAnswerer:
         return [_line(record, self.system, self.letter)]
 
 
-def _thumb(panel: np.ndarray) -> np.ndarray:
-    small = cv2.resize(panel, (THUMB, THUMB), interpolation=cv2.INTER_AREA)
-    return small.astype(np.float32) / 255.0
-
-
-def _distances(a: list[np.ndarray], b: list[np.ndarray]) -> np.ndarray:
-    """Mean absolute pixel difference of every thumbnail of ``a`` to every one of ``b``."""
-    return np.array([[float(np.abs(x - y).mean()) for y in b] for x in a])
-
-
 def _crops(image: np.ndarray, boxes: list[list[int]]) -> list[np.ndarray]:
-    return [_thumb(image[y : y + h, x : x + w]) for x, y, w, h in boxes]
+    return [thumbnail(image[y : y + h, x : x + w]) for x, y, w, h in boxes]
 
 
 def image_scores(image: np.ndarray, layout: dict[str, Any]) -> dict[str, Scores]:
     """Per image heuristic, a score for each option panel (higher = picked)."""
     options = _crops(image, layout["options"])
-    refs = _crops(image, layout["reference"])
-    to_ref = _distances(options, refs).min(axis=1)
-    among = _distances(options, options)
-    spread = among.sum(axis=1) / (len(options) - 1)
+    dist = distances(options + _crops(image, layout["reference"]))
+    n = len(options)
+    to_ref = dist[:n, n:].min(axis=1)
+    spread = dist[:n, :n].sum(axis=1) / (n - 1)
     return {
         "nearest_to_reference": -to_ref,
         "farthest_from_reference": to_ref,

@@ -5,9 +5,6 @@ The drawing is exactly equivariant: the picture of a grid turned (or mirrored) b
 ``spatialcad.geometry.grid2d`` is the picture of the grid turned with ``np.rot90`` (or
 flipped), pixel for pixel, because the cells sit symmetrically on the canvas and every
 orientation of a pattern is a ``rot90``/``fliplr`` of one rasterized base mask.
-
-:func:`thumbnail` is a panel as the shortcut audit (``spatialcad.evaluate.baselines``) sees
-it; the 2DRotation generator balances the options' thumbnail distances.
 """
 
 from __future__ import annotations
@@ -43,7 +40,6 @@ _OUTLINES: dict[str, list[tuple[float, float]]] = {
                 (0.24, 0.88)],
 }
 _SHIFT = 4
-THUMB = 32  # side of a thumbnail, pixels (the audit's size)
 
 
 def cell_pitch(cells: int) -> int:
@@ -97,8 +93,3 @@ def draw_grid(grid: Grid, pitch: int | None = None) -> np.ndarray:
     img[ys, xs] = MARKER
     return img
 
-
-def thumbnail(image: np.ndarray) -> np.ndarray:
-    """``image`` shrunk to ``THUMB x THUMB`` (INTER_AREA), as float32 in 0..1."""
-    small = cv2.resize(image, (THUMB, THUMB), interpolation=cv2.INTER_AREA)
-    return small.astype(np.float32) / 255.0

@@ -44,7 +44,8 @@ import numpy as np
 
 from spatialcad.geometry import grid2d
 from spatialcad.geometry.grid2d import Grid
-from spatialcad.render.grid2d import draw_grid, thumbnail
+from spatialcad.render.grid2d import draw_grid
+from spatialcad.render.thumbnails import answer_ranks, distances, thumbnail
 from spatialcad.tasks.base import Draft, Option, Panel, Reject, Task
 from spatialcad.tasks.registry import register
 
@@ -61,7 +62,6 @@ PATTERN_ERRORS = (("unturned_patterns", 1, 0), ("unturned_patterns", 2, 0),
                   ("unturned_patterns", 3, 0), ("patterns_turned_back", 1, -1),
                   ("patterns_turned_back", 3, -3))
 MAX_GRIDS = 5000  # grids tried for one target pair (the rarest needs ~500 on average)
-TIE = 1e-4  # thumbnail distances closer than this are a near tie (one grey level ~1e-6)
 
 
 def turn_words(quarter_turns: int) -> str:
@@ -189,26 +189,6 @@ def distinct_distractors(grid: Grid, candidates: list[Candidate]) -> list[Candid
     return out
 
 
-def thumbnail_distances(thumbs: list[np.ndarray]) -> np.ndarray:
-    """Mean absolute difference of every thumbnail to every other one (the audit's)."""
-    stack = np.stack(thumbs)
-    return np.abs(stack[:, None] - stack[None]).mean(axis=(2, 3, 4), dtype=np.float64)
-
-
-def answer_ranks(dist: np.ndarray, options: list[int]) -> tuple[int, int] | None:
-    """Ranks (0 = smallest) of the first option's distance to the reference (index 0 of
-    ``dist``) and of its summed distance to the other options; None on a near tie."""
-    to_ref = dist[0, options]
-    among = dist[np.ix_(options, options)].sum(axis=1)
-    ranks = []
-    for values in (to_ref, among):
-        gaps = values[1:] - values[0]
-        if np.any(np.abs(gaps) <= TIE):
-            return None
-        ranks.append(int(np.count_nonzero(gaps < 0)))
-    return ranks[0], ranks[1]
-
-
 def balanced_choices(
     grid: Grid, pattern_distractors: int, target: tuple[int, int]
 ) -> list[tuple[Candidate, ...]]:
@@ -217,7 +197,7 @@ def balanced_choices(
     errors = pattern_errors(grid) if pattern_distractors else []
     distinct = distinct_distractors(grid, mirrors(grid, ref_thumb) + errors)
     pool = rotations(grid, ref_thumb) + distinct  # pool[i] is row i + 1 of dist
-    dist = thumbnail_distances([ref_thumb] + [c.thumb for c in pool])
+    dist = distances([ref_thumb] + [c.thumb for c in pool])
     wrong_mirrors = [i + 1 for i, c in enumerate(pool) if c.operator == "mirror"]
     errs = [i + 1 for i, c in enumerate(pool) if c.operator not in ("mirror", "rotation")]
     out = []
@@ -225,6 +205,6 @@ def balanced_choices(
         for chosen_errs in combinations(errs, pattern_distractors):
             for chosen_mirrors in combinations(wrong_mirrors, 3 - pattern_distractors):
                 options = [answer, *chosen_errs, *chosen_mirrors]
-                if answer_ranks(dist, options) == target:
+                if answer_ranks(dist, [0], options) == target:
                     out.append(tuple(pool[i - 1] for i in options))
     return out

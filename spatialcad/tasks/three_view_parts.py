@@ -4,18 +4,27 @@ A part (DeepCAD JSON or STEP; the bundled ``deepcad_assets/`` unless ``--deepcad
 is turned by one of the 24 axis-aligned rotations.  Of its front, top and left views
 (first-angle names as in SpatialViz-Bench; hidden edges dashed), the reference shows the
 view of largest area and one other beside an isometric picture; the question asks for the
-remaining view.  Wrong options are edits of that view: one internal line deleted, turned by
-90 degrees, flipped, or another view of the part (the opposite one first).  Each must
-differ from the answer, and from the other options, by at least ``MIN_DIFF_PX`` of line as
-drawn (a symmetric view's flip draws the same and is not used).  Levels pick parts by face
+remaining view.  Wrong options are edits of that view: turned by 90 degrees, flipped,
+another view of the part, or one internal line deleted from the answer or from one of
+those.  Each must differ from the answer, and from the other options, by at least
+``MIN_DIFF_PX`` of line as drawn (a symmetric view's flip draws the same and is not used).
+
+The wrong options are chosen so that picture similarity does not give the answer away:
+left alone, the answer is the option most like the others (every wrong option is an edit
+of it).  Two target ranks for the answer are drawn uniformly, its thumbnail distance to
+the reference panels and its summed distance to the other options (what the shortcut
+audit measures, :mod:`spatialcad.render.thumbnails`), and the option set is drawn among
+those giving the answer exactly these ranks (parts are redrawn under the same target when
+none does).  Levels pick parts by face
 count: simple parts at level 1, more faces and hidden lines above.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import combinations, islice
 from pathlib import Path
 from typing import Any
 
@@ -30,12 +39,16 @@ from spatialcad.geometry.rotations import proper_rotations
 from spatialcad.records import sha256
 from spatialcad.render.camera import VIEWS
 from spatialcad.render.engineering import draw_isometric, draw_view, view_scale
+from spatialcad.render.thumbnails import answer_ranks, distances, thumbnail
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
 
 PRINCIPAL = ("front", "top", "left")
 OPPOSITE = {"front": "back", "top": "bottom", "left": "right"}
 # face-count bands of the levels (inclusive); the last band serves every higher level
 FACE_BANDS = ((1, 14), (15, 20), (21, 10**6))
+PART_DRAWS = 12  # parts tried for one item's similarity-rank target
+DELETIONS_FROM_ANSWER = 4  # line deletions offered as wrong options, from the answer
+DELETIONS_FROM_EDIT = 1  # and from each turned / flipped / other view
 MIN_DIFF_PX = 16.0  # line length (px) one drawing must have and the other lack
 SAME_LINE_PX = 4.0  # lines closer than this (px) count as the same line
 KIND_WEIGHT = 0.12
@@ -113,8 +126,9 @@ def drawn_difference(a: LineDrawing, b: LineDrawing, scale: float) -> float:
 @dataclass
 class Candidate:
     operator: str
-    data: dict[str, Any]
+    data: dict[str, Any]  # the recipe of its drawing (see option_drawing)
     explanation: str
+    what: str  # what it draws, e.g. "the left view flipped left-right"
 
 
 def pick_part(directory: Path, level: int, rng: np.random.Generator) -> tuple[PartEntry, Any]:
@@ -138,7 +152,19 @@ def pick_part(directory: Path, level: int, rng: np.random.Generator) -> tuple[Pa
 
 
 def build_part_item(level: int, rng: np.random.Generator, directory: Path | None) -> Draft:
-    entry, part = pick_part((directory or ASSETS_DIR).resolve(), level, rng)
+    # Similarity ranks of the answer (to the reference, and summed to the other options),
+    # drawn first and kept while parts are redrawn, so that they stay uniform.
+    target = (int(rng.integers(4)), int(rng.integers(4)))
+    for _ in range(PART_DRAWS):
+        item = _try_part(level, rng, (directory or ASSETS_DIR).resolve(), target)
+        if item is not None:
+            return item
+    raise Reject(f"no option set gave the answer the similarity ranks {target}")
+
+
+def _try_part(level: int, rng: np.random.Generator, directory: Path, target: tuple[int, int]
+              ) -> Draft | None:
+    entry, part = pick_part(directory, level, rng)
     rotation = proper_rotations()[int(rng.integers(24))]
     largest = max(part.BoundBox.XLength, part.BoundBox.YLength, part.BoundBox.ZLength)
     scale, deflection = view_scale(largest), DEFLECTION * largest
@@ -149,38 +175,35 @@ def build_part_item(level: int, rng: np.random.Generator, directory: Path | None
     second = rest[int(rng.integers(2))]
     asked = next(v for v in rest if v != second)
 
-    chosen: list[tuple[Candidate, LineDrawing]] = [
-        (Candidate("correct_view", {"view": asked}, f"It is {VIEW_WORDS[asked]}."),
-         views[asked])]
-    kinds = [str(k) for k in rng.permutation(["line_deleted", "turned", "flipped", "other_view"])]
-    makers: dict[str, Callable[[], Iterator[Candidate]]] = {
-        "line_deleted": lambda: _deletions(views[asked], asked, deflection, rng),
-        "turned": lambda: _transforms(asked, ("turned_ccw", "turned_cw"), rng),
-        "flipped": lambda: _transforms(asked, ("flipped_lr", "flipped_ud"), rng),
-        "other_view": lambda: _other_views(asked, (first, second), rng),
-    }
-    for kind in kinds:
-        if len(chosen) == 4:
-            break
-        for cand in makers[kind]():
-            d = option_drawing(views, cand.data)
-            if all(drawn_difference(d, other, scale) >= MIN_DIFF_PX for _, other in chosen):
-                chosen.append((cand, d))
-                break
-    if len(chosen) < 4:
-        raise Reject("fewer than three wrong options draw differently from the answer")
-
+    answer = Candidate("correct_view", {"view": asked}, f"It is {VIEW_WORDS[asked]}.",
+                       f"the {asked} view")
+    pool = _wrong_options(answer, views, (first, second), scale, deflection, rng)
     shape = turned(part, rotation)
     vertices, triangles = tessellate.triangles(shape, 0.01 * largest)
     edges = tessellate.feature_edges(shape, deflection)
     reference = [Panel(draw_isometric(vertices, triangles, edges), "Isometric view")]
     reference += [Panel(draw_view(views[v], scale), f"{v.capitalize()} view")
                   for v in (first, second)]
-    options = [
-        Option(is_answer=i == 0, operator=c.operator, explanation=c.explanation,
-               image=draw_view(d, scale), data=c.data)
-        for i, (c, d) in enumerate(chosen)
-    ]
+    images = [draw_view(views[asked], scale), *(draw_view(d, scale) for _, d in pool)]
+    dist = distances([thumbnail(p.image) for p in reference] + [thumbnail(i) for i in images])
+    refs, answer_index = range(len(reference)), len(reference)
+    sets = list(combinations(range(len(pool)), 3))
+    for k in rng.permutation(len(sets)):
+        picked = sets[int(k)]
+        if len({pool[i][0].operator for i in picked}) < 2:
+            continue  # keep the kinds of wrong options mixed
+        rows = [answer_index, *(answer_index + 1 + i for i in picked)]
+        if answer_ranks(dist, refs, rows) != target:
+            continue
+        drawings = [pool[i][1] for i in picked]
+        if all(drawn_difference(a, b, scale) >= MIN_DIFF_PX
+               for a, b in combinations(drawings, 2)):
+            break
+    else:
+        return None
+    chosen = [(answer, images[0]), *((pool[i][0], images[1 + i]) for i in picked)]
+    options = [Option(is_answer=i == 0, operator=c.operator, explanation=c.explanation,
+                      image=image, data=c.data) for i, (c, image) in enumerate(chosen)]
     return Draft(
         question=(
             f"The top row shows a machine part in an isometric view, its {first} view and its "
@@ -196,33 +219,52 @@ def build_part_item(level: int, rng: np.random.Generator, directory: Path | None
             "asked_view": asked,
             "scale_px_per_mm": scale,
             "deflection_mm": deflection,
+            "answer_ranks": list(target),
         },
         reference=reference,
         options=options,
     )
 
 
-def _deletions(
-    d: LineDrawing, view: str, tol: float, rng: np.random.Generator
-) -> Iterator[Candidate]:
+def _wrong_options(answer: Candidate, views: dict[str, LineDrawing], shown: tuple[str, str],
+                   scale: float, tol: float, rng: np.random.Generator
+                   ) -> list[tuple[Candidate, LineDrawing]]:
+    """Every turned, flipped and other view, and a few line deletions from the answer and
+    from each of those, that draws differently from the answer."""
+    asked = answer.data["view"]
+    edits = [*_transforms(asked, tuple(TRANSFORMS), rng), *_other_views(asked, shown, rng)]
+    bases = [answer, *edits]
+    cands = edits + [c for b, n in zip(bases, [DELETIONS_FROM_ANSWER] + [DELETIONS_FROM_EDIT]
+                                       * len(edits), strict=True)
+                     for c in islice(_deletions(b, option_drawing(views, b.data), tol, rng), n)]
+    pool = [(c, option_drawing(views, c.data)) for c in cands]
+    return [(c, d) for c, d in pool
+            if drawn_difference(d, views[asked], scale) >= MIN_DIFF_PX]
+
+
+def _deletions(base: Candidate, d: LineDrawing, tol: float, rng: np.random.Generator
+               ) -> Iterator[Candidate]:
     lines = ld.internal_lines(d, tol)
     for i in rng.permutation(len(lines)):
         hidden, index = lines[int(i)]
         kind = "hidden (dashed)" if hidden else "visible"
-        yield Candidate("line_deleted", {"view": view, "deleted": [hidden, index]},
-                        f"It is the {view} view with one {kind} line missing.")
+        yield Candidate("line_deleted", {**base.data, "deleted": [hidden, index]},
+                        f"It is {base.what} with one {kind} line missing.", base.what)
 
 
 def _transforms(view: str, names: tuple[str, ...], rng: np.random.Generator
                 ) -> Iterator[Candidate]:
     for i in rng.permutation(len(names)):
         name = names[int(i)]
-        yield Candidate(name.split("_")[0], {"view": view, "transform": name},
-                        f"It is the {view} view {TRANSFORMS[name][1]}.")
+        what = f"the {view} view {TRANSFORMS[name][1]}"
+        yield Candidate(name.split("_")[0], {"view": view, "transform": name}, f"It is {what}.",
+                        what)
 
 
 def _other_views(asked: str, shown: tuple[str, str], rng: np.random.Generator
                  ) -> Iterator[Candidate]:
-    others = [v for v in VIEWS if v not in ("isometric", asked, OPPOSITE[asked], *shown)]
-    for v in [OPPOSITE[asked], *(others[int(i)] for i in rng.permutation(len(others)))]:
-        yield Candidate("other_view", {"view": v}, f"It is {VIEW_WORDS[v]}, not the {asked} view.")
+    others = [v for v in VIEWS if v not in ("isometric", asked, *shown)]
+    for i in rng.permutation(len(others)):
+        v = others[int(i)]
+        yield Candidate("other_view", {"view": v}, f"It is {VIEW_WORDS[v]}, not the {asked} "
+                        "view.", f"the {v} view")

@@ -1,0 +1,45 @@
+"""Panels as the shortcut audit sees them: 32 px thumbnails and their pixel distances.
+
+The audit (``spatialcad.evaluate.baselines``) answers items by picture similarity alone:
+the option nearest to / farthest from the reference panels, the odd one out, the most
+typical.  Generators use the same measure to choose option sets in which the answer's
+similarity ranks are drawn at random, so that no such heuristic finds it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+THUMB = 32  # side of a thumbnail, pixels
+TIE = 1e-4  # distances closer than this are a near tie (one grey level is ~1e-6)
+
+
+def thumbnail(image: np.ndarray) -> np.ndarray:
+    """``image`` shrunk to ``THUMB x THUMB`` (INTER_AREA), as float32 in 0..1."""
+    small = cv2.resize(image, (THUMB, THUMB), interpolation=cv2.INTER_AREA)
+    return small.astype(np.float32) / 255.0
+
+
+def distances(thumbs: Sequence[np.ndarray]) -> np.ndarray:
+    """Mean absolute difference of every thumbnail to every other one."""
+    stack = np.stack(thumbs)
+    return np.abs(stack[:, None] - stack[None]).mean(axis=(2, 3, 4), dtype=np.float64)
+
+
+def answer_ranks(dist: np.ndarray, refs: Sequence[int], options: Sequence[int]
+                 ) -> tuple[int, int] | None:
+    """Ranks (0 = smallest) of the first option's distance to the nearest reference and of
+    its summed distance to the other options, among the options (indices into ``dist``);
+    None on a near tie."""
+    to_ref = dist[np.ix_(list(options), list(refs))].min(axis=1)
+    among = dist[np.ix_(list(options), list(options))].sum(axis=1)
+    ranks = []
+    for values in (to_ref, among):
+        gaps = values[1:] - values[0]
+        if np.any(np.abs(gaps) <= TIE):
+            return None
+        ranks.append(int(np.count_nonzero(gaps < 0)))
+    return ranks[0], ranks[1]
