@@ -176,3 +176,18 @@ def dead_url() -> str:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     return f"http://127.0.0.1:{port}/v1"
+
+
+if __name__ == "__main__":  # try the evaluation flow without a model
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Serve a fake OpenAI-compatible endpoint "
+                                     "answering a benchmark's items (prints its base URL).")
+    parser.add_argument("bench", type=Path, help="benchmark directory (has benchmark.json)")
+    parser.add_argument("--mode", default="gold", help="gold, random or constant:<letter>")
+    parser.add_argument("--seconds", type=float, default=600.0, help="serve this long")
+    args = parser.parse_args()
+    with FakeEndpoint(gold=gold_table(args.bench), mode=args.mode, lifetime=args.seconds,
+                      max_requests=10**6) as endpoint:
+        print(endpoint.base_url, flush=True)
+        endpoint.thread.join()
