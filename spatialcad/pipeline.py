@@ -55,8 +55,10 @@ def make_item(task_name: str, level: int, index: int, n: int, seed: int,
             task, draft, level=level, image_id=rec.image_id(index, n), letter=letter,
             item_seed=item_seed,
         )
+        # PNG is lossless (tests/test_render.py: test_png_round_trip), so the composed image
+        # is exactly what the file will show; `spatialcad verify` re-reads the files
         png = encode_png(image)
-        failures = run_verifier(record, decode_png(png))
+        failures = run_verifier(record, image)
         if not failures:
             return ItemResult(record, png, attempt)
         last = "verification failed: " + "; ".join(failures)
