@@ -155,9 +155,10 @@ def build_part_item(level: int, rng: np.random.Generator, directory: Path | None
     # Similarity ranks of the answer (to the reference, and summed to the other options),
     # drawn first and kept while parts are redrawn, so that they stay uniform.
     target = (int(rng.integers(4)), int(rng.integers(4)))
-    for _ in range(PART_DRAWS):
+    for drawn in range(1, PART_DRAWS + 1):
         item = _try_part(level, rng, (directory or ASSETS_DIR).resolve(), target)
         if item is not None:
+            item.spec["parts_drawn"] = drawn
             return item
     raise Reject(f"no option set gave the answer the similarity ranks {target}")
 
