@@ -15,6 +15,7 @@ from spatialcad.render.raster import render
 
 PART_PX = 230  # the part's largest dimension in a view, pixels
 MARGIN = 14
+MIN_PANEL_PX = 120  # narrower views are centred on a canvas this wide (room for captions)
 LINE_WIDTH = 2
 DASH = (9.0, 5.0)  # hidden lines: on, off pixels
 PART_GREY = (200, 205, 212)
@@ -28,7 +29,8 @@ def view_scale(largest_mm: float) -> float:
 
 def panel_size(drawing: LineDrawing, scale: float) -> tuple[int, int]:
     w, h = drawing.size()
-    return int(round(w * scale)) + 2 * MARGIN, int(round(h * scale)) + 2 * MARGIN
+    return (max(MIN_PANEL_PX, int(round(w * scale)) + 2 * MARGIN),
+            max(MIN_PANEL_PX, int(round(h * scale)) + 2 * MARGIN))
 
 
 def draw_view(drawing: LineDrawing, scale: float) -> np.ndarray:
