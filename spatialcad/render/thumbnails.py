@@ -8,7 +8,8 @@ similarity ranks are drawn at random, so that no such heuristic finds it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from itertools import combinations
 
 import cv2
 import numpy as np
@@ -43,3 +44,28 @@ def answer_ranks(dist: np.ndarray, refs: Sequence[int], options: Sequence[int]
             return None
         ranks.append(int(np.count_nonzero(gaps < 0)))
     return ranks[0], ranks[1]
+
+
+def random_target(rng: np.random.Generator) -> tuple[int, int]:
+    """Uniform target ranks for :func:`balanced_set` (draw once per item, before the scene,
+    and keep them when the scene is redrawn, so that shipped ranks stay uniform)."""
+    return int(rng.integers(4)), int(rng.integers(4))
+
+
+def balanced_set(answer: np.ndarray, references: Sequence[np.ndarray],
+                 pool: Sequence[np.ndarray], target: tuple[int, int], rng: np.random.Generator,
+                 accept: Callable[[tuple[int, ...]], bool] | None = None
+                 ) -> tuple[int, ...] | None:
+    """Three pool indices, drawn uniformly among the sets that give the answer image the
+    ``target`` ranks (see :func:`answer_ranks`) beside the reference images and pass
+    ``accept``; None when no set does."""
+    thumbs = [thumbnail(i) for i in (*references, answer, *pool)]
+    dist = distances(thumbs)
+    refs, first = range(len(references)), len(references)
+    sets = list(combinations(range(len(pool)), 3))
+    for k in rng.permutation(len(sets)):
+        picked = sets[int(k)]
+        rows = [first, *(first + 1 + i for i in picked)]
+        if answer_ranks(dist, refs, rows) == target and (accept is None or accept(picked)):
+            return picked
+    return None

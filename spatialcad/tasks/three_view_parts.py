@@ -39,7 +39,7 @@ from spatialcad.geometry.rotations import proper_rotations
 from spatialcad.records import sha256
 from spatialcad.render.camera import VIEWS
 from spatialcad.render.engineering import draw_isometric, draw_view, view_scale
-from spatialcad.render.thumbnails import answer_ranks, distances, thumbnail
+from spatialcad.render.thumbnails import balanced_set, random_target
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
 
 PRINCIPAL = ("front", "top", "left")
@@ -154,7 +154,7 @@ def pick_part(directory: Path, level: int, rng: np.random.Generator) -> tuple[Pa
 def build_part_item(level: int, rng: np.random.Generator, directory: Path | None) -> Draft:
     # Similarity ranks of the answer (to the reference, and summed to the other options),
     # drawn first and kept while parts are redrawn, so that they stay uniform.
-    target = (int(rng.integers(4)), int(rng.integers(4)))
+    target = random_target(rng)
     for drawn in range(1, PART_DRAWS + 1):
         item = _try_part(level, rng, (directory or ASSETS_DIR).resolve(), target)
         if item is not None:
@@ -186,21 +186,14 @@ def _try_part(level: int, rng: np.random.Generator, directory: Path, target: tup
     reference += [Panel(draw_view(views[v], scale), f"{v.capitalize()} view")
                   for v in (first, second)]
     images = [draw_view(views[asked], scale), *(draw_view(d, scale) for _, d in pool)]
-    dist = distances([thumbnail(p.image) for p in reference] + [thumbnail(i) for i in images])
-    refs, answer_index = range(len(reference)), len(reference)
-    sets = list(combinations(range(len(pool)), 3))
-    for k in rng.permutation(len(sets)):
-        picked = sets[int(k)]
-        if len({pool[i][0].operator for i in picked}) < 2:
-            continue  # keep the kinds of wrong options mixed
-        rows = [answer_index, *(answer_index + 1 + i for i in picked)]
-        if answer_ranks(dist, refs, rows) != target:
-            continue
+
+    def accept(picked: tuple[int, ...]) -> bool:
         drawings = [pool[i][1] for i in picked]
-        if all(drawn_difference(a, b, scale) >= MIN_DIFF_PX
-               for a, b in combinations(drawings, 2)):
-            break
-    else:
+        return len({pool[i][0].operator for i in picked}) >= 2 and all(  # kinds mixed
+            drawn_difference(a, b, scale) >= MIN_DIFF_PX for a, b in combinations(drawings, 2))
+
+    picked = balanced_set(images[0], [p.image for p in reference], images[1:], target, rng, accept)
+    if picked is None:
         return None
     chosen = [(answer, images[0]), *((pool[i][0], images[1 + i]) for i in picked)]
     options = [Option(is_answer=i == 0, operator=c.operator, explanation=c.explanation,
