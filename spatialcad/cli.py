@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 from tqdm import tqdm
 
-from spatialcad import __version__, freecad_env, pipeline
+from spatialcad import __version__, freecad_env, pipeline, shards
 from spatialcad.cad.deepcad import import_parts, import_report_lines
 from spatialcad.cad.parts import SUFFIXES, catalogue, list_parts
 from spatialcad.tasks import registry
@@ -36,6 +36,7 @@ def cli() -> None:
       spatialcad tasks                                  # what can be generated
       spatialcad generate --task all --level 2 --n 40 --out output/bench-L2
       spatialcad verify output/bench-L2                 # re-prove every item
+      spatialcad merge output/shards/* --out output/big # join --shard K/N outputs
       spatialcad deepcad import cad_json --out parts    # DeepCAD JSON to STEP, mm
     """
 
@@ -94,8 +95,13 @@ def _parse_tasks(spec: str, level: int) -> list[str]:
               default=None, help="Parts for three_view levels >= 1: a directory searched "
               "recursively for DeepCAD JSON (e.g. the dataset's cad_json/) and STEP files. "
               "Default: the bundled deepcad_assets/.")
+@click.option("--shard", "shard_spec", metavar="K/N", default=None,
+              help="Generate only shard K of N, 0 <= K < N (e.g. $SLURM_ARRAY_TASK_ID/16 "
+              "with --array=0-15): a contiguous block of the run's items, byte-identical to "
+              "the same items of the unsharded run. Join shards with `spatialcad merge`. "
+              "Default OUT: output/L<level>-shards/<K>.")
 def generate(task_spec: str, level: int, n: int, seed: int, out: Path | None, jobs: int,
-             overwrite: bool, deepcad_dir: Path | None) -> None:
+             overwrite: bool, deepcad_dir: Path | None, shard_spec: str | None) -> None:
     """Generate N verified items per task at one level into OUT.
 
     Every item is proved by its task's verifier before it is written; a candidate that
@@ -103,6 +109,10 @@ def generate(task_spec: str, level: int, n: int, seed: int, out: Path | None, jo
     PNG per item under <Category>/<Task>/<Level>/ and manifest.json.  Nothing is left
     behind if the run fails.
     """
+    try:
+        shard = shards.parse_shard(shard_spec) if shard_spec is not None else None
+    except ValueError as exc:
+        fail(str(exc))
     if level < 0:
         fail(f"--level must be >= 0, got {level}")
     if n < 1:
@@ -115,7 +125,8 @@ def generate(task_spec: str, level: int, n: int, seed: int, out: Path | None, jo
             freecad_env.load()
         except freecad_env.FreeCADNotFound as exc:
             fail(str(exc))
-    out = out or Path("output") / f"L{level}"
+    if out is None:
+        out = Path("output") / (f"L{level}-shards/{shard.index}" if shard else f"L{level}")
     options = {}
     if deepcad_dir is not None:
         try:
@@ -129,14 +140,15 @@ def generate(task_spec: str, level: int, n: int, seed: int, out: Path | None, jo
     start = time.perf_counter()
     try:
         summary = pipeline.generate(names, level, n, seed, out, jobs=jobs, overwrite=overwrite,
-                                    command=command, options=options)
+                                    command=command, options=options, shard=shard)
     except ValueError as exc:
         fail(str(exc))
     except pipeline.GenerationError as exc:
         raise click.ClickException(f"generation failed, nothing written: {exc}") from exc
     took = time.perf_counter() - start
     per_task = ", ".join(f"{k} {v}" for k, v in summary.per_task.items())
-    click.echo(f"wrote {summary.items} items ({per_task}) at level {level} to {out} in "
+    of_shard = f" (shard {shard})" if shard else ""
+    click.echo(f"wrote {summary.items} items ({per_task}) at level {level}{of_shard} to {out} in "
                f"{took:.1f} s ({summary.items / took:.2f} items/s); "
                f"{summary.rejected} candidates rejected by the verifiers")
 
@@ -162,6 +174,27 @@ def verify(out: Path, jobs: int) -> None:
         click.echo(f"{len(failed)} of {total} items or files failed verification")
         sys.exit(1)
     click.echo(f"all {total} items verified")
+
+
+@cli.command()
+@click.argument("shard_dirs", metavar="SHARD_DIR...", nargs=-1, required=True,
+                type=click.Path(path_type=Path, exists=True, file_okay=False))
+@click.option("--out", type=click.Path(path_type=Path), required=True,
+              help="Output directory for the whole run. Written atomically.")
+@click.option("--overwrite", is_flag=True, help="Replace OUT if it already has files.")
+def merge(shard_dirs: tuple[Path, ...], out: Path, overwrite: bool) -> None:
+    """Join the outputs of `generate --shard K/N` (K = 0 .. N-1) into OUT.
+
+    Every shard's files must match its manifest, all shards must come from the same run
+    (command, parameters, version, N) and together hold every shard exactly once.  OUT
+    then receives exactly what `generate` without --shard writes, byte for byte, manifest
+    included.  On any problem: one line, exit 2, nothing written.
+    """
+    try:
+        items = shards.merge(list(shard_dirs), out, overwrite)
+    except ValueError as exc:
+        fail(str(exc))
+    click.echo(f"merged {len(shard_dirs)} shards ({items} items) into {out}")
 
 
 PROGRESS_MIN_FILES = 10  # fewer files get no progress bar

@@ -16,6 +16,7 @@ from spatialcad import records as rec
 from spatialcad.outdir import atomic_dir
 from spatialcad.render.png import decode_png, encode_png
 from spatialcad.seeding import derive_seed, item_rng
+from spatialcad.shards import Shard, manifest_entry, run_items, shard_command
 from spatialcad.tasks import registry
 from spatialcad.tasks.base import Reject
 from spatialcad.verify import run_verifier
@@ -93,11 +94,15 @@ class RunSummary:
 def generate(
     tasks: list[str], level: int, n: int, seed: int, out: Path, *, jobs: int = 1,
     overwrite: bool = False, command: str = "", options: dict[str, Any] | None = None,
+    shard: Shard | None = None,
 ) -> RunSummary:
-    """Generate ``n`` verified items per task into ``out`` (all or nothing)."""
+    """Generate ``n`` verified items per task into ``out`` (all or nothing); with ``shard``,
+    only that shard's block of the run's items (see spatialcad/shards.py)."""
     options = dict(options or {})
+    items = run_items(tasks, n)
+    start, stop = shard.bounds(len(items)) if shard else (0, len(items))
     with atomic_dir(out, overwrite) as tmp:
-        work = [(t, level, i, n, seed, options) for t in tasks for i in range(n)]
+        work = [(t, level, i, n, seed, options) for t, i in items[start:stop]]
         records, rejected, per_task = [], 0, dict.fromkeys(tasks, 0)
         for result in progress(parallel_map(make_item, work, jobs), len(work), "generate"):
             path = tmp / result.record["image"]
@@ -107,9 +112,10 @@ def generate(
             rejected += result.rejected
             per_task[result.record["generator"]["name"].rsplit(".", 1)[1]] += 1
         (tmp / rec.BENCHMARK).write_bytes(rec.dumps(records))
-        params = {"command": command, "tasks": tasks, "level": level, "n": n, "seed": seed,
-                  "options": options}
-        rec.write_manifest(tmp, params, records)
+        params = {"command": shard_command(command, shard) if shard else command,
+                  "tasks": tasks, "level": level, "n": n, "seed": seed, "options": options}
+        rec.write_manifest(tmp, params, records,
+                           manifest_entry(shard, len(items)) if shard else None)
     return RunSummary(len(records), rejected, per_task)
 
 

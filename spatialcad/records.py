@@ -104,8 +104,10 @@ def read_benchmark(out: Path) -> list[dict[str, Any]]:
     return records
 
 
-def write_manifest(out: Path, params: dict[str, Any], records: list[dict[str, Any]]) -> None:
-    """Write manifest.json: parameters, counts per task/level, checksum of every file."""
+def write_manifest(out: Path, params: dict[str, Any], records: list[dict[str, Any]],
+                   shard: dict[str, Any] | None = None) -> None:
+    """Write manifest.json: parameters, counts per task/level, checksum of every file; a
+    shard's manifest also says which shard it is (see spatialcad/shards.py)."""
     files = sorted(p for p in out.rglob("*") if p.is_file() and p.name != MANIFEST)
     counts: dict[str, int] = {}
     for r in records:
@@ -116,6 +118,7 @@ def write_manifest(out: Path, params: dict[str, Any], records: list[dict[str, An
         "version": __version__,
         "command": params["command"],
         "parameters": {k: v for k, v in params.items() if k != "command"},
+        **({"shard": shard} if shard is not None else {}),
         "counts": counts,
         "items": len(records),
         "files": {p.relative_to(out).as_posix(): sha256(p) for p in files},
@@ -123,11 +126,22 @@ def write_manifest(out: Path, params: dict[str, Any], records: list[dict[str, An
     (out / MANIFEST).write_bytes(dumps(manifest))
 
 
+def read_manifest(out: Path) -> dict[str, Any]:
+    """The parsed manifest.json of ``out``; ``ValueError`` if missing or not a JSON object."""
+    try:
+        manifest = json.loads((Path(out) / MANIFEST).read_text())
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{out}: missing or unreadable {MANIFEST}") from exc
+    if not isinstance(manifest, dict):
+        raise ValueError(f"{out}: {MANIFEST} must hold a JSON object")
+    return manifest
+
+
 def check_manifest(out: Path) -> list[tuple[str, str]]:
     """Files whose checksum differs from the manifest, or that are missing."""
     try:
-        manifest = json.loads((out / MANIFEST).read_text())
-    except (OSError, ValueError):
+        manifest = read_manifest(out)
+    except ValueError:
         return [(MANIFEST, "missing or unreadable manifest")]
     problems = []
     for name, digest in manifest.get("files", {}).items():

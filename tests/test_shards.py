@@ -1,0 +1,140 @@
+"""--shard K/N and `spatialcad merge`: shards are slices of the unsharded run, byte for byte,
+and merge back into it exactly; every bad merge is refused with one line and no output."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import tree_bytes
+
+from spatialcad import cli
+from spatialcad.shards import Shard
+
+RUN = ["generate", "--task", "cube_counting,rotation_2d", "--level", "0", "--n", "5",
+       "--seed", "3"]
+SHARDS = 3
+
+
+def _generate(*args: str) -> None:
+    result = CliRunner().invoke(cli.cli, [*RUN, *args])
+    assert result.exit_code == 0, result.output
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> Path:
+    """``full``: the unsharded run; ``s0`` .. ``s2``: its three shards; ``other0``: shard 0/3
+    of the same run with another seed."""
+    root = tmp_path_factory.mktemp("runs")
+    _generate("--out", str(root / "full"))
+    for k in range(SHARDS):
+        _generate("--shard", f"{k}/{SHARDS}", "--out", str(root / f"s{k}"))
+    result = CliRunner().invoke(cli.cli, [*RUN[:-1], "4", "--shard", f"0/{SHARDS}",
+                                          "--out", str(root / "other0")])
+    assert result.exit_code == 0, result.output
+    return root
+
+
+def test_merged_shards_are_the_unsharded_run(spatialcad, runs, tmp_path):
+    out = tmp_path / "merged"
+    code, stdout, err = spatialcad("merge", runs / "s2", runs / "s0", runs / "s1", "--out", out)
+    assert code == 0, err
+    assert "merged 3 shards (10 items)" in stdout
+    merged, full = tree_bytes(out), tree_bytes(runs / "full")
+    assert merged == full
+    assert len(full) == 12  # benchmark.json, manifest.json and 10 images
+    assert spatialcad("verify", out)[0] == 0
+
+
+def test_a_shard_holds_the_same_items_as_the_unsharded_run(runs):
+    full_files = tree_bytes(runs / "full")
+    full_records = json.loads(full_files["benchmark.json"])
+    full_manifest = json.loads(full_files["manifest.json"])
+    blocks = []
+    for k in range(SHARDS):
+        files = tree_bytes(runs / f"s{k}")
+        manifest = json.loads(files.pop("manifest.json"))
+        start, stop = Shard(k, SHARDS).bounds(len(full_records))
+        blocks.append((start, stop))
+        assert manifest["shard"] == {"index": k, "count": SHARDS, "run_items": [start, stop]}
+        assert manifest["parameters"] == full_manifest["parameters"]
+        assert manifest["command"] == f"{full_manifest['command']} --shard {k}/{SHARDS}"
+        records = json.loads(files["benchmark.json"])
+        assert records == full_records[start:stop]
+        for name, data in files.items():  # images and benchmark.json bytes
+            expected = full_files[name] if name != "benchmark.json" else (
+                json.dumps(full_records[start:stop], indent=1, ensure_ascii=False) + "\n"
+            ).encode()
+            assert data == expected, name
+        assert len(files) == 1 + stop - start
+    assert blocks == [(0, 3), (3, 6), (6, 10)]  # contiguous, in order, covering all 10
+
+
+def test_empty_shards_merge_too(spatialcad, tmp_path):
+    """More shards than items: an empty shard is a valid part of the run."""
+    args = ["generate", "--task", "cube_counting", "--n", "1", "--seed", "2"]
+    assert spatialcad(*args, "--out", tmp_path / "full")[0] == 0
+    for k in range(3):
+        assert spatialcad(*args, "--shard", f"{k}/3", "--out", tmp_path / f"s{k}")[0] == 0
+    sizes = [len(json.loads((tmp_path / f"s{k}" / "benchmark.json").read_text()))
+             for k in range(3)]
+    assert sizes == [0, 0, 1]
+    code, _, err = spatialcad("merge", *(tmp_path / f"s{k}" for k in range(3)),
+                              "--out", tmp_path / "m")
+    assert code == 0, err
+    assert tree_bytes(tmp_path / "m") == tree_bytes(tmp_path / "full")
+
+
+def _tampered(runs: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "s1"
+    shutil.copytree(runs / "s1", copy)
+    record = json.loads((copy / "benchmark.json").read_text())[0]
+    png = copy / record["image"]
+    data = bytearray(png.read_bytes())
+    data[-20] ^= 1
+    png.write_bytes(bytes(data))
+    return copy
+
+
+@pytest.mark.parametrize(
+    ("shards", "message"),
+    [
+        (["s0", "s2"], "missing shard 1/3 (2 of 3 given)"),
+        (["s0"], "missing shards 1/3, 2/3 (1 of 3 given)"),
+        (["s0", "s1", "s1", "s2"], "shard 1/3 given twice"),
+        (["other0", "s1", "s2"], "shards of different runs (command, parameters differ)"),
+        (["s0", "tampered", "s2"], "checksum differs from the manifest"),
+        (["full"], "is not a shard"),
+    ],
+)
+def test_bad_merges_exit_2_and_write_nothing(spatialcad, runs, tmp_path, shards, message):
+    dirs = [_tampered(runs, tmp_path) if s == "tampered" else runs / s for s in shards]
+    out = tmp_path / "merged"
+    code, _, err = spatialcad("merge", *dirs, "--out", out)
+    assert code == 2
+    assert message in err and len(err.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_merge_needs_overwrite_for_a_non_empty_out(spatialcad, runs, tmp_path):
+    out = tmp_path / "merged"
+    out.mkdir()
+    (out / "keep.txt").write_text("mine")
+    shards = [runs / f"s{k}" for k in range(SHARDS)]
+    code, _, err = spatialcad("merge", *shards, "--out", out)
+    assert code == 2 and "--overwrite" in err and (out / "keep.txt").read_text() == "mine"
+    assert spatialcad("merge", *shards, "--out", out, "--overwrite")[0] == 0
+    assert tree_bytes(out) == tree_bytes(runs / "full")
+
+
+@pytest.mark.parametrize("value", ["0/0", "3/2", "x", "-1/2", "1/2/3", "1/"])
+def test_bad_shard_values_exit_2_with_one_line(spatialcad, tmp_path, value):
+    out = tmp_path / "never"
+    code, _, err = spatialcad("generate", "--task", "cube_counting", "--n", 1,
+                              "--shard", value, "--out", out)
+    assert code == 2
+    assert "--shard must be K/N with 0 <= K < N" in err and len(err.strip().splitlines()) == 1
+    assert not out.exists()
