@@ -161,3 +161,11 @@ def test_ladder_failures_are_counted_per_level():
     result = climb(play)
     assert played == list(outcomes)
     assert result.final_level == 3
+
+
+def test_error_bars_are_never_negative_at_zero_or_full_accuracy():
+    """Wilson bounds can land a rounding error past 0% or 100%; the plots must not fail."""
+    from spatialcad.evaluate.report import Acc, _error_bars
+
+    bars = _error_bars([Acc(0, 49), Acc(49, 49), Acc(7, 49)])
+    assert min(min(b) for b in bars) >= 0 and bars[1][2] > 0

@@ -320,8 +320,7 @@ def plot(columns: list[Column], out: Path) -> list[Path]:
         accs = [accuracy(_subset(c, by_task, (t,))) for t in tasks]
         xs = [i + (j - (len(shown) - 1) / 2) * width for i in range(len(tasks))]
         vals = [100 * a.value for a in accs]
-        err = [[100 * (a.value - a.ci[0]) for a in accs], [100 * (a.ci[1] - a.value) for a in accs]]
-        ax.bar(xs, vals, width, yerr=err, capsize=3, label=c.label)
+        ax.bar(xs, vals, width, yerr=_error_bars(accs), capsize=3, label=c.label)
     ax.axhline(100 * stats.CHANCE, color="grey", linestyle="--", linewidth=1, label="chance")
     ax.set_xticks(range(len(tasks)), tasks, rotation=20, ha="right")
     ax.set_ylabel("accuracy % (95% Wilson CI)")
@@ -342,10 +341,9 @@ def plot(columns: list[Column], out: Path) -> list[Path]:
             accs = [accuracy(_subset(c, by_task_level, (task, lv))) for lv in levels]
             seen.update(level_key(lv) for lv in levels)
             dodge = (j - (len(shown) - 1) / 2) * 0.06
-            err = [[100 * (a.value - a.ci[0]) for a in accs],
-                   [100 * (a.ci[1] - a.value) for a in accs]]
             ax.errorbar([level_key(lv) + dodge for lv in levels], [100 * a.value for a in accs],
-                        yerr=err, marker="o", capsize=3, label=c.label, color=f"C{j}")
+                        yerr=_error_bars(accs), marker="o", capsize=3, label=c.label,
+                        color=f"C{j}")
         ax.axhline(100 * stats.CHANCE, color="grey", linestyle="--", linewidth=1)
         ax.set_title(task)
         ax.set_xlabel("level")
@@ -374,3 +372,10 @@ def write(paths: list[Path], out: Path) -> tuple[Path, str]:
     (out / "report.md").write_text(md)
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     return out / "report.md", md
+
+
+def _error_bars(accs: list[Any]) -> list[list[float]]:
+    """Matplotlib's (below, above) error bars in percent; a Wilson bound can sit a rounding
+    error on the wrong side of 0% or 100%, which matplotlib refuses."""
+    return [[max(0.0, 100 * (a.value - a.ci[0])) for a in accs],
+            [max(0.0, 100 * (a.ci[1] - a.value)) for a in accs]]
