@@ -7,10 +7,14 @@ import copy
 import numpy as np
 import pytest
 
+from spatialcad.evaluate.baselines import image_scores, text_scores
 from spatialcad.geometry import arrows as ar
 from spatialcad.pipeline import make_item
+from spatialcad.records import answer_letter, assemble
 from spatialcad.render.png import decode_png
-from spatialcad.tasks.arrow_moving import PALETTE, _picture, move_text
+from spatialcad.render.thumbnails import TIE
+from spatialcad.seeding import derive_seed, item_rng
+from spatialcad.tasks.arrow_moving import PALETTE, ArrowMoving, _picture, move_text
 from spatialcad.verify import run_verifier
 from spatialcad.verify.arrow_moving import read_board, simulate
 
@@ -125,6 +129,64 @@ def test_verifier_checks_the_pictures(items):
     record["spec"]["start"][0]["heading"] = "north" if record["spec"]["start"][0][
         "heading"] != "north" else "south"
     assert any("start picture" in f for f in run_verifier(record, decode_png(path_item.png)))
+
+
+def _first_items(level: int, question: str, count: int) -> list[tuple[dict, np.ndarray]]:
+    """The first ``count`` items asking ``question``, built from make_item's first sub-seeds
+    and composed as the pipeline composes them."""
+    task, out = ArrowMoving(), []
+    for index in range(10 * count):
+        seed = derive_seed(0, "arrow_moving", level, index, 0)
+        draft = task.build(level, item_rng(seed))
+        if draft.spec["question"] == question:
+            out.append(assemble(task, draft, level=level, image_id="0000", item_seed=seed,
+                                letter=answer_letter(0, "arrow_moving", level, index)))
+        if len(out) == count:
+            return out
+    raise AssertionError(f"fewer than {count} {question} items")
+
+
+def _rank(values: np.ndarray, i: int) -> int:
+    return int(np.count_nonzero(values < values[i]))
+
+
+def test_no_audit_heuristic_finds_the_answer_of_state_items():
+    """Over 40 fixed level-1 image items the audit's own scores on the composite give the
+    answer the ranks the generator drew, and the answer is the most typical / odd one out /
+    nearest / farthest option in 2..20 items each.  By design each count is Binomial(40,
+    1/4) (mean 10, sd 2.7); the unbalanced generator's answer was the most typical in 88%
+    of such items and the odd one out in about 3%."""
+    counts = np.zeros((2, 4), dtype=int)
+    for record, image in _first_items(1, "state", 40):
+        scores = image_scores(image, record["layout"])
+        i = "ABCD".index(record["Answer"])
+        to_ref, spread = scores["farthest_from_reference"], 3 * scores["odd_one_out"]
+        for values in (to_ref, spread):  # no near tie with the answer: the audit's pick is sure
+            assert np.abs(np.delete(values, i) - values[i]).min() > TIE / 2
+        ranks = _rank(to_ref, i), _rank(spread, i)
+        assert list(ranks) == record["spec"]["answer_ranks"]
+        counts[0, ranks[0]] += 1
+        counts[1, ranks[1]] += 1
+    extremes = counts[:, [0, 3]]  # [nearest, farthest], [most typical, odd one out]
+    assert extremes.min() >= 2 and extremes.max() <= 20, counts.tolist()
+
+
+@pytest.mark.parametrize("level", [0, 1])
+def test_longest_text_finds_the_answer_of_path_items_one_time_in_four(level):
+    """The answer is strictly the longest option text exactly in the items whose drawn target
+    says so (else some option is longer), which is 2..20 of 40 fixed items (Binomial(40,
+    1/4)); the unbalanced generator's answer was the longest in about 10% of items."""
+    longest = 0
+    for record, _ in _first_items(level, "path", 40):
+        lengths = np.array([len(c) for c in record["Choices"]])
+        i = "ABCD".index(record["Answer"])
+        is_longest = bool(np.all(np.delete(lengths, i) < lengths[i]))
+        assert is_longest == record["spec"]["answer_longest_text"]
+        if not is_longest:
+            assert lengths.max() > lengths[i]
+        longest += is_longest
+        assert text_scores(record["Choices"])["longest_text"].argmax() == i or not is_longest
+    assert 2 <= longest <= 20, longest
 
 
 def test_deterministic():
