@@ -8,10 +8,12 @@ import numpy as np
 import pytest
 from shapely.geometry import Point
 
+from spatialcad.evaluate.baselines import image_scores
 from spatialcad.geometry import paper as pf
 from spatialcad.pipeline import make_item
 from spatialcad.render.png import decode_png
-from spatialcad.tasks.paper_folding import OPERATORS, _distractors
+from spatialcad.render.thumbnails import answer_ranks, distances, thumbnail
+from spatialcad.tasks.paper_folding import OPERATORS, wrong_pool
 from spatialcad.verify import run_verifier
 from spatialcad.verify.paper_folding import Sheet
 
@@ -98,11 +100,23 @@ def state_pos(state: pf.Paper, cell: tuple[int, int]) -> tuple[float, float]:
     return layer.place.apply(centre)
 
 
-def test_distractors_differ_from_the_truth():
-    rng = np.random.default_rng(0)
+def test_wrong_pool_differs_from_the_truth():
     truth = frozenset({(0, 0), (0, 2), (1, 1)})
-    wrong = _distractors(truth, 3, 4, rng)
-    assert len(wrong) == 3 and len({p for _, _, p in wrong} | {truth}) == 4
+    pool = wrong_pool(truth, 3, 4, np.random.default_rng(0))
+    patterns = [w.pattern for w in pool]
+    assert len(pool) > 3 and truth not in patterns and len(set(patterns)) == len(patterns)
+    assert {w.operator for w in pool if "+" not in w.operator} == set(OPERATORS)
+    assert any("+" in w.operator for w in pool)  # edits of wrong patterns
+    for w in pool:
+        names = w.operator.split("+")
+        assert all(n in OPERATORS for n in names) and len(names) <= 2, w.operator
+        # hole counts follow the edits: one more per added hole, one less per deleted one
+        assert len(w.pattern) - len(truth) == names.count("add_hole") - names.count(
+            "delete_hole"), w.operator
+        if names[0] == "mirror":
+            mirrors = {frozenset((r, 3 - c) for r, c in truth),
+                       frozenset((2 - r, c) for r, c in truth)}
+            assert len(names) == 2 or w.pattern in mirrors
     for name, (_, make) in OPERATORS.items():
         made = make(truth, 3, 4, np.random.default_rng(1))
         assert made is not None and made != truth, name
@@ -155,3 +169,39 @@ def test_cli(spatialcad, tmp_path, level):
                               "--out", out)
     assert code == 0, err
     assert spatialcad("verify", out)[0] == 0
+
+
+@pytest.fixture(scope="module")
+def level1_items():
+    return [make_item("paper_folding", 1, i, 40, 7) for i in range(40)]
+
+
+def _crops(item):
+    image = decode_png(item.png)
+    return {key: [image[y : y + h, x : x + w] for x, y, w, h in boxes]
+            for key, boxes in item.record["layout"].items() if key in ("reference", "options")}
+
+
+def test_answer_has_its_target_similarity_ranks(level1_items):
+    # the ranks the generator aimed at are the ones measured on the composed image
+    for item in level1_items:
+        crops = _crops(item)
+        answer = "ABCD".index(item.record["Answer"])
+        options = [crops["options"][answer]] + [o for i, o in enumerate(crops["options"])
+                                                if i != answer]
+        dist = distances([thumbnail(p) for p in options + crops["reference"]])
+        ranks = answer_ranks(dist, range(4, len(options) + len(crops["reference"])), range(4))
+        assert ranks == tuple(item.record["spec"]["answer_ranks"])
+
+
+def test_picture_similarity_does_not_find_the_answer(level1_items):
+    hits = dict.fromkeys(("most_typical", "odd_one_out", "nearest_to_reference",
+                          "farthest_from_reference"), 0)
+    for item in level1_items:
+        scores = image_scores(decode_png(item.png), item.record["layout"])
+        answer = "ABCD".index(item.record["Answer"])
+        for name in hits:
+            hits[name] += int(np.argmax(scores[name]) == answer)
+    # chance is 10 of 40; before the option sets were balanced, odd_one_out never found the
+    # answer (it could always be ruled out) and most_typical found it about half the time
+    assert all(2 <= count <= 20 for count in hits.values()), hits

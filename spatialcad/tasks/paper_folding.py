@@ -2,24 +2,36 @@
 
 After SpatialViz-Bench Alg. 6-7.  The reference row shows every fold (the flap shaded, the
 fold line dashed, an arrow to where the flap lands) and the punched folded paper; the
-options are hole patterns of the whole sheet: the true one, and the true one mirrored,
-with a hole added, deleted or moved, or with two rows or two columns swapped.
+options are hole patterns of the whole sheet: the true one, and wrong ones made from it by
+mirroring, adding, deleting or moving a hole, or swapping two rows or two columns, and by
+one more such edit of one of those (e.g. mirrored with a hole moved).
+
+The wrong options are chosen so that picture similarity does not give the answer away:
+left alone, the answer is the option most like the others (every wrong option is an edit
+of it).  Two target ranks for the answer are drawn uniformly, its thumbnail distance to
+the reference panels and its summed distance to the other options (what the shortcut
+audit measures, :mod:`spatialcad.render.thumbnails`), and three wrong options are drawn
+from a larger pool among the sets giving the answer exactly these ranks (the scene is
+redrawn under the same target when none does).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from spatialcad.geometry import paper as pf
 from spatialcad.render import paper_drawing as draw
+from spatialcad.render.thumbnails import balanced_set, random_target
 from spatialcad.tasks.base import Draft, Option, Panel, Reject, Task
 from spatialcad.tasks.registry import register
 
 Cell = tuple[int, int]
 Pattern = frozenset[Cell]
+Edit = Callable[[Pattern, int, int, np.random.Generator], Pattern | None]
 
 QUESTION = (
     "A sheet of grid paper is folded step by step as shown: in each step the shaded part is "
@@ -27,6 +39,17 @@ QUESTION = (
     "punched through all layers of the folded paper as shown in the last picture. Which "
     "option shows the holes when the paper is completely unfolded? Answer with A, B, C or D."
 )
+SCENE_DRAWS = 20  # scenes tried for one item's similarity-rank target
+EDITS_PER_OPERATOR = 3  # draws of each operator on the true pattern
+SECOND_EDITS = ("move_hole", "add_hole", "delete_hole")  # applied once more to a wrong pattern
+UNDOING = {"add_hole", "delete_hole"}  # not combined: together they read as a move
+
+
+@dataclass(frozen=True)
+class Wrong:
+    operator: str  # operator names joined by "+", in the order applied
+    explanation: str
+    pattern: Pattern
 
 
 @register
@@ -47,6 +70,18 @@ class PaperFolding(Task):
                 "diagonal": True}
 
     def build(self, level: int, rng: np.random.Generator) -> Draft:
+        # Similarity ranks of the answer (to the reference, and summed to the other options),
+        # drawn first and kept while the scene is redrawn, so that they stay uniform.
+        target = random_target(rng)
+        for drawn in range(1, SCENE_DRAWS + 1):
+            draft = self._try_scene(level, rng, target)
+            if draft is not None:
+                draft.spec["scenes_drawn"] = drawn
+                return draft
+        raise Reject(f"no option set gave the answer the similarity ranks {target}")
+
+    def _try_scene(self, level: int, rng: np.random.Generator, target: tuple[int, int]
+                   ) -> Draft | None:
         p = self.params(level)
         rows, cols = p["rows"], p["cols"]
         diagonal = p["diagonal"] and bool(rng.random() < 0.5)
@@ -58,9 +93,9 @@ class PaperFolding(Task):
         free = states[-1].full_cells()
         holes = sorted(free[i] for i in rng.choice(len(free), p["holes"], replace=False))
         truth = frozenset(states[-1].unfold(holes))
-        wrong = _distractors(truth, rows, cols, rng)
-        if len(wrong) < 3:
-            raise Reject("too few distinct wrong hole patterns")
+        pool = wrong_pool(truth, rows, cols, rng)
+        if len(pool) < 3:
+            return None
 
         reference = []
         for i, (state, fold) in enumerate(zip(states, folds, strict=False)):
@@ -71,18 +106,25 @@ class PaperFolding(Task):
             reference.append(Panel(image, f"Fold {i + 1}"))
         reference.append(Panel(draw.punched(rows, cols, states[-1].outline(), holes), "Punch"))
 
-        answer = Option(
-            is_answer=True, operator="unfold",
-            explanation=f"Unfolding copies each punched hole across every fold line it lies "
-            f"under: the {len(holes)} punched holes become these {len(truth)} holes.",
-        )
-        options = [(answer, truth)] + [
-            (Option(is_answer=False, operator=op, explanation=why), pattern)
-            for op, why, pattern in wrong
-        ]
-        for option, pattern in options:
-            option.image = draw.hole_pattern(rows, cols, sorted(pattern))
-            option.data = {"holes": [list(c) for c in sorted(pattern)]}
+        # the option panels exactly as composed (four 240 px panels fit the row unscaled)
+        images = [draw.hole_pattern(rows, cols, sorted(t))
+                  for t in (truth, *(w.pattern for w in pool))]
+
+        def accept(picked: tuple[int, ...]) -> bool:  # kinds mixed
+            return len({pool[i].operator.split("+")[0] for i in picked}) >= 2
+
+        picked = balanced_set(images[0], [r.image for r in reference], images[1:], target, rng,
+                              accept)
+        if picked is None:
+            return None
+        chosen = [("unfold", f"Unfolding copies each punched hole across every fold line it "
+                   f"lies under: the {len(holes)} punched holes become these {len(truth)} holes.",
+                   truth, images[0])]
+        chosen += [(pool[i].operator, pool[i].explanation, pool[i].pattern, images[1 + i])
+                   for i in picked]
+        options = [Option(is_answer=k == 0, operator=op, explanation=why, image=image,
+                          data={"holes": [list(c) for c in sorted(pattern)]})
+                   for k, (op, why, pattern, image) in enumerate(chosen)]
         return Draft(
             question=QUESTION,
             spec={
@@ -91,9 +133,10 @@ class PaperFolding(Task):
                 "folds": [f.as_dict() for f in folds],
                 "holes": [list(h) for h in holes],
                 "coordinates": "x right (columns), y down (rows); holes are [row, col]",
+                "answer_ranks": list(target),
             },
             reference=reference,
-            options=[o for o, _ in options],
+            options=options,
         )
 
 
@@ -125,7 +168,7 @@ def _delete(t: Pattern, rows: int, cols: int, rng: np.random.Generator) -> Patte
     return t - {cells[int(rng.integers(len(cells)))]}
 
 
-def _swap_lines(axis: int) -> Callable[[Pattern, int, int, np.random.Generator], Pattern | None]:
+def _swap_lines(axis: int) -> Edit:
     """Swap two rows (axis 0) or two columns (axis 1) whose holes differ."""
 
     def swap(t: Pattern, rows: int, cols: int, rng: np.random.Generator) -> Pattern | None:
@@ -146,26 +189,36 @@ def _swap_lines(axis: int) -> Callable[[Pattern, int, int, np.random.Generator],
     return swap
 
 
-OPERATORS = {
-    "mirror": ("The true pattern mirrored: the holes are on the wrong side.", _mirror),
-    "move_hole": ("One hole is moved by one cell.", _move),
-    "add_hole": ("It has one hole too many.", _add),
-    "delete_hole": ("One hole is missing.", _delete),
-    "swap_rows": ("Two rows of holes are swapped.", _swap_lines(0)),
-    "swap_cols": ("Two columns of holes are swapped.", _swap_lines(1)),
+# operator -> (what it does, as a phrase after "the true pattern", the edit)
+OPERATORS: dict[str, tuple[str, Edit]] = {
+    "mirror": ("mirrored, so the holes are on the wrong side", _mirror),
+    "move_hole": ("with one hole moved by one cell", _move),
+    "add_hole": ("with one hole too many", _add),
+    "delete_hole": ("with one hole missing", _delete),
+    "swap_rows": ("with two rows of holes swapped", _swap_lines(0)),
+    "swap_cols": ("with two columns of holes swapped", _swap_lines(1)),
 }
 
 
-def _distractors(truth: Pattern, rows: int, cols: int,
-                 rng: np.random.Generator) -> list[tuple[str, str, Pattern]]:
-    """Up to three wrong patterns made by different operators, all distinct."""
-    seen, out = {truth}, []
-    for name in rng.permutation(sorted(OPERATORS)):
-        why, make = OPERATORS[str(name)]
-        pattern = make(truth, rows, cols, rng)
-        if pattern and pattern not in seen:
+def wrong_pool(truth: Pattern, rows: int, cols: int, rng: np.random.Generator) -> list[Wrong]:
+    """Distinct wrong patterns: up to ``EDITS_PER_OPERATOR`` edits of the truth by each
+    operator, and each of those edited once more by a hole edit of another kind (so that
+    some wrong options are nearer to each other than to the truth)."""
+    seen, first = {truth}, []
+    for name in sorted(OPERATORS):
+        for _ in range(EDITS_PER_OPERATOR):
+            pattern = OPERATORS[name][1](truth, rows, cols, rng)
+            if pattern is not None and pattern not in seen:
+                seen.add(pattern)
+                first.append(([name], pattern))
+    second = []
+    for names, base in first:
+        others = [n for n in SECOND_EDITS if n != names[0] and {n, names[0]} != UNDOING]
+        name = others[int(rng.integers(len(others)))]
+        pattern = OPERATORS[name][1](base, rows, cols, rng)
+        if pattern is not None and pattern not in seen:
             seen.add(pattern)
-            out.append((str(name), why, pattern))
-        if len(out) == 3:
-            break
-    return out
+            second.append(([*names, name], pattern))
+    return [Wrong("+".join(names), "It is the true pattern "
+                  + ", and ".join(OPERATORS[n][0] for n in names) + ".", pattern)
+            for names, pattern in first + second]
