@@ -1,5 +1,6 @@
 """CubeAssembly: pyramid stacks, splits into connected parts, one-cube edits, distractors
-rejected as answers, and the CLI end to end."""
+rejected as answers, option sets that picture similarity cannot answer, and the CLI end to
+end."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ import numpy as np
 import pytest
 from conftest import only_the_answer_verifies
 
+from spatialcad.evaluate.baselines import LETTERS, image_scores
 from spatialcad.geometry import splitting
 from spatialcad.geometry.voxels import is_connected, is_supported
 from spatialcad.pipeline import make_item
 from spatialcad.render.png import decode_png
+from spatialcad.render.thumbnails import answer_ranks, distances, thumbnail
 from spatialcad.verify import run_verifier
 
 
@@ -67,11 +70,52 @@ def items():
     return out
 
 
-def test_every_kind_of_wrong_piece_fails_as_the_answer(items):
+@pytest.fixture(scope="module")
+def level1_items():
+    """40 fixed items of one level-1 run (seed 13)."""
+    out = []
+    for index in range(40):
+        result = make_item("cube_assembly", 1, index, 40, 13)
+        out.append((result.record, decode_png(result.png)))
+    return out
+
+
+def test_every_kind_of_wrong_piece_fails_as_the_answer(items, level1_items):
     kinds = set()
-    for record, image in items:
+    for record, image in items + level1_items[:8]:
         kinds |= only_the_answer_verifies(record, image)
-    assert kinds == {"remove_cube", "add_cube", "move_cube"}
+    assert kinds == {"remove_cube", "add_cube", "move_cube", "two_edits"}
+
+
+def _crops(image, boxes):
+    return [thumbnail(image[y : y + h, x : x + w]) for x, y, w, h in boxes]
+
+
+def test_shown_panels_give_the_answer_its_drawn_ranks(level1_items):
+    # the ranks the generator chose on its own panels are the ranks on the composed image
+    targets = set()
+    for record, image in level1_items:
+        layout = record["layout"]
+        answer = LETTERS.index(record["Answer"])
+        options = _crops(image, layout["options"])
+        options.insert(0, options.pop(answer))
+        refs = _crops(image, layout["reference"])
+        dist = distances(refs + options)
+        ranks = answer_ranks(dist, range(len(refs)), range(len(refs), len(refs) + 4))
+        assert ranks == tuple(record["spec"]["answer_ranks"])
+        targets.add(ranks)
+    assert len(targets) >= 12  # of the 16 pairs, drawn uniformly
+
+
+def test_picture_similarity_does_not_find_the_answer(level1_items):
+    hits = dict.fromkeys(("most_typical", "odd_one_out", "nearest_to_reference",
+                          "farthest_from_reference"), 0)
+    for record, image in level1_items:
+        scores = image_scores(image, record["layout"])
+        for name in hits:
+            hits[name] += LETTERS[int(np.argmax(scores[name]))] == record["Answer"]
+    # chance is 10 of 40; before the balanced option sets "most typical" found 34
+    assert all(2 <= n <= 20 for n in hits.values()), hits
 
 
 def test_shapes_compare_after_moving_to_the_corner(items):

@@ -4,12 +4,22 @@ A pyramid-like stack is split into ``k`` face-connected pieces.  The reference s
 complete stack and ``k - 1`` pieces in place (one colour each); the options show candidate
 pieces moved but not rotated.  Every picture shows its cubes from the front-right and from
 the back-left (a single view hides too many cubes), all at one scale.  Wrong options are
-the missing piece with a cube removed, a cube added, or a cube moved elsewhere, always
-connected, never a translate or rotation of the missing piece.
+the missing piece with a cube removed, a cube added, or a cube moved elsewhere, or with
+two such edits, always connected, never a translate or rotation of the missing piece.
+
+The wrong options are chosen so that picture similarity does not give the answer away:
+left alone, the answer is the option most like the others (every wrong option is an edit
+of it).  Two target ranks for the answer are drawn uniformly, its thumbnail distance to
+the reference panels and its summed distance to the other options (what the shortcut
+audit measures, :mod:`spatialcad.render.thumbnails`); the three wrong options are drawn
+from a pool of one- and two-edit pieces among the sets giving the answer exactly these
+ranks, and the stack is redrawn under the same target when none does.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -26,6 +36,7 @@ from spatialcad.render.stacks import (
     most_visible,
     stack_picture,
 )
+from spatialcad.render.thumbnails import balanced_set, random_target
 from spatialcad.tasks.base import Draft, Option, Panel, Reject, Task
 from spatialcad.tasks.registry import register
 
@@ -47,6 +58,12 @@ QUESTION = (
     "moved, but not rotated. Answer with A, B, C or D."
 )
 DISTRACTORS = ("remove_cube", "add_cube", "move_cube")
+TWO_EDITS = "two_edits"  # the operator of a piece two one-cube edits away from the answer
+EDITS_PER_KIND = 4  # one-cube edits of the missing piece tried per kind
+SECOND_EDITS = 8  # one-cube edits of those tried (pieces two edits from the missing one)
+STACK_DRAWS = 30  # stacks tried for one item's similarity-rank target
+EDIT_WORDS = {"remove_cube": "a cube removed", "add_cube": "a cube added",
+              "move_cube": "a cube moved"}
 
 
 def part_names(k: int) -> list[str]:
@@ -124,43 +141,82 @@ class CubeAssembly(Task):
         return {"space": [side, side, 3 + level // 2], "pieces": 2 + (level + 1) // 2}
 
     def build(self, level: int, rng: np.random.Generator) -> Draft:
+        # Similarity ranks of the answer (to the reference, and summed to the other options),
+        # drawn first and kept while stacks are redrawn, so that they stay uniform.
         p = self.params(level)
-        space, k = p["space"], p["pieces"]
-        stack = splitting.pyramid_stack(rng, tuple(space))
-        if len(stack) < MIN_PART * k:
-            raise Reject("stack too small")
-        pieces = sorted(splitting.split_connected(rng, stack, k), key=lambda q: (len(q), q))
-        if min(len(q) for q in pieces) < MIN_PART:
-            raise Reject("a piece is too small")
-        missing = pieces.pop(int(rng.integers(k)))
-        ref = reference_framings(space, k)
-        if not tops_visible(stack, ref) or not all(visible(q, ref) for q in pieces):
-            raise Reject("a cube of the stack or of a piece is hidden")
-        box = (_corner(stack, min), _corner(stack, max))
-        wrong = _distractors(rng, missing, box, space, k)
+        target = random_target(rng)
+        for drawn in range(1, STACK_DRAWS + 1):
+            item = _try_stack(p["space"], p["pieces"], rng, target)
+            if item is not None:
+                item.spec["stacks_drawn"] = drawn
+                return item
+        raise Reject(f"no option set gave the answer the similarity ranks {target}")
 
-        options = [Option(True, "missing_piece", "It is exactly the cubes of the complete "
-                          "stack that the shown pieces leave uncovered.",
-                          image=option_picture(normalized(missing), space, k),
-                          data={"voxels": [list(v) for v in normalized(missing)]})]
-        for op, piece in wrong:
-            options.append(Option(False, op, _explain(op, len(missing), len(piece)),
-                                  image=option_picture(piece, space, k),
-                                  data={"voxels": [list(v) for v in piece]}))
-        names = part_names(k)
-        return Draft(
-            question=QUESTION.format(k=k, parts=_join(names)),
-            spec={
-                "voxels": [list(v) for v in stack],
-                "space": space,
-                "pieces": k,
-                "parts": [[list(v) for v in q] for q in pieces],
-            },
-            reference=[Panel(img, cap) for img, cap in zip(
-                reference_pictures(stack, pieces, space), ["Complete stack", *names],
-                strict=True)],
-            options=options,
-        )
+
+@dataclass
+class Candidate:
+    """A wrong piece: its cubes in the stack's coordinates and the edits that made it."""
+
+    cubes: list[Voxel]
+    edits: tuple[str, ...]
+    image: np.ndarray
+
+    @property
+    def operator(self) -> str:
+        return self.edits[0] if len(self.edits) == 1 else TWO_EDITS
+
+
+def _try_stack(space: list[int], k: int, rng: np.random.Generator, target: tuple[int, int]
+               ) -> Draft | None:
+    """One item on a new stack whose answer has the ``target`` similarity ranks; None when
+    the stack is unusable or no option set gives them."""
+    stack = splitting.pyramid_stack(rng, tuple(space))
+    if len(stack) < MIN_PART * k:
+        return None
+    pieces = sorted(splitting.split_connected(rng, stack, k), key=lambda q: (len(q), q))
+    if min(len(q) for q in pieces) < MIN_PART:
+        return None
+    missing = pieces.pop(int(rng.integers(k)))
+    ref = reference_framings(space, k)
+    if not tops_visible(stack, ref) or not all(visible(q, ref) for q in pieces):
+        return None  # a cube of the stack or of a piece is hidden
+    truth = normalized(missing)
+    answer = option_picture(truth, space, k)
+    box = (_corner(stack, min), _corner(stack, max))
+    pool = _wrong_pool(rng, missing, box, space, k, answer)
+    reference = reference_pictures(stack, pieces, space)
+    scale = option_framings(space, k)[0].scale
+
+    def accept(picked: tuple[int, ...]) -> bool:
+        return len({pool[i].operator for i in picked}) >= 2 and all(  # kinds mixed
+            looks_different(pool[a].image, pool[b].image, scale)
+            for a, b in combinations(picked, 2))
+
+    picked = balanced_set(answer, reference, [c.image for c in pool], target, rng, accept)
+    if picked is None:
+        return None
+    options = [Option(True, "missing_piece", "It is exactly the cubes of the complete "
+                      "stack that the shown pieces leave uncovered.", image=answer,
+                      data={"voxels": [list(v) for v in truth]})]
+    for c in (pool[i] for i in picked):
+        piece = normalized(c.cubes)
+        options.append(Option(False, c.operator, _explain(c.edits, len(missing), len(piece)),
+                              image=c.image, data={"voxels": [list(v) for v in piece],
+                                                   "edits": list(c.edits)}))
+    names = part_names(k)
+    return Draft(
+        question=QUESTION.format(k=k, parts=_join(names)),
+        spec={
+            "voxels": [list(v) for v in stack],
+            "space": space,
+            "pieces": k,
+            "parts": [[list(v) for v in q] for q in pieces],
+            "answer_ranks": list(target),
+        },
+        reference=[Panel(img, cap) for img, cap in zip(
+            reference, ["Complete stack", *names], strict=True)],
+        options=options,
+    )
 
 
 def _corner(cubes: list[Voxel], pick) -> Voxel:
@@ -171,16 +227,20 @@ def _join(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _explain(op: str, need: int, have: int) -> str:
+def _explain(edits: tuple[str, ...], need: int, have: int) -> str:
+    counts = f"the missing piece has {need} cubes, this one {have}"
+    if len(edits) == 2:
+        return (f"It is the missing piece with {EDIT_WORDS[edits[0]]} and then "
+                f"{EDIT_WORDS[edits[1]]}: {counts}, and they do not have the same shape.")
     what = {"remove_cube": "a cube too few", "add_cube": "an extra cube",
-            "move_cube": "one cube in the wrong place"}[op]
-    return (f"It has {what}: the missing piece has {need} cubes, this one {have}, and they do "
-            "not have the same shape.")
+            "move_cube": "one cube in the wrong place"}[edits[0]]
+    return f"It has {what}: {counts}, and they do not have the same shape."
 
 
 def _edit(rng: np.random.Generator, kind: str, piece: list[Voxel],
           within: tuple[Voxel, Voxel]) -> list[Voxel] | None:
-    """One cube removed, added (face-adjacent, inside ``within``) or both."""
+    """One cube removed, added (face-adjacent, inside ``within``) or both; the cubes stay in
+    the stack's coordinates."""
     cubes = set(piece)
     gone: Voxel | None = None
     if kind in ("remove_cube", "move_cube"):
@@ -194,29 +254,38 @@ def _edit(rng: np.random.Generator, kind: str, piece: list[Voxel],
         if not cells:
             return None
         cubes.add(cells[int(rng.integers(len(cells)))])
-    return normalized(cubes)
+    return sorted(cubes)
 
 
-def _distractors(rng: np.random.Generator, missing: list[Voxel],
-                 within: tuple[Voxel, Voxel], space: list[int], k: int
-                 ) -> list[tuple[str, list[Voxel]]]:
-    """Three edits of the missing piece, connected, fully visible, looking unlike it and
-    each other, none congruent to it."""
+def _wrong_pool(rng: np.random.Generator, missing: list[Voxel], within: tuple[Voxel, Voxel],
+                space: list[int], k: int, answer: np.ndarray) -> list[Candidate]:
+    """Distinct wrong pieces, connected, fully visible, looking unlike the answer (picture
+    ``answer``), none congruent to it: up to ``EDITS_PER_KIND`` one-cube edits of the missing
+    piece per kind, and up to ``SECOND_EDITS`` edits of those."""
     framings = option_framings(space, k)
     truth = normalized(missing)
-    shown = [option_picture(truth, space, k)]
-    out: list[tuple[str, list[Voxel]]] = []
-    for _ in range(40):
-        if len(out) == 3:
-            return out
+    seen = {tuple(truth)}
+    pool: list[Candidate] = []
+
+    def offer(cubes: list[Voxel] | None, edits: tuple[str, ...]) -> None:
+        if cubes is None or not is_connected(cubes):
+            return
+        shape = normalized(cubes)
+        if tuple(shape) in seen or rotations.congruent(shape, truth):
+            return
+        seen.add(tuple(shape))
+        if not visible(shape, framings):
+            return
+        image = option_picture(shape, space, k)
+        if looks_different(image, answer, framings[0].scale):
+            pool.append(Candidate(cubes, edits, image))
+
+    for kind in DISTRACTORS:
+        for _ in range(EDITS_PER_KIND):
+            offer(_edit(rng, kind, missing, within), (kind,))
+    first = list(pool)
+    for _ in range(SECOND_EDITS if first else 0):
+        base = first[int(rng.integers(len(first)))]
         kind = DISTRACTORS[int(rng.integers(len(DISTRACTORS)))]
-        piece = _edit(rng, kind, missing, within)
-        if (piece is None or not is_connected(piece) or rotations.congruent(piece, truth)
-                or any(piece == q for _, q in out) or not visible(piece, framings)):
-            continue
-        img = option_picture(piece, space, k)
-        if not all(looks_different(img, s, framings[0].scale) for s in shown):
-            continue
-        shown.append(img)
-        out.append((kind, piece))
-    raise Reject("could not find three distinct wrong pieces")
+        offer(_edit(rng, kind, base.cubes, within), (*base.edits, kind))
+    return pool
