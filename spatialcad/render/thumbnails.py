@@ -61,11 +61,21 @@ def balanced_set(answer: np.ndarray, references: Sequence[np.ndarray],
     ``accept``; None when no set does."""
     thumbs = [thumbnail(i) for i in (*references, answer, *pool)]
     dist = distances(thumbs)
-    refs, first = range(len(references)), len(references)
-    sets = list(combinations(range(len(pool)), 3))
-    for k in rng.permutation(len(sets)):
-        picked = sets[int(k)]
-        rows = [first, *(first + 1 + i for i in picked)]
-        if answer_ranks(dist, refs, rows) == target and (accept is None or accept(picked)):
+    first = len(references)
+    sets = np.array(list(combinations(range(len(pool)), 3)), dtype=np.int64).reshape(-1, 3)
+    # answer_ranks for every set at once: row 0 of d is the answer, row 1 + i pool item i
+    d = dist[first:, first:]
+    to_ref = dist[first:, :first].min(axis=1)
+    rows = sets + 1
+    ref_gaps = to_ref[rows] - to_ref[0]
+    spread_gaps = (d[rows, 0] + d[rows[:, :, None], rows[:, None, :]].sum(axis=2)
+                   - d[0, rows].sum(axis=1)[:, None])
+    fits = ((np.abs(ref_gaps) > TIE).all(axis=1) & (np.abs(spread_gaps) > TIE).all(axis=1)
+            & ((ref_gaps < 0).sum(axis=1) == target[0])
+            & ((spread_gaps < 0).sum(axis=1) == target[1]))
+    candidates = sets[fits]
+    for k in rng.permutation(len(candidates)):
+        picked = tuple(int(i) for i in candidates[int(k)])
+        if accept is None or accept(picked):
             return picked
     return None
