@@ -13,6 +13,7 @@ from spatialcad.pipeline import make_item
 from spatialcad.records import assemble
 from spatialcad.render.png import decode_png
 from spatialcad.render.stacks import RED, stack_view
+from spatialcad.tasks import registry
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
 from spatialcad.tasks.three_view import ThreeView
 from spatialcad.verify import run_verifier
@@ -129,3 +130,30 @@ def test_three_view_generator_rejects_symmetric_candidates(monkeypatch):
         except Reject as exc:
             reasons.append(str(exc))
     assert "right_view draws the same as left_view" in reasons
+
+
+def test_text_heuristics_do_not_find_the_answer():
+    """Over 120 fixed level-1 items (fixed seeds, so the counts are exact): "middle number"
+    and "longest text" (the none-of-them option when shown) stay near chance, and "none of
+    them" is the answer in about a quarter of the items that show it."""
+    from spatialcad.evaluate.baselines import text_scores
+
+    task = registry.get("cube_counting")
+    hits = {"middle_number": 0, "longest_text": 0}
+    none_answers = none_shown = 0
+    for seed in range(120):
+        try:
+            draft = task.build(1, np.random.default_rng(seed))
+        except Reject:
+            continue
+        choices = [o.text for o in draft.options]
+        answer = next(i for i, o in enumerate(draft.options) if o.is_answer)
+        for name, scores in text_scores(choices).items():
+            best = np.flatnonzero(scores == scores.max())
+            hits[name] += answer in best and len(best) == 1
+        shown = any(o.operator == "none_of_the_others" for o in draft.options)
+        none_shown += shown
+        none_answers += draft.options[answer].operator == "none_of_the_others"
+    # now 23 and 21 of 120 (unique picks only); the unbalanced options gave 36 middle picks
+    assert hits["middle_number"] <= 32 and hits["longest_text"] <= 32
+    assert 0.15 < none_answers / none_shown < 0.3  # now 19 of 77; it was 23 of 70

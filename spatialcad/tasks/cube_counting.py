@@ -21,6 +21,7 @@ NONE_OF_THEM = "All three other options are incorrect"
 KINDS = ("min", "max", "possible")
 VIEW_CAPTIONS = {"top": "Top view", "front": "Front view", "left": "Left view"}
 NUMBER_WORDS = {2: "two", 3: "three"}
+SPREAD = 5  # wrong counts are taken up to this far below the minimum / above the maximum
 
 
 @register
@@ -94,19 +95,30 @@ class CubeCounting(Task):
 def _options(
     kind: str, low: int, high: int, rng: np.random.Generator, summary: str
 ) -> list[Option]:
-    """Three numbers and possibly "none of them", exactly one being the answer."""
-    if kind == "possible":
-        truth = int(rng.integers(low, high + 1))
-        wrong = [v for v in range(max(1, low - 4), high + 5) if v < low or v > high]
+    """Three numbers and possibly "none of them", exactly one being the answer.
+
+    The answer's rank among the numbers shown is drawn uniformly (wrong numbers are taken
+    below and above it to match): left alone, a possible count sits between impossible ones
+    below ``low`` and above ``high``, and "pick the middle number" finds it.  "None of them"
+    (the longest text) is the answer in a quarter of the items that show it.
+    """
+    none_shown = rng.random() < 0.6
+    none_is_answer = none_shown and rng.random() < 0.25  # a quarter, like any shown option
+    truth = {"min": low, "max": high}.get(kind) or int(rng.integers(low, high + 1))
+    if kind == "possible":  # wrong: impossible counts
+        below, above = range(max(1, low - SPREAD), low), range(high + 1, high + 1 + SPREAD)
+    else:  # wrong: any other count
+        below, above = range(max(1, low - SPREAD), truth), range(truth + 1, high + 1 + SPREAD)
+    if none_is_answer:
+        pool = [*below, *above]
+        numbers = [int(v) for v in rng.choice(pool, size=3, replace=False)]
     else:
-        truth = low if kind == "min" else high
-        wrong = [v for v in range(max(1, low - 3), high + 4) if v != truth]
-    wrong = [int(v) for v in rng.permutation(wrong)]
-    none_is_answer = rng.random() < 0.25
-    none_shown = none_is_answer or rng.random() < 0.5
-    numbers = wrong[: 3 if none_is_answer else (2 if none_shown else 3)]
-    if not none_is_answer:
-        numbers.append(truth)
+        shown = 3 if none_shown else 4
+        rank = int(rng.integers(shown))  # how many wrong numbers lie below the answer
+        if len(below) < rank or len(above) < shown - 1 - rank:
+            raise Reject(f"too few wrong counts below {truth} for rank {rank}")
+        numbers = [truth, *(int(v) for v in rng.choice(below, size=rank, replace=False)),
+                   *(int(v) for v in rng.choice(above, size=shown - 1 - rank, replace=False))]
     what = {"min": "the minimum", "max": "the maximum", "possible": "a possible number"}[kind]
     options = [
         Option(
