@@ -187,18 +187,3 @@ def test_longest_text_finds_the_answer_of_path_items_one_time_in_four(level):
         longest += is_longest
         assert text_scores(record["Choices"])["longest_text"].argmax() == i or not is_longest
     assert 2 <= longest <= 20, longest
-
-
-def test_deterministic():
-    a = make_item("arrow_moving", 2, 1, 2, 5)
-    b = make_item("arrow_moving", 2, 1, 2, 5)
-    assert a.png == b.png and a.record == b.record
-
-
-@pytest.mark.parametrize("level", [0, 1, 2])
-def test_cli(spatialcad, tmp_path, level):
-    out = tmp_path / "b"
-    code, _, err = spatialcad("generate", "--task", "arrow_moving", "--level", level, "--n", 3,
-                              "--out", out)
-    assert code == 0, err
-    assert spatialcad("verify", out)[0] == 0

@@ -15,6 +15,9 @@ from spatialcad.render.png import decode_png, encode_png
 
 CASES = [(t, lv) for t in ("cube_counting", "cross_section") for lv in (0, 1, 2)]
 CASES += [("three_view", lv) for lv in (0, 1, 2)]
+CASES += [(t, lv) for t in ("rotation_2d", "rotation_3d", "paper_folding", "cube_unfolding",
+                            "cube_reconstruction", "cube_assembly", "arrow_moving",
+                            "block_moving") for lv in (0, 1, 2)]
 
 
 @pytest.mark.parametrize(("task", "level"), CASES)
@@ -70,6 +73,14 @@ def test_empty_deepcad_dir_is_a_usage_error(spatialcad, tmp_path):
     code, _, err = spatialcad("generate", "--task", "three_view", "--level", 1,
                               "--deepcad-dir", tmp_path / "empty", "--out", tmp_path / "o")
     assert code == 2 and "no part files" in err and not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize(("task", "level", "index", "n"), [
+    ("arrow_moving", 2, 1, 2), ("cube_unfolding", 2, 3, 4), ("paper_folding", 1, 0, 2),
+    ("three_view", 2, 1, 2)])
+def test_same_item_same_bytes(task, level, index, n):
+    a, b = (pipeline.make_item(task, level, index, n, 5) for _ in range(2))
+    assert a.png == b.png and a.record == b.record
 
 
 def test_answers_balanced(spatialcad, tmp_path):

@@ -139,12 +139,3 @@ def test_tampered_records_fail(items):
     bad = copy.deepcopy(record)
     bad["options"][0]["data"]["voxels"].append([9, 9, 9])
     assert any("not connected" in f for f in run_verifier(bad, image))
-
-
-@pytest.mark.parametrize("level", [0, 1, 2])
-def test_cli(spatialcad, tmp_path, level):
-    out = tmp_path / "b"
-    code, _, err = spatialcad("generate", "--task", "cube_assembly", "--level", level, "--n", 3,
-                              "--out", out)
-    assert code == 0, err
-    assert spatialcad("verify", out)[0] == 0

@@ -6,7 +6,6 @@ from __future__ import annotations
 import copy
 
 import numpy as np
-import pytest
 from conftest import check_distractors, with_answer
 
 from spatialcad.geometry import cube_nets as cn
@@ -57,12 +56,3 @@ def test_a_mirrored_view_of_a_symmetric_cube_is_possible():
         mirrored = cn.corner_view(cube, grids, m @ cn.MIRROR)
         assert cn.possible_poses(cube, grids, mirrored)
         assert shows(rolled, mirrored)
-
-
-@pytest.mark.parametrize("level", [0, 1, 2])
-def test_cli(spatialcad, tmp_path, level):
-    out = tmp_path / "b"
-    code, _, err = spatialcad("generate", "--task", "cube_reconstruction", "--level", level,
-                              "--n", 3, "--out", out)
-    assert code == 0, err
-    assert spatialcad("verify", out)[0] == 0

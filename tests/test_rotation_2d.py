@@ -157,14 +157,6 @@ def test_same_seed_same_item():
     assert a.png == b.png and a.record == b.record
 
 
-@pytest.mark.parametrize("level", [0, 1, 2])
-def test_cli(spatialcad, tmp_path, level):
-    out = tmp_path / "b"
-    code, _, err = spatialcad("generate", "--task", "rotation_2d", "--level", level, "--n", 3,
-                              "--out", out)
-    assert code == 0, err
-    assert spatialcad("verify", out)[0] == 0
-
 
 def _rank(values: list[float], i: int) -> int:
     return sum(v < values[i] for v in values)

@@ -113,12 +113,3 @@ def test_generated_mirrors_are_of_chiral_stacks_and_pictures_match_voxels():
     a, b = bad["options"][0], bad["options"][1]
     a["data"]["voxels"], b["data"]["voxels"] = b["data"]["voxels"], a["data"]["voxels"]
     assert any("picture of its voxels" in f for f in run_verifier(bad, image))
-
-
-@pytest.mark.parametrize("level", [0, 1, 2])
-def test_cli(spatialcad, tmp_path, level):
-    out = tmp_path / "b"
-    code, _, err = spatialcad("generate", "--task", "rotation_3d", "--level", level, "--n", 3,
-                              "--out", out)
-    assert code == 0, err
-    assert spatialcad("verify", out)[0] == 0

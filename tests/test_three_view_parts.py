@@ -16,7 +16,6 @@ from spatialcad.cad.step_io import write_step
 from spatialcad.geometry import line_drawing as ld
 from spatialcad.geometry.line_drawing import LineDrawing
 from spatialcad.geometry.rotations import proper_rotations
-from spatialcad.pipeline import make_item
 from spatialcad.render.camera import VIEWS
 from spatialcad.render.engineering import draw_view
 from spatialcad.tasks import registry
@@ -164,11 +163,6 @@ def test_verifier_catches_a_mislabelled_or_swapped_drawing(items):
     x, y, w, h = record["layout"]["options"]["ABCD".index(record["Answer"])]
     blank[y:y + h, x:x + w] = 255
     assert run_verifier(record, blank)
-
-
-def test_same_item_same_bytes():
-    a, b = (make_item("three_view", 2, 1, 2, 9) for _ in range(2))
-    assert a.png == b.png and a.record == b.record
 
 
 def test_symmetric_part_never_offers_a_flip_that_draws_like_the_answer(tmp_path):
