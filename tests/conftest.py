@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -37,6 +38,19 @@ def tree_bytes(root: Path) -> dict[str, bytes]:
 @pytest.fixture
 def spatialcad(monkeypatch, capsys):
     return lambda *args: run_cli(monkeypatch, capsys, *args)
+
+
+def deepcad_samples() -> Path:
+    """The real DeepCAD files in shared/deepcad-samples: $SPATIALCAD_DEEPCAD_SAMPLES, else a
+    shared/ folder beside the checkout or beside any folder above it, else /work/shared."""
+    if os.environ.get("SPATIALCAD_DEEPCAD_SAMPLES"):
+        return Path(os.environ["SPATIALCAD_DEEPCAD_SAMPLES"])
+    here = Path(__file__).resolve()
+    for folder in [*here.parents, Path("/work")]:
+        candidate = folder / "shared" / "deepcad-samples"
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError("shared/deepcad-samples not found: set SPATIALCAD_DEEPCAD_SAMPLES")
 
 
 def with_answer(record: dict[str, Any], letter: str) -> dict[str, Any]:

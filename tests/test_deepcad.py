@@ -9,13 +9,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import deepcad_samples
 
 from spatialcad.cad import deepcad, tessellate
 from spatialcad.cad.deepcad import Arc, DeepCADDoc, DeepCADError, Line
 from spatialcad.cad.parts import ASSETS_DIR, list_parts, load_part
 from spatialcad.cad.step_io import StepError, read_step, write_step
 
-SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "deepcad-samples"
+SAMPLES = deepcad_samples()
 EMPTY_PROFILES = "00014060.json"
 # our volumes (mm^3), pinned; 00010414 and 00010560 are also checked by hand below
 SAMPLE_VOLUMES = {

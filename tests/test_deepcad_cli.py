@@ -9,11 +9,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import deepcad_samples
 
 from spatialcad.cad.deepcad import bbox_of, read_deepcad
 from spatialcad.cad.step_io import read_step, write_step
 
-SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "deepcad-samples"
+SAMPLES = deepcad_samples()
 BAD_SAMPLE = "00014060.json"  # an extrude with an empty profiles list
 WASHER, BUSH = "00010414.json", "00010560.json"
 OK_LINE = re.compile(r"ok     (\S+) -> (\S+)  volume (\S+) mm\^3  "
