@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import shlex
+import signal
 import sys
 import time
 from pathlib import Path
@@ -13,6 +15,7 @@ from tqdm import tqdm
 from spatialcad import __version__, freecad_env, pipeline, shards
 from spatialcad.cad.deepcad import import_parts, import_report_lines
 from spatialcad.cad.parts import SUFFIXES, catalogue, list_parts
+from spatialcad.plan import parse_shard
 from spatialcad.tasks import registry
 
 
@@ -24,6 +27,13 @@ class UsageFailure(click.ClickException):
 
 def fail(message: str) -> None:
     raise UsageFailure(message)
+
+
+def write_failure(exc: OSError, out: Path) -> str:
+    """One line for an OSError met while writing ``out`` (which is then left as it was)."""
+    what = "disk full" if exc.errno == errno.ENOSPC else (exc.strerror or str(exc))
+    where = f" ({exc.filename})" if exc.filename else ""
+    return f"{what} while writing {out}{where}: nothing was written, {out} is as it was"
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -61,6 +71,9 @@ def tasks_cmd() -> None:
 def _parse_tasks(spec: str, level: int) -> list[str]:
     implemented = registry.load_all()
     names = list(implemented) if spec == "all" else [s.strip() for s in spec.split(",") if s]
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        fail(f"task {repeated[0]!r} is named more than once in --task")
     for name in names:
         if name not in registry.CATALOGUE:
             fail(f"unknown task {name!r}; choose from: all, {', '.join(registry.CATALOGUE)}")
@@ -110,7 +123,7 @@ def generate(task_spec: str, level: int, n: int, seed: int, out: Path | None, jo
     behind if the run fails.
     """
     try:
-        shard = shards.parse_shard(shard_spec) if shard_spec is not None else None
+        shard = parse_shard(shard_spec) if shard_spec is not None else None
     except ValueError as exc:
         fail(str(exc))
     if level < 0:
@@ -145,6 +158,8 @@ def generate(task_spec: str, level: int, n: int, seed: int, out: Path | None, jo
         fail(str(exc))
     except pipeline.GenerationError as exc:
         raise click.ClickException(f"generation failed, nothing written: {exc}") from exc
+    except OSError as exc:
+        raise click.ClickException(write_failure(exc, out)) from exc
     took = time.perf_counter() - start
     per_task = ", ".join(f"{k} {v}" for k, v in summary.per_task.items())
     of_shard = f" (shard {shard})" if shard else ""
@@ -163,8 +178,7 @@ def verify(out: Path, jobs: int) -> None:
     lists the failures and exits 1.
     """
     try:
-        failed = pipeline.verify_dir(out, jobs)
-        total = len(pipeline.rec.read_benchmark(out))
+        total, failed = pipeline.verify_dir(out, jobs)
     except ValueError as exc:
         fail(str(exc))
     for name, problems in failed:
@@ -194,6 +208,8 @@ def merge(shard_dirs: tuple[Path, ...], out: Path, overwrite: bool) -> None:
         items = shards.merge(list(shard_dirs), out, overwrite)
     except ValueError as exc:
         fail(str(exc))
+    except OSError as exc:
+        raise click.ClickException(write_failure(exc, out)) from exc
     click.echo(f"merged {len(shard_dirs)} shards ({items} items) into {out}")
 
 
@@ -272,7 +288,17 @@ def _register_evaluation() -> None:
 _register_evaluation()
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (sent by timeout, SLURM, Docker), handled like Ctrl-C: clean up, then exit."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # let the clean-up finish
+    raise Terminated()
+
+
 def main() -> None:
+    signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         rv = cli.main(standalone_mode=False)
     except click.exceptions.UsageError as exc:
@@ -281,8 +307,11 @@ def main() -> None:
     except click.ClickException as exc:
         click.echo(f"spatialcad: error: {exc.format_message()}", err=True)
         sys.exit(exc.exit_code)
-    except click.Abort:
-        sys.exit(1)
+    except (click.Abort, KeyboardInterrupt) as exc:
+        term = isinstance(exc, Terminated) or isinstance(exc.__context__, Terminated)
+        click.echo(f"spatialcad: interrupted by {'SIGTERM' if term else 'SIGINT'}; stopped "
+                   "cleanly (no half-written output is left)", err=True)
+        sys.exit(143 if term else 130)
     sys.exit(rv if isinstance(rv, int) else 0)
 
 

@@ -1,61 +1,231 @@
-"""Output directories written all or nothing: filled as a hidden sibling, then renamed."""
+"""Output paths written all or nothing, by one run at a time.
+
+:func:`locked` holds an exclusive lock on an output path for a whole run (a hidden sibling
+``.NAME.lock``; a second run is refused with :class:`OutputLocked` naming the holder).
+:func:`atomic_dir` and :func:`atomic_file` take that lock, fill a hidden sibling
+``.NAME.tmp-HOST-PID`` and rename it over the target only when the block succeeds; they
+remove the temporary siblings that dead runs of this host left behind, and they replace
+an existing directory only if it is empty or a spatialcad output (it holds a manifest
+with ``"generator": "spatialcad"``), never a folder of someone else's files.
+"""
 
 from __future__ import annotations
 
+import errno
+import fcntl
+import json
 import os
 import shutil
+import socket
+import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
+
+MANIFEST = "manifest.json"
+GENERATOR = "spatialcad"
+
+
+class OutputError(ValueError):
+    """An output path that may not be written (one line, for the command line)."""
+
+
+class OutputLocked(OutputError):
+    """Another run holds the lock of an output path."""
+
+
+def _host() -> str:
+    return socket.gethostname().split(".")[0] or "host"
+
+
+def _sibling(out: Path, kind: str, tag: str = "") -> Path:
+    return out.parent / f".{out.name}.{kind}{'-' + tag if tag else ''}"
+
+
+def lock_path(out: Path) -> Path:
+    return _sibling(out, "lock")
+
+
+def _holder_text(fd: int) -> str:
+    try:
+        raw = os.pread(fd, 4096, 0).decode("utf-8", "replace")
+        info = json.loads(raw)
+        since = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(info["since"]))
+        return f"pid {info['pid']} on {info['host']} since {since}: {info['command']}"
+    except (OSError, ValueError, KeyError, TypeError):
+        return "another process"
+
+
+@contextmanager
+def locked(out: str | Path) -> Iterator[Path]:
+    """Hold the exclusive lock of output path ``out`` for the block; yield the resolved path.
+
+    The lock is an advisory ``flock`` on ``.NAME.lock`` beside ``out``, released when the
+    block ends or the process dies, and the file says who holds it.  Raises
+    :class:`OutputLocked` at once if another run holds it.
+    """
+    out = Path(out).resolve()
+    path = lock_path(out)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot write to {out}: {exc.strerror or exc}") from exc
+    while True:
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise OutputError(f"cannot write to {out}: {exc.strerror or exc}") from exc
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _holder_text(fd)
+            os.close(fd)
+            raise OutputLocked(f"{out} is in use by another spatialcad run ({holder}); wait "
+                               "for it to finish or choose another output") from None
+        except OSError as exc:  # e.g. a file system without locks
+            os.close(fd)
+            raise OutputError(f"cannot lock {out}: {exc.strerror or exc}") from exc
+        try:  # the holder before us may have removed the file after we opened it
+            same = os.path.samestat(os.fstat(fd), os.stat(path))
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        os.close(fd)
+    try:
+        info = {"pid": os.getpid(), "host": _host(), "since": int(time.time()),
+                "command": " ".join(sys.argv) or "python"}
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, json.dumps(info).encode(), 0)
+        yield out
+    finally:
+        try:
+            os.unlink(path)  # while still holding the lock: see the samestat check above
+        except OSError:
+            pass
+        os.close(fd)
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _remove(path: Path) -> None:
     if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path)
+        shutil.rmtree(path, ignore_errors=True)
     else:
-        path.unlink()
+        path.unlink(missing_ok=True)
 
 
-def _fresh_sibling(out: Path, overwrite: bool) -> Path:
-    """Check ``out`` may be written; return a new empty temporary directory beside it."""
-    if out.exists() and (not out.is_dir() or any(out.iterdir())) and not overwrite:
-        raise ValueError(f"{out} exists and is not empty (use --overwrite to replace it)")
-    parent = out.parent
-    tmp = parent / f".{out.name}.tmp-{os.getpid()}"
+def remove_stale_siblings(out: Path) -> list[Path]:
+    """Remove ``.NAME.tmp-*`` / ``.NAME.old-*`` left by dead runs of this host; return them.
+
+    Names are ``.NAME.tmp-HOST-PID`` (older runs wrote ``.NAME.tmp-PID``, taken as this
+    host's).  Call it only while holding the lock of ``out``.
+    """
+    removed = []
+    for kind in ("tmp", "old"):
+        prefix = f".{out.name}.{kind}-"
+        for path in out.parent.glob(f"{prefix}*"):
+            tag = path.name[len(prefix):]
+            host, _, pid = tag.rpartition("-")
+            if not pid.isdigit() or (host and host != _host()) or _pid_alive(int(pid)):
+                continue
+            _remove(path)
+            removed.append(path)
+    return removed
+
+
+def is_ours(path: Path) -> bool:
+    """True if directory ``path`` holds a spatialcad manifest."""
     try:
-        parent.mkdir(parents=True, exist_ok=True)
-        if not os.access(parent, os.W_OK):
-            raise PermissionError(f"{parent} is not writable")
-        shutil.rmtree(tmp, ignore_errors=True)
-        tmp.mkdir()
-    except OSError as exc:
-        raise ValueError(f"cannot write to {out}: {exc.strerror or exc}") from exc
-    return tmp
+        manifest = json.loads((path / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return False
+    return isinstance(manifest, dict) and manifest.get("generator") == GENERATOR
+
+
+def check_replaceable_dir(out: Path, overwrite: bool) -> None:
+    """``OutputError`` unless directory ``out`` is absent, empty, or ours with ``overwrite``."""
+    if not (out.exists() or out.is_symlink()):
+        return
+    if not out.is_dir():
+        raise OutputError(f"{out} exists and is not a directory")
+    if not any(out.iterdir()):
+        return
+    if not overwrite:
+        raise OutputError(f"{out} exists and is not empty (use --overwrite to replace it)")
+    if not is_ours(out):
+        raise OutputError(f"refusing to overwrite {out}: it is not a spatialcad output (no "
+                          f"spatialcad {MANIFEST}); remove it yourself or choose another path")
+
+
+def _replace(tmp: Path, out: Path) -> None:
+    """Put ``tmp`` at ``out``; an old ``out`` is removed only once ``tmp`` is in place."""
+    if out.exists() or out.is_symlink():
+        old = _sibling(out, "old", f"{_host()}-{os.getpid()}")
+        out.rename(old)
+        try:
+            tmp.rename(out)
+        except BaseException:
+            old.rename(out)
+            raise
+        _remove(old)
+    else:
+        tmp.rename(out)
 
 
 @contextmanager
 def atomic_dir(out: str | Path, overwrite: bool = False) -> Iterator[Path]:
     """Yield an empty temporary directory to fill; when the block succeeds it becomes ``out``.
 
-    Raises ``ValueError`` before anything is written if ``out`` is not empty and not
-    ``overwrite``, or cannot be written.  If the block raises, the temporary directory is
-    removed and ``out`` is left as it was; an old ``out`` is replaced only at the very end.
+    Holds the lock of ``out`` throughout.  Raises :class:`OutputError` before anything is
+    written if ``out`` may not be replaced (see :func:`check_replaceable_dir`) or written.
+    If the block raises, the temporary directory is removed and ``out`` is left as it was.
     """
-    out = Path(out).resolve()
-    tmp = _fresh_sibling(out, overwrite)
-    try:
-        yield tmp
-        if out.exists() or out.is_symlink():
-            old = out.with_name(f".{out.name}.old-{os.getpid()}")
-            out.rename(old)
-            try:
-                tmp.rename(out)
-            except BaseException:
-                old.rename(out)
-                raise
-            _remove(old)
-        else:
-            tmp.rename(out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+    with locked(out) as out:
+        check_replaceable_dir(out, overwrite)
+        remove_stale_siblings(out)
+        tmp = _sibling(out, "tmp", f"{_host()}-{os.getpid()}")
+        try:
+            if not os.access(out.parent, os.W_OK):
+                raise PermissionError(errno.EACCES, f"{out.parent} is not writable")
+            tmp.mkdir()
+        except OSError as exc:
+            raise OutputError(f"cannot write to {out}: {exc.strerror or exc}") from exc
+        try:
+            yield tmp
+            _replace(tmp, out)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+
+
+@contextmanager
+def atomic_file(out: str | Path, overwrite: bool = False) -> Iterator[BinaryIO]:
+    """A binary file that appears at ``out`` only when the block succeeds (lock held)."""
+    with locked(out) as out:
+        if out.is_dir():
+            raise OutputError(f"{out} is a directory; give a file path")
+        if out.exists() and not overwrite:
+            raise OutputError(f"{out} exists (use --overwrite to replace it)")
+        remove_stale_siblings(out)
+        tmp = _sibling(out, "tmp", f"{_host()}-{os.getpid()}")
+        try:
+            f = open(tmp, "wb")  # noqa: SIM115  (closed below, before the rename)
+        except OSError as exc:
+            raise OutputError(f"cannot write to {out}: {exc.strerror or exc}") from exc
+        try:
+            with f:
+                yield f
+            os.replace(tmp, out)
+        finally:
+            tmp.unlink(missing_ok=True)

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import ctypes
+import multiprocessing
+import os
+import signal
 import sys
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
@@ -13,15 +18,18 @@ from typing import Any, TypeVar
 from tqdm import tqdm
 
 from spatialcad import records as rec
+from spatialcad.benchmark import Benchmark, BenchmarkWriter, manifest_entry
 from spatialcad.outdir import atomic_dir
+from spatialcad.plan import RunPlan, Shard
 from spatialcad.render.png import decode_png, encode_png
 from spatialcad.seeding import derive_seed, item_rng
-from spatialcad.shards import Shard, manifest_entry, run_items, shard_command
 from spatialcad.tasks import registry
 from spatialcad.tasks.base import Reject
 from spatialcad.verify import run_verifier
 
 MAX_ATTEMPTS = 200
+WINDOW_PER_JOB = 4  # calls queued per worker process
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -66,18 +74,48 @@ def make_item(task_name: str, level: int, index: int, n: int, seed: int,
     raise GenerationError(f"{task_name} level {level} item {index}: no valid item ({last})")
 
 
-def _call(args: tuple[Callable[..., R], tuple]) -> R:
-    fn, a = args
-    return fn(*a)
+def _worker_start(parent: int) -> None:
+    """In each worker: die with the parent (even by SIGKILL), leave Ctrl-C to the parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
 
 
-def parallel_map(fn: Callable[..., R], jobs_args: list[tuple], jobs: int) -> Iterator[R]:
-    """``fn(*args)`` for each args tuple, in order, over ``jobs`` processes (1: in-process)."""
+def _kill_workers(pool: ProcessPoolExecutor) -> None:
+    pool.shutdown(wait=False, cancel_futures=True)
+    workers = multiprocessing.active_children()
+    for p in workers:
+        p.terminate()
+    for p in workers:
+        p.join(5)
+
+
+def parallel_map(fn: Callable[..., R], jobs_args: Iterable[tuple], jobs: int) -> Iterator[R]:
+    """``fn(*args)`` for each args tuple, in order, over ``jobs`` processes (1: in-process).
+
+    At most ``WINDOW_PER_JOB * jobs`` calls are queued at once, so ``jobs_args`` may be long
+    and lazy.  If the caller stops early or is interrupted, the workers are killed at once.
+    """
     if jobs <= 1:
         yield from (fn(*a) for a in jobs_args)
         return
-    with ProcessPoolExecutor(jobs, mp_context=get_context("spawn")) as pool:
-        yield from pool.map(_call, [(fn, a) for a in jobs_args], chunksize=1)
+    pool = ProcessPoolExecutor(jobs, mp_context=get_context("spawn"),
+                               initializer=_worker_start, initargs=(os.getpid(),))
+    pending: deque[Future[R]] = deque()
+    try:
+        for a in jobs_args:
+            pending.append(pool.submit(fn, *a))
+            if len(pending) >= WINDOW_PER_JOB * jobs:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    except BaseException:
+        _kill_workers(pool)
+        raise
+    pool.shutdown(wait=True)
 
 
 def progress(it: Iterable[T], total: int, desc: str) -> Iterator[T]:
@@ -97,46 +135,59 @@ def generate(
     shard: Shard | None = None,
 ) -> RunSummary:
     """Generate ``n`` verified items per task into ``out`` (all or nothing); with ``shard``,
-    only that shard's block of the run's items (see spatialcad/shards.py)."""
+    only that shard's block of the run's items (see spatialcad/plan.py).  Records and
+    images stream to disk as they are proved: memory does not grow with the run."""
     options = dict(options or {})
-    items = run_items(tasks, n)
-    start, stop = shard.bounds(len(items)) if shard else (0, len(items))
+    plan = RunPlan(tuple(tasks), n, shard)
+    plan.check()
     with atomic_dir(out, overwrite) as tmp:
-        work = [(t, level, i, n, seed, options) for t, i in items[start:stop]]
-        records, rejected, per_task = [], 0, dict.fromkeys(tasks, 0)
-        for result in progress(parallel_map(make_item, work, jobs), len(work), "generate"):
-            path = tmp / result.record["image"]
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(result.png)
-            records.append(result.record)
-            rejected += result.rejected
-            per_task[result.record["generator"]["name"].rsplit(".", 1)[1]] += 1
-        (tmp / rec.BENCHMARK).write_bytes(rec.dumps(records))
-        params = {"command": shard_command(command, shard) if shard else command,
-                  "tasks": tasks, "level": level, "n": n, "seed": seed, "options": options}
-        rec.write_manifest(tmp, params, records,
-                           manifest_entry(shard, len(items)) if shard else None)
-    return RunSummary(len(records), rejected, per_task)
+        writer = BenchmarkWriter(tmp)
+        try:
+            work = ((t, level, i, n, seed, options) for t, i in plan)
+            rejected, per_task = 0, dict.fromkeys(tasks, 0)
+            for result in progress(parallel_map(make_item, work, jobs), len(plan), "generate"):
+                writer.add(result.record, result.png)
+                rejected += result.rejected
+                per_task[rec.task_name(result.record)] += 1
+            params = {"command": f"{command} --shard {shard}" if shard else command,
+                      "tasks": tasks, "level": level, "n": n, "seed": seed, "options": options}
+            writer.finish(params, manifest_entry(shard, plan.total) if shard else None)
+        finally:
+            writer.close()
+    return RunSummary(writer.items, rejected, per_task)
 
 
-def _verify_one(out: str, record: dict[str, Any]) -> list[str]:
-    path = Path(out) / rec.image_path(record)
+def _verify_one(image_file: str | None, record: dict[str, Any]) -> list[str]:
+    if image_file is None:
+        return ["not verified: its image is not a sound file of the benchmark"]
+    task = registry.by_record_task(record["Task"])
+    if task is None or task.name != rec.task_name(record):
+        return [f"its generator {record['generator'].get('name')!r} did not make "
+                f"{record.get('Task')!r} items"]
     try:
-        image = decode_png(path.with_suffix(".png").read_bytes())
+        image = decode_png(Path(image_file).read_bytes())
     except (OSError, ValueError) as exc:
         return [f"image unreadable: {exc}"]
     return run_verifier(record, image)
 
 
-def verify_dir(out: Path, jobs: int = 1) -> list[tuple[str, list[str]]]:
-    """Re-run every item's verifier; return ``(item path, failures)`` for failing items."""
-    out = Path(out)
-    records = rec.read_benchmark(out)
-    failed = []
-    work = [(str(out), r) for r in records]
+def verify_dir(out: Path, jobs: int = 1) -> tuple[int, list[tuple[str, list[str]]]]:
+    """Check benchmark ``out`` as a whole and re-run every item's verifier; return the
+    number of records and ``(where, failures)`` for every failing item or file."""
+    bench = Benchmark.open(out)
+    problems = bench.problems()
+    failed: list[tuple[str, list[str]]] = [(name, [p]) for name, p in problems]
+    unsound = {name for name, _ in problems}
+    work = []
+    for r in bench.records:
+        try:
+            image = rec.expected_image(r)
+        except ValueError:
+            continue  # reported by problems()
+        sound = r.get("image") == image and image not in unsound
+        work.append((str(out / image) if sound else None, r))
     results = parallel_map(_verify_one, work, jobs)
-    for r, failures in zip(records, progress(results, len(work), "verify"), strict=True):
+    for (_, r), failures in zip(work, progress(results, len(work), "verify"), strict=True):
         if failures:
             failed.append((rec.image_path(r), failures))
-    failed += [(name, [problem]) for name, problem in rec.check_manifest(out)]
-    return failed
+    return len(bench.records), failed

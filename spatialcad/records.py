@@ -1,15 +1,12 @@
-"""Item records: assembly from a task's draft, and the on-disk benchmark layout.
+"""Item records: assembly from a task's draft, the item's identity, the JSON encoding.
 
-``<out>/benchmark.json`` is a JSON list of records; each item's composite image is at
-``<out>/<Category>/<Task>/<Level>/<Image_id>.png``; ``<out>/manifest.json`` holds the
-generation parameters, counts and a SHA-256 of every other file.
+The directory a run writes (benchmark.json, images, manifest.json) is spatialcad/benchmark.py.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-from pathlib import Path
+import re
 from typing import Any
 
 import numpy as np
@@ -37,6 +34,35 @@ def image_id(index: int, n: int) -> str:
 
 def image_path(record: dict[str, Any]) -> str:
     return "/".join((record["Category"], record["Task"], record["Level"], record["Image_id"]))
+
+
+_SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*\Z")
+KEY_FIELDS = ("Category", "Task", "Level", "Image_id")
+
+
+def item_key(record: Any) -> tuple[str, str, str, str]:
+    """``(Category, Task, Level, Image_id)``: the item's identity and the folders of its image.
+
+    ``ValueError`` unless each is a plain name (letters, digits, ``_``, ``-``): a record can
+    never name a path outside its benchmark.
+    """
+    if not isinstance(record, dict):
+        raise ValueError("not a JSON object")
+    values = tuple(record.get(k) for k in KEY_FIELDS)
+    for k, v in zip(KEY_FIELDS, values, strict=True):
+        if not (isinstance(v, str) and _SAFE_NAME.match(v)):
+            raise ValueError(f"its {k} {v!r} is not a plain name")
+    return values  # type: ignore[return-value]
+
+
+def expected_image(record: dict[str, Any]) -> str:
+    """The only image path a record may name: ``Category/Task/Level/Image_id.png``."""
+    return "/".join(item_key(record)) + ".png"
+
+
+def task_name(record: dict[str, Any]) -> str:
+    """The CLI name of the task that made ``record`` (from its ``generator`` entry)."""
+    return str(record["generator"]["name"]).rsplit(".", 1)[-1]
 
 
 def assemble(
@@ -85,69 +111,3 @@ def assemble(
 def dumps(obj: Any) -> bytes:
     """The one JSON encoding used for every file we write (stable bytes)."""
     return (json.dumps(obj, indent=1, ensure_ascii=False) + "\n").encode()
-
-
-def sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def read_benchmark(out: Path) -> list[dict[str, Any]]:
-    path = Path(out) / BENCHMARK
-    try:
-        records = json.loads(path.read_text())
-    except FileNotFoundError as exc:
-        raise ValueError(f"{out} has no {BENCHMARK}: not a spatialcad benchmark") from exc
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path} is not valid JSON: {exc}") from exc
-    if not isinstance(records, list):
-        raise ValueError(f"{path} must hold a JSON list of records")
-    return records
-
-
-def write_manifest(out: Path, params: dict[str, Any], records: list[dict[str, Any]],
-                   shard: dict[str, Any] | None = None) -> None:
-    """Write manifest.json: parameters, counts per task/level, checksum of every file; a
-    shard's manifest also says which shard it is (see spatialcad/shards.py)."""
-    files = sorted(p for p in out.rglob("*") if p.is_file() and p.name != MANIFEST)
-    counts: dict[str, int] = {}
-    for r in records:
-        key = f"{r['Task']}/{r['Level']}"
-        counts[key] = counts.get(key, 0) + 1
-    manifest = {
-        "generator": "spatialcad",
-        "version": __version__,
-        "command": params["command"],
-        "parameters": {k: v for k, v in params.items() if k != "command"},
-        **({"shard": shard} if shard is not None else {}),
-        "counts": counts,
-        "items": len(records),
-        "files": {p.relative_to(out).as_posix(): sha256(p) for p in files},
-    }
-    (out / MANIFEST).write_bytes(dumps(manifest))
-
-
-def read_manifest(out: Path) -> dict[str, Any]:
-    """The parsed manifest.json of ``out``; ``ValueError`` if missing or not a JSON object."""
-    try:
-        manifest = json.loads((Path(out) / MANIFEST).read_text())
-    except (OSError, ValueError) as exc:
-        raise ValueError(f"{out}: missing or unreadable {MANIFEST}") from exc
-    if not isinstance(manifest, dict):
-        raise ValueError(f"{out}: {MANIFEST} must hold a JSON object")
-    return manifest
-
-
-def check_manifest(out: Path) -> list[tuple[str, str]]:
-    """Files whose checksum differs from the manifest, or that are missing."""
-    try:
-        manifest = read_manifest(out)
-    except ValueError:
-        return [(MANIFEST, "missing or unreadable manifest")]
-    problems = []
-    for name, digest in manifest.get("files", {}).items():
-        path = out / name
-        if not path.is_file():
-            problems.append((name, "listed in the manifest but missing"))
-        elif sha256(path) != digest:
-            problems.append((name, "checksum differs from the manifest"))
-    return problems

@@ -147,9 +147,12 @@ def test_non_empty_out_needs_overwrite(spatialcad, tmp_path):
     code, _, err = spatialcad("generate", "--task", "cube_counting", "--n", 1, "--out", out)
     assert code == 2 and "--overwrite" in err
     assert (out / "keep.txt").read_text() == "mine"
-    code, _, _ = spatialcad("generate", "--task", "cube_counting", "--n", 1, "--out", out,
+    (out / "keep.txt").unlink()
+    code, _, _ = spatialcad("generate", "--task", "cube_counting", "--n", 1, "--out", out)
+    assert code == 0  # an empty directory may be filled
+    code, _, _ = spatialcad("generate", "--task", "cube_counting", "--n", 2, "--out", out,
                             "--overwrite")
-    assert code == 0 and not (out / "keep.txt").exists()
+    assert code == 0 and len(json.loads((out / "benchmark.json").read_text())) == 2
 
 
 def test_unwritable_out(spatialcad, tmp_path):

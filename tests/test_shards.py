@@ -73,19 +73,14 @@ def test_a_shard_holds_the_same_items_as_the_unsharded_run(runs):
     assert blocks == [(0, 3), (3, 6), (6, 10)]  # contiguous, in order, covering all 10
 
 
-def test_empty_shards_merge_too(spatialcad, tmp_path):
-    """More shards than items: an empty shard is a valid part of the run."""
-    args = ["generate", "--task", "cube_counting", "--n", "1", "--seed", "2"]
-    assert spatialcad(*args, "--out", tmp_path / "full")[0] == 0
-    for k in range(3):
-        assert spatialcad(*args, "--shard", f"{k}/3", "--out", tmp_path / f"s{k}")[0] == 0
-    sizes = [len(json.loads((tmp_path / f"s{k}" / "benchmark.json").read_text()))
-             for k in range(3)]
-    assert sizes == [0, 0, 1]
-    code, _, err = spatialcad("merge", *(tmp_path / f"s{k}" for k in range(3)),
-                              "--out", tmp_path / "m")
-    assert code == 0, err
-    assert tree_bytes(tmp_path / "m") == tree_bytes(tmp_path / "full")
+def test_a_shard_without_items_is_refused(spatialcad, tmp_path):
+    """More shards than items: the empty shards are refused up front, nothing written."""
+    args = ["generate", "--task", "cube_counting", "--n", "2", "--seed", "2"]
+    code, _, err = spatialcad(*args, "--shard", "0/5", "--out", tmp_path / "s0")
+    assert code == 2 and not (tmp_path / "s0").exists()
+    assert err.strip() == ("spatialcad: error: shard 0/5 of this 2-item run would be empty: "
+                           "split it into at most 2 shards")
+    assert spatialcad(*args, "--shard", "1/2", "--out", tmp_path / "s1")[0] == 0
 
 
 def _tampered(runs: Path, tmp_path: Path) -> Path:
@@ -126,7 +121,12 @@ def test_merge_needs_overwrite_for_a_non_empty_out(spatialcad, runs, tmp_path):
     shards = [runs / f"s{k}" for k in range(SHARDS)]
     code, _, err = spatialcad("merge", *shards, "--out", out)
     assert code == 2 and "--overwrite" in err and (out / "keep.txt").read_text() == "mine"
-    assert spatialcad("merge", *shards, "--out", out, "--overwrite")[0] == 0
+    code, _, err = spatialcad("merge", *shards, "--out", out, "--overwrite")
+    assert code == 2 and "not a spatialcad output" in err
+    assert (out / "keep.txt").read_text() == "mine"  # never deleted: not ours
+    (out / "keep.txt").unlink()
+    assert spatialcad("merge", *shards, "--out", out)[0] == 0  # empty: no --overwrite needed
+    assert spatialcad("merge", *shards, "--out", out, "--overwrite")[0] == 0  # ours
     assert tree_bytes(out) == tree_bytes(runs / "full")
 
 

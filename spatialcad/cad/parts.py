@@ -9,6 +9,7 @@ when it lies inside it, else by absolute path (:func:`portable`, :func:`resolve`
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from functools import lru_cache
@@ -96,6 +97,16 @@ def portable(path: Path) -> str:
 
 
 def resolve(name: str) -> Path:
-    """The file a record's part name refers to (inverse of :func:`portable`)."""
+    """The file a record's part name refers to (inverse of :func:`portable`); ``ValueError``
+    unless it names a part file (.json, .step, .stp), so a record cannot make us read
+    anything else."""
     path = Path(name)
+    if path.suffix.lower() not in SUFFIXES:
+        raise ValueError(f"{name!r} is not a part file ({', '.join(SUFFIXES)})")
     return path if path.is_absolute() else REPO_ROOT / path
+
+
+def part_sha256(path: Path) -> str:
+    """The SHA-256 of a part file, by which records name its exact content."""
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()

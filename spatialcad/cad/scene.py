@@ -22,13 +22,14 @@ from typing import Any
 import numpy as np
 
 from spatialcad import freecad_env
+from spatialcad.benchmark import read_records
 from spatialcad.cad import parts, solids
 from spatialcad.cad import section as cut
 from spatialcad.cad.projection import turned
 from spatialcad.geometry import cube_nets, face_patterns, grid2d
 from spatialcad.geometry import paper as pf
 from spatialcad.geometry.arrows import HEADINGS
-from spatialcad.records import BENCHMARK, image_path, read_benchmark
+from spatialcad.records import BENCHMARK, image_path
 from spatialcad.render import grid2d as grid_drawing
 from spatialcad.render.arrow_drawing import SHAPE as ARROW_SHAPE
 from spatialcad.render.paper_drawing import HOLE_RADIUS, PAPER
@@ -61,10 +62,10 @@ def load_records(benchmark: str | Path) -> list[Record]:
     """The records of a ``benchmark.json`` file, or of the benchmark directory holding it."""
     path = Path(benchmark)
     if path.is_dir():
-        return read_benchmark(path)
+        return read_records(path)
     if path.name != BENCHMARK:
         raise ValueError(f"{path}: expected a {BENCHMARK} file or the directory holding it")
-    return read_benchmark(path.parent)
+    return read_records(path.parent)
 
 
 def open_item(benchmark_json: str | Path, wanted: str, doc_name: str | None = None) -> Any:

@@ -14,7 +14,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from spatialcad.export import atomic_text, load, png
+from spatialcad.export import atomic_text, load
 from spatialcad.records import image_path
 
 LETTERS = "ABCD"
@@ -81,13 +81,14 @@ def _card(r: dict[str, Any], src: str) -> str:
 
 def write_gallery(bench: Path, out: Path, embed: bool = False) -> int:
     """Write the gallery of ``bench`` to the HTML file ``out``; return the item count."""
-    records = load(bench)
+    checked = load(bench)
+    records = checked.records
     out = Path(out)
     base = out.resolve().parent
     cards = []
     for r in records:
         if embed:
-            src = "data:image/png;base64," + base64.b64encode(png(bench, r)).decode("ascii")
+            src = "data:image/png;base64," + base64.b64encode(checked.png(r)).decode("ascii")
         else:
             src = Path(os.path.relpath((Path(bench) / r["image"]).resolve(), base)).as_posix()
         cards.append(_card(r, src))
@@ -104,6 +105,6 @@ def write_gallery(bench: Path, out: Path, embed: bool = False) -> int:
         "</header>"
         f"<main>{''.join(cards)}</main></body></html>\n"
     )
-    with atomic_text(out) as f:
+    with atomic_text(out, overwrite=True) as f:
         f.write(page)
     return len(records)

@@ -11,20 +11,22 @@ import json
 from pathlib import Path
 from typing import Any
 
-from spatialcad.export import load, png
+from spatialcad import __version__
+from spatialcad.benchmark import Benchmark, file_sha256
+from spatialcad.export import load
 from spatialcad.outdir import atomic_dir
-from spatialcad.records import image_path
+from spatialcad.records import MANIFEST, dumps, image_path
 
 FIELDS = ["id", "image", "category", "task", "level", "image_id", "question", "choices",
           "answer", "explanation", "question_direct", "answer_direct", "seed", "generator",
           "spec", "options", "layout"]
 
 
-def _row(bench: Path, r: dict[str, Any]) -> dict[str, Any]:
+def _row(checked: Benchmark, r: dict[str, Any]) -> dict[str, Any]:
     direct = r.get("Answer_direct")
     return {
         "id": image_path(r),
-        "image": {"bytes": png(bench, r), "path": Path(r["image"]).name},
+        "image": {"bytes": checked.png(r), "path": Path(r["image"]).name},
         "category": r["Category"], "task": r["Task"], "level": r["Level"],
         "image_id": r["Image_id"], "question": r["Question"], "choices": list(r["Choices"]),
         "answer": r["Answer"], "explanation": r["Explanation"],
@@ -41,12 +43,18 @@ def export_hf(bench: Path, out: Path, overwrite: bool = False) -> int:
         import datasets
     except ImportError as exc:
         raise ValueError("--format hf needs the `datasets` package (pip install datasets)") from exc
-    records = load(bench)
+    checked = load(bench)
+    records = checked.records
     special = {"image": datasets.Image(), "choices": datasets.Sequence(datasets.Value("string")),
                "seed": datasets.Value("int64")}
     features = datasets.Features({f: special.get(f, datasets.Value("string")) for f in FIELDS})
-    rows = [_row(bench, r) for r in records]
+    rows = [_row(checked, r) for r in records]
     columns = {f: [row[f] for row in rows] for f in FIELDS}
     with atomic_dir(out, overwrite) as tmp:
         datasets.Dataset.from_dict(columns, features=features).save_to_disk(str(tmp))
+        files = {p.relative_to(tmp).as_posix(): file_sha256(p)
+                 for p in sorted(tmp.rglob("*")) if p.is_file()}
+        (tmp / MANIFEST).write_bytes(dumps({"generator": "spatialcad", "version": __version__,
+                                            "export": "hf", "items": len(records),
+                                            "files": files}))
     return len(records)

@@ -6,14 +6,15 @@ import base64
 import json
 from pathlib import Path
 
-from spatialcad.export import atomic_text, load, png
+from spatialcad.export import atomic_text, load
 
 
-def export_jsonl(bench: Path, out: Path) -> int:
+def export_jsonl(bench: Path, out: Path, overwrite: bool = False) -> int:
     """Write every record of ``bench`` to ``out`` with ``image_base64``; return the count."""
-    records = load(bench)
-    with atomic_text(out) as f:
+    checked = load(bench)
+    records = checked.records
+    with atomic_text(out, overwrite) as f:
         for r in records:
-            line = {**r, "image_base64": base64.b64encode(png(bench, r)).decode("ascii")}
+            line = {**r, "image_base64": base64.b64encode(checked.png(r)).decode("ascii")}
             f.write(json.dumps(line, ensure_ascii=False) + "\n")
     return len(records)

@@ -43,6 +43,11 @@ def load_all() -> dict[str, type[Task]]:
     return {name: TASKS[name] for name in CATALOGUE if name in TASKS}
 
 
+def by_record_task(record_task: str) -> type[Task] | None:
+    """The task whose records have ``Task == record_task``."""
+    return next((t for t in load_all().values() if t.record_task == record_task), None)
+
+
 def get(name: str, options: Mapping[str, Any] | None = None) -> Task:
     """An instance of task ``name`` with run-wide ``options`` (see :class:`Task`)."""
     tasks = load_all()

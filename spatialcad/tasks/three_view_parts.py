@@ -31,12 +31,18 @@ from typing import Any
 import numpy as np
 
 from spatialcad.cad import tessellate
-from spatialcad.cad.parts import ASSETS_DIR, PartEntry, cached_part, catalogue, portable
+from spatialcad.cad.parts import (
+    ASSETS_DIR,
+    PartEntry,
+    cached_part,
+    catalogue,
+    part_sha256,
+    portable,
+)
 from spatialcad.cad.projection import project, turned
 from spatialcad.geometry import line_drawing as ld
 from spatialcad.geometry.line_drawing import LineDrawing
 from spatialcad.geometry.rotations import proper_rotations
-from spatialcad.records import sha256
 from spatialcad.render.camera import VIEWS
 from spatialcad.render.engineering import draw_isometric, draw_view, view_scale
 from spatialcad.render.thumbnails import balanced_set, random_target
@@ -207,7 +213,7 @@ def _try_part(level: int, rng: np.random.Generator, directory: Path, target: tup
         ),
         spec={
             "part": {"name": entry.path.stem, "file": portable(entry.path),
-                     "sha256": sha256(entry.path), "faces": len(part.Faces)},
+                     "sha256": part_sha256(entry.path), "faces": len(part.Faces)},
             "rotation": rotation.tolist(),
             "reference_views": ["isometric", first, second],
             "asked_view": asked,

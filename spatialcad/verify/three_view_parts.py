@@ -20,9 +20,8 @@ import cv2
 import numpy as np
 
 from spatialcad.cad import tessellate
-from spatialcad.cad.parts import cached_part, resolve
+from spatialcad.cad.parts import cached_part, part_sha256, resolve
 from spatialcad.cad.projection import turned
-from spatialcad.records import sha256
 from spatialcad.render.camera import VIEWS
 from spatialcad.render.engineering import draw_view
 from spatialcad.tasks.three_view_parts import option_drawing, part_view
@@ -100,7 +99,7 @@ def verify_part(record: dict[str, Any], image: np.ndarray) -> list[str]:
     path = resolve(spec["part"]["file"])
     if not path.is_file():
         return [f"part file {path} is missing"]
-    if sha256(path) != spec["part"]["sha256"]:
+    if part_sha256(path) != spec["part"]["sha256"]:
         return [f"part file {path} is not the one the item was made from (SHA-256 differs)"]
     rotation = np.asarray(spec["rotation"], dtype=int)
     shape = turned(cached_part(path), rotation)

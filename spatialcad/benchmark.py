@@ -1,0 +1,308 @@
+"""A benchmark directory on disk: written item by item, read back only after it is checked.
+
+``<out>/benchmark.json`` is a JSON list of records; each item's composite image is at
+``<out>/<Category>/<Task>/<Level>/<Image_id>.png``; ``<out>/manifest.json`` holds the
+generation parameters, counts and a SHA-256 of every other file.
+
+:class:`BenchmarkWriter` streams a run into a fresh directory: each image is written and
+each record appended as soon as it is proved, so a run of any size holds one item at a
+time.  :class:`Benchmark` is what every reader (verify, eval, export, merge, gallery) gets:
+:meth:`Benchmark.problems` lists everything that makes a directory other than what
+``generate`` wrote (a record naming a path outside the benchmark or another item's file, a
+file that differs from its checksum, a repeated or missing item, a count that differs
+from the manifest, an empty benchmark), and :meth:`Benchmark.png` reads an item's image
+only by the path the record format prescribes, inside the benchmark, with its checksum.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import IO, Any
+
+from spatialcad import __version__
+from spatialcad.plan import RunPlan, Shard
+from spatialcad.records import (
+    BENCHMARK,
+    MANIFEST,
+    dumps,
+    expected_image,
+    image_id,
+    item_key,
+    task_name,
+)
+
+Record = dict[str, Any]
+GENERATOR = "spatialcad"
+
+
+class BenchmarkError(ValueError):
+    """A directory that is not a sound benchmark (one line, for the command line)."""
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def file_sha256(path: Path) -> str:
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
+
+
+def _record_text(record: Record) -> str:
+    """``record`` as one element of the benchmark.json list: ``dumps`` of the list, sliced."""
+    return "\n".join(" " + line for line in json.dumps(record, indent=1,
+                                                         ensure_ascii=False).split("\n"))
+
+
+def counts_of(records: Iterable[Record]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for r in records:
+        key = f"{r['Task']}/{r['Level']}"
+        counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def manifest_bytes(params: dict[str, Any], counts: dict[str, int], items: int,
+                   files: dict[str, str], shard: dict[str, Any] | None = None) -> bytes:
+    """manifest.json: parameters, counts per task/level, the checksum of every file (sorted
+    by path components); a shard's manifest also says which shard it is."""
+    manifest = {
+        "generator": GENERATOR,
+        "version": __version__,
+        "command": params["command"],
+        "parameters": {k: v for k, v in params.items() if k != "command"},
+        **({"shard": shard} if shard is not None else {}),
+        "counts": counts,
+        "items": items,
+        "files": {k: files[k] for k in sorted(files, key=lambda k: PurePosixPath(k).parts)},
+    }
+    return dumps(manifest)
+
+
+class BenchmarkWriter:
+    """Fills an empty directory with a benchmark, one item at a time, in order.
+
+    ``benchmark.json`` grows as records arrive (its bytes equal ``dumps(records)``), every
+    image is hashed as it is written, and :meth:`finish` writes the manifest.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self.files: dict[str, str] = {}
+        self.counts: dict[str, int] = {}
+        self.items = 0
+        self._digest = hashlib.sha256()
+        self._out: IO[bytes] = open(self.root / BENCHMARK, "wb")  # noqa: SIM115
+
+    def _write(self, data: bytes) -> None:
+        self._out.write(data)
+        self._digest.update(data)
+
+    def add(self, record: Record, png: bytes) -> None:
+        name = record["image"]
+        path = self.root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(png)
+        self.files[name] = sha256(png)
+        self._write(((",\n" if self.items else "[\n") + _record_text(record)).encode())
+        key = f"{record['Task']}/{record['Level']}"
+        self.counts[key] = self.counts.get(key, 0) + 1
+        self.items += 1
+
+    def finish(self, params: dict[str, Any], shard: dict[str, Any] | None = None) -> None:
+        self._write(b"\n]\n" if self.items else b"[]\n")
+        self._out.close()
+        self.files[BENCHMARK] = self._digest.hexdigest()
+        (self.root / MANIFEST).write_bytes(
+            manifest_bytes(params, self.counts, self.items, self.files, shard))
+
+    def close(self) -> None:
+        self._out.close()
+
+
+def read_records(root: Path) -> list[Record]:
+    """The parsed benchmark.json of ``root`` (a list), unchecked; ``BenchmarkError`` if absent
+    or not a JSON list."""
+    path = Path(root) / BENCHMARK
+    try:
+        records = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise BenchmarkError(f"{root} has no {BENCHMARK}: not a spatialcad benchmark") from exc
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise BenchmarkError(f"{path} is not valid JSON: {exc}") from exc
+    if not isinstance(records, list):
+        raise BenchmarkError(f"{path} must hold a JSON list of records")
+    return records
+
+
+def read_manifest(root: Path) -> dict[str, Any]:
+    """The parsed manifest.json of ``root``; ``BenchmarkError`` if missing or not an object."""
+    try:
+        manifest = json.loads((Path(root) / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise BenchmarkError(f"{root}: missing or unreadable {MANIFEST}") from exc
+    if not isinstance(manifest, dict):
+        raise BenchmarkError(f"{root}: {MANIFEST} must hold a JSON object")
+    return manifest
+
+
+def _plan_of(manifest: dict[str, Any]) -> tuple[RunPlan, int]:
+    """The run plan and level the manifest's parameters describe; ValueError if malformed."""
+    params = manifest["parameters"]
+    tasks, n, level = params["tasks"], params["n"], params["level"]
+    if not (isinstance(tasks, list) and all(isinstance(t, str) for t in tasks)
+            and isinstance(n, int) and n >= 1 and isinstance(level, int)):
+        raise ValueError("malformed parameters")
+    entry = manifest.get("shard")
+    shard = None if entry is None else Shard(int(entry["index"]), int(entry["count"]))
+    return RunPlan(tuple(tasks), n, shard), level
+
+
+@dataclass
+class Benchmark:
+    """A benchmark directory, parsed: check it with :meth:`problems` or :meth:`check`."""
+
+    root: Path
+    records: list[Record]
+    manifest: dict[str, Any]
+    _checked: dict[str, str] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def open(cls, root: str | Path) -> Benchmark:
+        """Parse ``root``'s benchmark.json and manifest.json (``BenchmarkError`` if either
+        is missing or malformed); nothing else is read yet."""
+        root = Path(root)
+        return cls(root, read_records(root), read_manifest(root))
+
+    @classmethod
+    def checked(cls, root: str | Path) -> Benchmark:
+        """:meth:`open` then :meth:`check`: the benchmark readers may trust."""
+        bench = cls.open(root)
+        bench.check()
+        return bench
+
+    def check(self) -> None:
+        """``BenchmarkError`` naming the first problem (and how many more) unless sound."""
+        problems = self.problems()
+        if problems:
+            name, problem = problems[0]
+            more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+            raise BenchmarkError(f"{self.root}: {name}: {problem}{more}; run "
+                                 f"`spatialcad verify {self.root}` for the full list")
+
+    def problems(self) -> list[tuple[str, str]]:
+        """``(where, problem)`` for everything that differs from what ``generate`` writes."""
+        out: list[tuple[str, str]] = []
+        images = self._record_problems(out)
+        files = self._manifest_problems(out, images)
+        if not out:
+            self._checked = files
+        return out
+
+    def _record_problems(self, out: list[tuple[str, str]]) -> list[str]:
+        images, seen = [], Counter()
+        if not self.records:
+            out.append((BENCHMARK, "the benchmark has no items"))
+        for i, r in enumerate(self.records):
+            try:
+                key = item_key(r)
+            except ValueError as exc:
+                out.append((f"record {i}", str(exc)))
+                continue
+            name = "/".join(key)
+            seen[key] += 1
+            if seen[key] == 2:
+                out.append((name, "more than one record is this item"))
+            if r.get("image") != expected_image(r):
+                out.append((name, f"its image field {r.get('image')!r} is not "
+                                  f"{expected_image(r)!r}"))
+                continue
+            images.append(r["image"])
+        return images
+
+    def _manifest_problems(self, out: list[tuple[str, str]], images: list[str]) -> dict[str, str]:
+        m = self.manifest
+        if m.get("generator") != GENERATOR:
+            out.append((MANIFEST, "not a spatialcad manifest"))
+            return {}
+        files = m.get("files")
+        if not isinstance(files, dict) or not all(isinstance(v, str) for v in files.values()):
+            out.append((MANIFEST, "its file list is malformed"))
+            return {}
+        root = os.path.realpath(self.root)
+        for name in sorted(set(files) - {BENCHMARK, *images}):
+            out.append((name, "listed in the manifest but not a file of the benchmark"))
+        for name in [BENCHMARK, *images]:
+            if name not in files:
+                out.append((name, "not listed in the manifest"))
+                continue
+            path = os.path.realpath(self.root / name)
+            if os.path.commonpath([root, path]) != root:
+                out.append((name, "resolves to a path outside the benchmark"))
+            elif not os.path.isfile(path):
+                out.append((name, "listed in the manifest but missing"))
+            elif file_sha256(Path(path)) != files[name]:
+                out.append((name, "checksum differs from the manifest"))
+        self._count_problems(out)
+        return files
+
+    def _count_problems(self, out: list[tuple[str, str]]) -> None:
+        m = self.manifest
+        if m.get("items") != len(self.records):
+            out.append((MANIFEST, f"it counts {m.get('items')} items, {BENCHMARK} holds "
+                                  f"{len(self.records)}"))
+        try:
+            counts = counts_of(self.records)
+        except (KeyError, TypeError):
+            return  # malformed records are reported already
+        if m.get("counts") != counts:
+            out.append((MANIFEST, f"its counts per task and level {m.get('counts')} differ from "
+                                  f"the records' {counts}"))
+        try:
+            plan, level = _plan_of(m)
+        except (KeyError, TypeError, ValueError):
+            out.append((MANIFEST, "its parameters (tasks, n, level, shard) are malformed"))
+            return
+        if len(plan) != len(self.records):
+            out.append((MANIFEST, f"its parameters make {len(plan)} items, {BENCHMARK} holds "
+                                  f"{len(self.records)}"))
+            return
+        for (task, index), r in zip(plan, self.records, strict=True):
+            want = (task, f"Level{level}", image_id(index, plan.n))
+            try:
+                found = (task_name(r), r["Level"], r["Image_id"])
+            except (KeyError, TypeError, AttributeError):
+                found = None
+            if found != want:
+                out.append((MANIFEST, f"the records are not the run's items in order: expected "
+                                      f"{'/'.join(want)}, found {found and '/'.join(found)}"))
+                return
+
+    def image_file(self, record: Record) -> Path:
+        """The path of ``record``'s image, known to be a checked file of this benchmark."""
+        if not self._checked:
+            self.check()
+        name = expected_image(record)
+        if record.get("image") != name or name not in self._checked:
+            raise BenchmarkError(f"{self.root}: {name}: not an image of this benchmark")
+        return self.root / name
+
+    def png(self, record: Record) -> bytes:
+        """The image bytes of ``record``; ``BenchmarkError`` unless they are the manifest's."""
+        path = self.image_file(record)
+        data = path.read_bytes()
+        if sha256(data) != self._checked[record["image"]]:
+            raise BenchmarkError(f"{self.root}: {record['image']}: checksum differs from the "
+                                 "manifest")
+        return data
+
+
+def manifest_entry(shard: Shard, total: int) -> dict[str, Any]:
+    """The ``shard`` entry of a shard's manifest."""
+    return {"index": shard.index, "count": shard.count, "run_items": list(shard.bounds(total))}
