@@ -4,8 +4,10 @@ Serves ``POST /v1/chat/completions`` on 127.0.0.1 (an ephemeral port) from a thr
 answers each item from its gold answer (found by the SHA-256 of the PNG in the request)
 or at random, in a rotating choice of response styles, and can inject faults by request
 number: an HTTP status (429, 500, 401...), ``"timeout"`` (reply later than the client
-waits) or ``"drop"`` (close the connection).  Bounded: it serves at most ``max_requests``
-requests and shuts itself down after ``lifetime`` seconds.
+waits), ``"drop"`` (close the connection), ``"trickle"`` (a valid reply sent one byte every
+``slow / 20`` seconds), ``"echo_key"`` (HTTP 400 whose message repeats the Authorization
+header) or ``{"status": S, "payload": P}`` (any crafted reply).  Bounded: it serves at
+most ``max_requests`` requests and shuts itself down after ``lifetime`` seconds.
 """
 
 from __future__ import annotations
@@ -114,8 +116,8 @@ class FakeEndpoint:
             def log_message(self, *args: object) -> None:
                 pass
 
-            def _send(self, status: int, payload: dict[str, Any],
-                      headers: dict[str, str] | None = None) -> None:
+            def _send(self, status: int, payload: Any,
+                      headers: dict[str, str] | None = None, pause: float = 0.0) -> None:
                 raw = json.dumps(payload).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
@@ -123,7 +125,12 @@ class FakeEndpoint:
                 for k, v in (headers or {}).items():
                     self.send_header(k, v)
                 self.end_headers()
-                self.wfile.write(raw)
+                if not pause:
+                    self.wfile.write(raw)
+                for i in range(len(raw) if pause else 0):
+                    self.wfile.write(raw[i:i + 1])
+                    self.wfile.flush()
+                    time.sleep(pause)
 
             def do_POST(self) -> None:  # noqa: N802 (http.server's name)
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
@@ -140,6 +147,11 @@ class FakeEndpoint:
                     elif fault == "drop":
                         self.close_connection = True
                         return None
+                    elif isinstance(fault, dict):
+                        return self._send(fault.get("status", 200), fault["payload"])
+                    elif fault == "echo_key":
+                        return self._send(400, {"error": {"message": "bad request from "
+                                                          + self.headers.get("Authorization", "")}})
                     elif isinstance(fault, int):
                         return self._send(fault, {"error": {"message": f"injected {fault}"}},
                                           {"Retry-After": "0"} if fault == 429 else None)
@@ -154,6 +166,7 @@ class FakeEndpoint:
                     text, digest = endpoint.reply_text(body)
                     with endpoint.lock:
                         endpoint.answered.append(digest or "")
+                    pause = endpoint.slow / 20 if fault == "trickle" else 0.0
                     return self._send(200, {
                         "id": f"chatcmpl-{n}", "object": "chat.completion",
                         "model": endpoint.model,
@@ -161,7 +174,7 @@ class FakeEndpoint:
                                      "message": {"role": "assistant", "content": text}}],
                         "usage": {"prompt_tokens": 100, "completion_tokens": len(text.split()),
                                   "total_tokens": 100 + len(text.split())},
-                    })
+                    }, pause=pause)
                 except (BrokenPipeError, ConnectionResetError):
                     return None
 

@@ -69,7 +69,10 @@ class ChatClient:
     def __post_init__(self) -> None:
         url = urllib.parse.urlsplit(self.base_url)
         if url.scheme not in ("http", "https") or not url.hostname:
-            raise ValueError(f"--base-url must be an http(s) URL, got {self.base_url!r}")
+            raise ValueError(f"--base-url must be an http(s) URL, got {safe_url(self.base_url)!r}")
+        if url.username is not None or url.password is not None or secret_query(url.query):
+            raise ValueError(f"--base-url must not carry a key ({safe_url(self.base_url)}): put "
+                             "the key in an environment variable and name it with --api-key-env")
         self._url = url
         self._path = url.path.rstrip("/") + "/chat/completions"
         self._jitter = random.Random(0)
@@ -91,8 +94,25 @@ class ChatClient:
             "temperature": self.temperature,
         }
 
+    def redact(self, text: str) -> str:
+        """``text`` with the API key blanked out (servers may echo it in error bodies)."""
+        return text.replace(self.api_key, "[redacted]") if self.api_key else text
+
     def chat(self, text: str, png: bytes | None) -> Reply:
-        """Send one prompt (and image); retry transient failures; return the reply."""
+        """Send one prompt (and image); retry transient failures; return the reply.
+
+        Every text that comes back (reply, reasoning, error messages) has the key redacted.
+        """
+        try:
+            reply = self._chat(text, png)
+        except (EndpointError, ItemError) as exc:
+            exc.args = (self.redact(str(exc)),)
+            raise
+        reply.text = self.redact(reply.text)
+        reply.reasoning = reply.reasoning and self.redact(reply.reasoning)
+        return reply
+
+    def _chat(self, text: str, png: bytes | None) -> Reply:
         body = json.dumps(self.payload(text, png)).encode()
         start = time.perf_counter()
         last = ""
@@ -120,14 +140,24 @@ class ChatClient:
         return cls(self._url.hostname, self._url.port, timeout=self.timeout)
 
     def _post(self, body: bytes) -> dict[str, Any]:
+        """One request; ``timeout`` bounds the whole exchange, not each read."""
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self.api_key:
             headers["Authorization"] = f"Bearer {self.api_key}"
+        deadline = time.monotonic() + self.timeout
         conn = self._connection()
         try:
             conn.request("POST", self._path, body=body, headers=headers)
+            _limit(conn, deadline)
             resp = conn.getresponse()
-            raw = resp.read()
+            chunks = []
+            while True:
+                _limit(conn, deadline)
+                chunk = resp.read1(1 << 16)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+            raw = b"".join(chunks)
             status, retry_after = resp.status, resp.getheader("Retry-After")
         except ConnectionRefusedError as exc:
             raise EndpointError(
@@ -171,18 +201,56 @@ class ChatClient:
         return data
 
 
+def _limit(conn: http.client.HTTPConnection, deadline: float) -> None:
+    """Let the next socket operation wait only until ``deadline``."""
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise TimeoutError
+    if conn.sock is not None:
+        conn.sock.settimeout(left)
+
+
 def _reply(data: dict[str, Any], latency: float, attempts: int) -> Reply:
-    choice = data["choices"][0]
-    message = choice.get("message") or {}
-    usage = {k: int(v) for k, v in (data.get("usage") or {}).items() if isinstance(v, int)}
+    """The reply in ``data``; ``ItemError`` if it is not shaped as the API promises."""
+    choices = data["choices"]
+    choice = choices[0] if isinstance(choices, list) else None
+    message = choice.get("message") if isinstance(choice, dict) else None
+    content = message.get("content") if isinstance(message, dict) else None
+    reasoning = (message.get("reasoning_content") or message.get("reasoning")
+                 if isinstance(message, dict) else None)
+    if not isinstance(message, dict) or not isinstance(content, str | None) or not isinstance(
+            reasoning, str | None):
+        raise ItemError(f"malformed reply: {json.dumps(data)[:200]}")
+    raw_usage = data.get("usage")
+    usage = {k: int(v) for k, v in (raw_usage if isinstance(raw_usage, dict) else {}).items()
+             if isinstance(v, int)}
     return Reply(
-        text=message.get("content") or "",
-        reasoning=message.get("reasoning_content") or message.get("reasoning"),
+        text=content or "",
+        reasoning=reasoning,
         usage=usage,
         latency_s=round(latency, 3),
         attempts=attempts,
         finish_reason=choice.get("finish_reason"),
     )
+
+
+SECRET_WORDS = ("key", "token", "secret", "password", "passwd", "auth", "sig", "credential")
+
+
+def secret_query(query: str) -> bool:
+    """True if a URL query has a parameter that looks like a credential."""
+    return any(any(w in name.lower() for w in SECRET_WORDS)
+               for name, _ in urllib.parse.parse_qsl(query, keep_blank_values=True))
+
+
+def safe_url(url: str) -> str:
+    """``url`` with its user info and query values replaced by ``***``, for messages."""
+    parts = urllib.parse.urlsplit(url)
+    netloc = parts.netloc.rpartition("@")[2]
+    if "@" in parts.netloc:
+        netloc = "***@" + netloc
+    query = "&".join(f"{k}=***" for k, _ in urllib.parse.parse_qsl(parts.query, True))
+    return urllib.parse.urlunsplit(parts._replace(netloc=netloc, query=query))
 
 
 def _error_message(raw: bytes) -> str:

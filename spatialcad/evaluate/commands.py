@@ -8,11 +8,12 @@ from typing import Any
 
 import click
 
+from spatialcad.benchmark import Benchmark, counts_of
 from spatialcad.evaluate import baselines, ladder, report, runner, stats
 from spatialcad.evaluate.client import ChatClient, EndpointError
 from spatialcad.evaluate.prompts import FORMS, STYLES
+from spatialcad.outdir import OutputError, locked
 from spatialcad.pipeline import GenerationError
-from spatialcad.records import read_benchmark
 
 
 class UsageFailure(click.ClickException):
@@ -130,11 +131,15 @@ def _summary_line(out: Path, lines: list[dict[str, Any]], done: runner.Progress)
               help="Highest ladder level (a climb passing it stops there).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the ladder's items and of --baseline random.")
+@click.option("--restart", is_flag=True,
+              help="Discard the answers already in OUT and score from scratch (needed to "
+              "change the model, prompt, form, temperature or max tokens of a run).")
 def eval_cmd(dir_: Path | None, out: Path, model: str | None, base_url: str | None,
              api_key_env: str | None, style: str, form: str, text_only: bool,
              concurrency: int, limit: int | None, timeout: float, retries: int, backoff: float,
              max_tokens: int, temperature: float, baseline: str | None, letter: str,
-             ladder_mode: bool, task: str | None, runs: int, max_level: int, seed: int) -> None:
+             ladder_mode: bool, task: str | None, runs: int, max_level: int, seed: int,
+             restart: bool) -> None:
     """Score a model (or a baseline) on benchmark DIR, or climb the ladder of one task.
 
     \b
@@ -170,8 +175,22 @@ def eval_cmd(dir_: Path | None, out: Path, model: str | None, base_url: str | No
     answerer = _answerer(model, baseline, client_args, style, form, text_only, seed, letter)
     identity = {"system": _system(answerer, baseline), "prompt": None if baseline else style,
                 "form": form, "text_only": text_only, "seed": seed if baseline == "random"
-                else None}
-    extra = {"base_url": base_url, "max_tokens": max_tokens, "temperature": temperature}
+                else None, "temperature": None if baseline else temperature,
+                "max_tokens": None if baseline else max_tokens}
+    extra = {"base_url": base_url}
+    try:
+        with locked(out):
+            if restart:
+                runner.clear_run(out)
+            _run(dir_, out, answerer, identity, extra, form, limit, concurrency, ladder_mode,
+                 task, runs, max_level, seed)
+    except OutputError as exc:  # the run directory is locked or unwritable
+        fail(str(exc))
+
+
+def _run(dir_: Path | None, out: Path, answerer: Any, identity: dict[str, Any],
+         extra: dict[str, Any], form: str, limit: int | None, concurrency: int,
+         ladder_mode: bool, task: str | None, runs: int, max_level: int, seed: int) -> None:
     try:
         if ladder_mode:
             _run_ladder(out, task, answerer, identity, extra, runs, max_level, seed, concurrency)
@@ -179,30 +198,31 @@ def eval_cmd(dir_: Path | None, out: Path, model: str | None, base_url: str | No
             _run_benchmark(dir_, out, answerer, identity, extra, form, limit, concurrency)
     except EndpointError as exc:
         raise _endpoint_failure(exc) from exc
-    except KeyboardInterrupt as exc:
-        raise click.ClickException(f"interrupted; the answers in {out} are kept, re-run the "
-                                   "same command to resume") from exc
+    except KeyboardInterrupt:
+        click.echo(f"the answers in {out} are kept; re-run the same command to resume",
+                   err=True)
+        raise
 
 
 def _run_benchmark(bench: Path, out: Path, answerer: Any, identity: dict[str, Any],
                    extra: dict[str, Any], form: str, limit: int | None, concurrency: int) -> None:
     try:
-        records = runner.select(read_benchmark(bench), form, limit)
+        checked = Benchmark.checked(bench)
+        records = runner.select(checked.records, form, limit)
         if not records:
             fail(f"{bench} has no items with the {form!r} form")
-        missing = [r["image"] for r in records if not (bench / r["image"]).is_file()]
-        if missing:
-            fail(f"{bench} is incomplete: {missing[0]} is missing")
         identity = {**identity, "kind": "benchmark",
                     "benchmark_sha256": runner.benchmark_digest(bench)}
-        lines = runner.open_run(out, identity, {**extra, "benchmark": str(bench.resolve())})
+        planned = {"items": len(records), "counts": counts_of(records)}
+        lines = runner.open_run(out, identity, {**extra, "benchmark": str(bench.resolve()),
+                                                "planned": planned})
     except (ValueError, OSError) as exc:
         fail(str(exc))
     done = runner.answered(lines)
     todo = [r for r in records if runner.item_id(r) not in done]
     log = runner.ResultLog(out / runner.RESULTS)
     try:
-        done = runner.run_items(todo, lambda r: (bench / r["image"]).read_bytes(), answerer,
+        done = runner.run_items(todo, checked.png, answerer,
                                 log, concurrency)
     finally:
         log.close()
@@ -297,15 +317,11 @@ def export_cmd(dir_: Path, fmt: str, out: Path, overwrite: bool) -> None:
              l2-category (category), level, image_id
     jsonl    the records of benchmark.json, one per line, plus image_base64
     """
-    from spatialcad.export import check_target, hf, jsonl, vlmeval
+    from spatialcad.export import hf, jsonl, vlmeval
 
+    write = {"hf": hf.export_hf, "vlmeval": vlmeval.export_tsv, "jsonl": jsonl.export_jsonl}[fmt]
     try:
-        if fmt == "hf":
-            n = hf.export_hf(dir_, out, overwrite)
-        else:
-            check_target(out, overwrite)
-            write = vlmeval.export_tsv if fmt == "vlmeval" else jsonl.export_jsonl
-            n = write(dir_, out)
+        n = write(dir_, out, overwrite)
     except (ValueError, OSError) as exc:
         fail(str(exc))
     click.echo(f"exported {n} items of {dir_} as {fmt} to {out}")

@@ -276,10 +276,36 @@ def _ladder(columns: list[Column]) -> list[str]:
     return out
 
 
+def missing(column: Column) -> tuple[int, dict[str, int]]:
+    """Items the run planned (``run.json``) and, per task/level, how many have no answer."""
+    planned = column.meta.get("planned") or {}
+    counts = planned.get("counts") or {}
+    done: dict[str, int] = {}
+    for line in column.lines.values():
+        key = f"{line.get('task')}/{line.get('level')}"
+        done[key] = done.get(key, 0) + 1
+    gaps = {k: n - done.get(k, 0) for k, n in counts.items() if n > done.get(k, 0)}
+    return int(planned.get("items") or 0), gaps
+
+
+def _incomplete(columns: list[Column]) -> list[str]:
+    """A warning on top for every run that has not answered all the items it planned."""
+    md = []
+    for c in columns:
+        planned, gaps = missing(c)
+        if gaps:
+            where = ", ".join(f"{k} ({n} missing)" for k, n in sorted(gaps.items()))
+            md.append(f"**Incomplete run {c.label}: {len(c.lines)} of {planned} items "
+                      f"answered.** Unanswered: {where}. Re-run the same `spatialcad eval` "
+                      "command to finish it.")
+    return [*md, ""] if md else []
+
+
 def build(columns: list[Column]) -> tuple[str, dict[str, Any]]:
     """The markdown report and a JSON-able summary of ``columns``."""
     flagged = audit_verdicts(columns)
     md = ["# spatialcad evaluation report", ""]
+    md += _incomplete(columns)
     md += _overview(columns)
     md += _breakdown(columns, "category", by_category, {})
     md += _breakdown(columns, "task", by_task, flagged)
@@ -292,6 +318,7 @@ def build(columns: list[Column]) -> tuple[str, dict[str, Any]]:
         "columns": [{
             "label": c.label, "run": str(c.run), "system": c.system,
             "overall": accuracy(c.lines.values()).as_dict(),
+            "unanswered": missing(c)[1],
             "by_task": {t: accuracy(_subset(c, by_task, (t,))).as_dict()
                         for (t,) in _groups([c], by_task)},
             "by_task_level": {f"{t}/{lv}": accuracy(

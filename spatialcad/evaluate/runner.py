@@ -173,10 +173,16 @@ def open_run(out: Path, identity: dict[str, Any], extra: dict[str, Any]) -> list
         if diff:
             verb = "differs" if len(diff) == 1 else "differ"
             raise ValueError(f"{out} holds a run with other settings ({', '.join(diff)} "
-                             f"{verb}); use a new --out")
+                             f"{verb}); use a new --out, or --restart to discard it")
     meta = {"spatialcad": __version__, "identity": identity, **extra}
     meta_path.write_text(json.dumps(meta, indent=1) + "\n")
     return lines
+
+
+def clear_run(out: Path) -> None:
+    """Forget the answers of run ``out`` (``eval --restart``)."""
+    for name in (RESULTS, META):
+        (out / name).unlink(missing_ok=True)
 
 
 @dataclass
