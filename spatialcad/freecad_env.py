@@ -29,25 +29,46 @@ def candidate_dirs() -> list[Path]:
     return dirs
 
 
+def _import() -> tuple[ModuleType, ModuleType]:
+    import FreeCAD
+    import Part
+
+    return FreeCAD, Part
+
+
 @cache
 def load() -> tuple[ModuleType, ModuleType]:
-    """Import and return ``(FreeCAD, Part)``, or raise :class:`FreeCADNotFound` saying why."""
+    """Import and return ``(FreeCAD, Part)``, or raise :class:`FreeCADNotFound` saying why.
+
+    A FreeCAD already importable (a conda env, FreeCAD's own Python) is taken first, then
+    the first candidate directory whose ``FreeCAD.so`` imports.  A candidate that holds a
+    ``FreeCAD.so`` which fails to import (a broken ``FREECAD_LIB``) does not hide the next
+    one: its error is shown on stderr as a warning, or in the exception if none works.
+    """
     try:
-        import FreeCAD  # noqa: F401  (already importable: conda env, FreeCAD's own Python)
+        return _import()
     except ImportError:
-        for d in candidate_dirs():
-            if (d / "FreeCAD.so").exists() or (d / "FreeCAD.pyd").exists():
-                sys.path.append(str(d))
-                break
-    try:
-        import FreeCAD
-        import Part
-    except ImportError as exc:
-        searched = ", ".join(str(d) for d in candidate_dirs())
-        raise FreeCADNotFound(
-            "FreeCAD's Python module was not found (searched: "
-            f"{searched}). Install it with `make setup` (Debian: apt-get install "
-            "freecad-python3), create the conda env from environment.yml, or set "
-            "FREECAD_LIB to the directory holding FreeCAD.so."
-        ) from exc
-    return FreeCAD, Part
+        pass
+    errors: list[str] = []
+    for d in candidate_dirs():
+        if not ((d / "FreeCAD.so").exists() or (d / "FreeCAD.pyd").exists()):
+            if d == Path(os.environ.get("FREECAD_LIB") or "/nonexistent"):
+                errors.append(f"FREECAD_LIB={d} holds no FreeCAD.so")
+            continue
+        sys.path.append(str(d))
+        try:
+            modules = _import()
+        except ImportError as exc:
+            sys.path.remove(str(d))
+            errors.append(f"{d}/FreeCAD.so does not import: {exc}")
+            continue
+        for e in errors:
+            print(f"spatialcad: warning: {e}; using FreeCAD from {d}", file=sys.stderr)
+        return modules
+    searched = ", ".join(str(d) for d in candidate_dirs())
+    why = "; ".join(errors) or f"no FreeCAD.so in {searched}"
+    raise FreeCADNotFound(
+        f"FreeCAD's Python module could not be imported ({why}). Install it with `make "
+        "setup` (Debian: apt-get install freecad-python3), create the conda env from "
+        "environment.yml, or set FREECAD_LIB to the directory holding FreeCAD.so."
+    )
