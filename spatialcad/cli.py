@@ -13,7 +13,7 @@ import click
 from tqdm import tqdm
 
 from spatialcad import __version__, freecad_env, pipeline, shards
-from spatialcad.cad.deepcad import import_parts, import_report_lines
+from spatialcad.cad.part_import import import_parts, import_report_lines
 from spatialcad.cad.parts import SUFFIXES, catalogue, list_parts
 from spatialcad.plan import parse_shard
 from spatialcad.tasks import registry
@@ -53,43 +53,43 @@ def cli() -> None:
 
 @cli.command("tasks")
 def tasks_cmd() -> None:
-    """List the tasks: CLI name, record name, category and implemented levels."""
-    implemented = registry.load_all()
+    """List the tasks: CLI name, record name, category and levels.
+
+    Levels past a task's practical range still work, but one item may take minutes.
+    """
     click.echo(f"{'name':<20} {'task':<19} {'category':<18} levels")
-    for name in registry.CATALOGUE:
-        cls = implemented.get(name)
-        if cls is None:
-            click.echo(f"{name:<20} {'-':<19} {'-':<18} not implemented yet")
-            continue
-        levels = "0, 1, 2, ... (every level >= 0)" if cls.max_level is None else (
-            ", ".join(str(v) for v in range(cls.min_level, cls.max_level + 1)))
-        if cls.min_level and cls.max_level is None:
-            levels = f"{cls.min_level}, {cls.min_level + 1}, ... (every level >= {cls.min_level})"
-        click.echo(f"{name:<20} {cls.record_task:<19} {cls.category:<18} {levels}")
+    for info in registry.tasks().values():
+        click.echo(f"{info.name:<20} {info.record_task:<19} {info.category:<18} "
+                   f"{info.levels_text()}")
 
 
-def _parse_tasks(spec: str, level: int) -> list[str]:
-    implemented = registry.load_all()
-    names = list(implemented) if spec == "all" else [s.strip() for s in spec.split(",") if s]
+def _parse_tasks(spec: str, level: int) -> list[registry.TaskInfo]:
+    known = registry.tasks()
+    if spec == "all":
+        chosen = [t for t in known.values() if t.has_level(level)]
+        if not chosen:
+            fail(f"no task has level {level}")
+        return chosen
+    names = [s.strip() for s in spec.split(",") if s.strip()]
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
         fail(f"task {repeated[0]!r} is named more than once in --task")
-    for name in names:
-        if name not in registry.CATALOGUE:
-            fail(f"unknown task {name!r}; choose from: all, {', '.join(registry.CATALOGUE)}")
-        if name not in implemented:
-            fail(f"task {name!r} is not implemented yet (see `spatialcad tasks`)")
-        cls = implemented[name]
-        if spec == "all":
-            continue
-        if level < cls.min_level or (cls.max_level is not None and level > cls.max_level):
-            fail(f"task {name!r} has no level {level} (see `spatialcad tasks`)")
-    if spec == "all":
-        names = [n for n in names if level >= implemented[n].min_level and (
-            implemented[n].max_level is None or level <= implemented[n].max_level)]
     if not names:
         fail("no task selected")
-    return names
+    for name in names:
+        if name not in known:
+            fail(f"unknown task {name!r}; choose from: all, {', '.join(known)}")
+        if not known[name].has_level(level):
+            fail(f"task {name!r} has no level {level} (its levels: {known[name].levels_text()})")
+    return [known[n] for n in names]
+
+
+def _warn_past_practical(chosen: list[registry.TaskInfo], level: int) -> None:
+    for info in chosen:
+        top = info.practical_max_level
+        if top is not None and level > top:
+            click.echo(f"spatialcad: warning: level {level} of {info.name} is past its practical "
+                       f"range (up to {top}): one item may take minutes", err=True)
 
 
 @cli.command()
@@ -132,8 +132,10 @@ def generate(task_spec: str, level: int, n: int, seed: int, out: Path | None, jo
         fail(f"--n must be >= 1, got {n}")
     if jobs < 1:
         fail(f"--jobs must be >= 1, got {jobs}")
-    names = _parse_tasks(task_spec, level)
-    if any(registry.TASKS[name].needs_freecad for name in names):
+    chosen = _parse_tasks(task_spec, level)
+    names = [t.name for t in chosen]
+    _warn_past_practical(chosen, level)
+    if any(t.needs_freecad for t in chosen):
         try:
             freecad_env.load()
         except freecad_env.FreeCADNotFound as exc:

@@ -46,7 +46,7 @@ def stage_seconds(stats: pstats.Stats) -> dict[str, float]:
 @click.option("--task", "task_spec", default="all", show_default=True)
 def main(level: int, n: int, seed: int, task_spec: str) -> None:
     """Measure generation speed per task at one level (single process)."""
-    tasks = registry.load_all()
+    tasks = registry.tasks()
     names = list(tasks) if task_spec == "all" else task_spec.split(",")
     header = (f"{'task':<20} {'level':>5} {'items/s':>8} {'rejects/item':>12} "
               f"{'geometry':>9} {'rendering':>9} {'png':>6} {'verify':>7}")

@@ -1,4 +1,5 @@
-"""Generation and verification runs: items in parallel, written atomically, in order."""
+"""Generation and verification runs: each item built by its task, assembled into a record
+and composite image, proved, and written in order (in parallel, atomically)."""
 
 from __future__ import annotations
 
@@ -15,17 +16,22 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any, TypeVar
 
+import numpy as np
 from tqdm import tqdm
 
+from spatialcad import __version__
 from spatialcad import records as rec
 from spatialcad.benchmark import Benchmark, BenchmarkWriter, manifest_entry
 from spatialcad.outdir import atomic_dir
 from spatialcad.plan import RunPlan, Shard
+from spatialcad.records import LETTERS
+from spatialcad.render.layout import compose
 from spatialcad.render.png import decode_png, encode_png
 from spatialcad.seeding import derive_seed, item_rng
 from spatialcad.tasks import registry
-from spatialcad.tasks.base import Reject
-from spatialcad.verify import run_verifier
+from spatialcad.tasks.base import Draft, Reject
+from spatialcad.tasks.registry import TaskInfo
+from spatialcad.verification import run_verifier
 
 MAX_ATTEMPTS = 200
 WINDOW_PER_JOB = 4  # calls queued per worker process
@@ -46,21 +52,65 @@ class ItemResult:
     rejected: int  # candidates thrown away (Reject or failed verification) before this one
 
 
+def assemble(
+    task: TaskInfo, draft: Draft, *, level: int, image_id: str, letter: str, item_seed: int
+) -> tuple[dict[str, Any], np.ndarray]:
+    """Shuffle the draft's options so the answer lands on ``letter``; compose the image."""
+    if len(draft.options) != 4 or sum(o.is_answer for o in draft.options) != 1:
+        raise ValueError(f"{task.name}: a draft needs 4 options with exactly one answer")
+    answer = next(i for i, o in enumerate(draft.options) if o.is_answer)
+    others = [i for i in range(4) if i != answer]
+    others = [others[i] for i in item_rng(derive_seed(item_seed, "shuffle")).permutation(3)]
+    order = others[:]
+    order.insert(LETTERS.index(letter), answer)
+    options = [draft.options[i] for i in order]
+
+    image_options = all(o.image is not None for o in options)
+    image, layout = compose(
+        [(p.image, p.caption) for p in draft.reference],
+        [o.image for o in options] if image_options else None,
+    )
+    choices = [f"Image {LETTERS[i]}" if image_options else o.text for i, o in enumerate(options)]
+    record = {
+        "Category": task.category,
+        "Task": task.record_task,
+        "Level": f"Level{level}",
+        "Image_id": image_id,
+        "Question": draft.question,
+        "Choices": choices,
+        "Answer": letter,
+        "Explanation": "\n".join(f"{LETTERS[i]}: {o.explanation}" for i, o in enumerate(options)),
+        "Question_direct": draft.question_direct,
+        "Answer_direct": draft.answer_direct,
+        "seed": item_seed,
+        "generator": {"name": f"spatialcad.tasks.{task.name}", "version": __version__},
+        "spec": draft.spec,
+        "options": [
+            {"letter": LETTERS[i], "is_answer": o.is_answer, "operator": o.operator, "data": o.data}
+            for i, o in enumerate(options)
+        ],
+        "layout": layout,
+    }
+    record["image"] = rec.image_path(record) + ".png"
+    return record, image
+
+
 def make_item(task_name: str, level: int, index: int, n: int, seed: int,
               options: dict[str, Any] | None = None) -> ItemResult:
     """Build, assemble and verify item ``index``; retry with the next sub-seed on failure.
     ``options`` are the run's task settings (e.g. ``deepcad_dir``)."""
-    task = registry.get(task_name, options)
+    task = registry.task(task_name)
+    generator = task.generator(options)
     letter = rec.answer_letter(seed, task_name, level, index)
     last = ""
     for attempt in range(MAX_ATTEMPTS):
         item_seed = derive_seed(seed, task_name, level, index, attempt)
         try:
-            draft = task.build(level, item_rng(item_seed))
+            draft = generator.build(level, item_rng(item_seed))
         except Reject as exc:
             last = f"rejected: {exc}"
             continue
-        record, image = rec.assemble(
+        record, image = assemble(
             task, draft, level=level, image_id=rec.image_id(index, n), letter=letter,
             item_seed=item_seed,
         )

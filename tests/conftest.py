@@ -15,7 +15,7 @@ import pytest
 from spatialcad import cli
 from spatialcad.pipeline import make_item
 from spatialcad.render.png import decode_png
-from spatialcad.verify import run_verifier
+from spatialcad.verification import run_verifier
 
 
 def run_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture, *args: str):

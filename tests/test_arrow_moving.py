@@ -9,14 +9,16 @@ import pytest
 
 from spatialcad.evaluate.baselines import image_scores, text_scores
 from spatialcad.geometry import arrows as ar
-from spatialcad.pipeline import make_item
-from spatialcad.records import answer_letter, assemble
+from spatialcad.geometry.colours import ARROW_COLOURS as PALETTE
+from spatialcad.pipeline import assemble, make_item
+from spatialcad.records import answer_letter
 from spatialcad.render.png import decode_png
 from spatialcad.render.thumbnails import TIE
 from spatialcad.seeding import derive_seed, item_rng
-from spatialcad.tasks.arrow_moving import PALETTE, ArrowMoving, _picture, move_text
-from spatialcad.verify import run_verifier
-from spatialcad.verify.arrow_moving import read_board, simulate
+from spatialcad.tasks import registry
+from spatialcad.tasks.arrow_moving.generate import _picture, move_text
+from spatialcad.tasks.arrow_moving.verify import read_board, simulate
+from spatialcad.verification import run_verifier
 
 GRID = (3, 3)
 NORTH, EAST, SOUTH, WEST = range(4)
@@ -134,10 +136,11 @@ def test_verifier_checks_the_pictures(items):
 def _first_items(level: int, question: str, count: int) -> list[tuple[dict, np.ndarray]]:
     """The first ``count`` items asking ``question``, built from make_item's first sub-seeds
     and composed as the pipeline composes them."""
-    task, out = ArrowMoving(), []
+    task, out = registry.task("arrow_moving"), []
+    generator = task.generator()
     for index in range(10 * count):
         seed = derive_seed(0, "arrow_moving", level, index, 0)
-        draft = task.build(level, item_rng(seed))
+        draft = generator.build(level, item_rng(seed))
         if draft.spec["question"] == question:
             out.append(assemble(task, draft, level=level, image_id="0000", item_seed=seed,
                                 letter=answer_letter(0, "arrow_moving", level, index)))

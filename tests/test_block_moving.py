@@ -13,8 +13,8 @@ from spatialcad.geometry import blocks
 from spatialcad.geometry.voxels import is_supported
 from spatialcad.pipeline import make_item
 from spatialcad.render.png import decode_png
-from spatialcad.verify import run_verifier
-from spatialcad.verify.block_moving import simulate
+from spatialcad.tasks.block_moving.verify import simulate
+from spatialcad.verification import run_verifier
 
 SPACE = (3, 2, 3)
 

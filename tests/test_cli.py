@@ -12,12 +12,9 @@ from conftest import tree_bytes
 from spatialcad import freecad_env, pipeline
 from spatialcad.cad.parts import ASSETS_DIR
 from spatialcad.render.png import decode_png, encode_png
+from spatialcad.tasks import registry
 
-CASES = [(t, lv) for t in ("cube_counting", "cross_section") for lv in (0, 1, 2)]
-CASES += [("three_view", lv) for lv in (0, 1, 2)]
-CASES += [(t, lv) for t in ("rotation_2d", "rotation_3d", "paper_folding", "cube_unfolding",
-                            "cube_reconstruction", "cube_assembly", "arrow_moving",
-                            "block_moving") for lv in (0, 1, 2)]
+CASES = [(name, level) for name in registry.tasks() for level in (0, 1, 2)]
 
 
 @pytest.mark.parametrize(("task", "level"), CASES)

@@ -11,21 +11,22 @@ import shapely
 from shapely import affinity
 
 from spatialcad import freecad_env
-from spatialcad import records as rec
 from spatialcad.cad import section as cut
 from spatialcad.cad import solids, sweep
 from spatialcad.geometry import section_shape as ss
-from spatialcad.tasks import cross_section as task_module
+from spatialcad.pipeline import assemble
+from spatialcad.tasks import registry
 from spatialcad.tasks.base import Reject
-from spatialcad.tasks.registry import TASKS
-from spatialcad.verify import cross_section as checker
+from spatialcad.tasks.cross_section import generate as task_module
+from spatialcad.tasks.cross_section import verify as checker
 
 try:
     freecad_env.load()
 except freecad_env.FreeCADNotFound:
     pytest.skip("FreeCAD is not installed", allow_module_level=True)
 
-TASK = task_module.CrossSection()
+INFO = registry.task("cross_section")
+TASK = INFO.generator()
 
 
 def build(level: int, seed: int):
@@ -34,7 +35,7 @@ def build(level: int, seed: int):
 
 def assembled(level: int, draft) -> tuple[dict, np.ndarray]:
     """The record and composite image the pipeline would make (answer on letter B)."""
-    record, image = rec.assemble(TASK, draft, level=level, image_id="0000", letter="B",
+    record, image = assemble(INFO, draft, level=level, image_id="0000", letter="B",
                                  item_seed=0)
     return json.loads(json.dumps(record)), image  # as read back from benchmark.json
 
@@ -59,8 +60,8 @@ def drafts(built: dict) -> dict:
 
 
 def test_registered_with_a_growing_ladder() -> None:
-    assert TASKS["cross_section"] is task_module.CrossSection
-    assert (TASK.record_task, TASK.category, TASK.needs_freecad) == (
+    assert isinstance(TASK, task_module.Generator)
+    assert (INFO.record_task, INFO.category, INFO.needs_freecad) == (
         "CrossSection", "VisualPenetration", True)
     p = [TASK.params(level) for level in range(7)]
     assert [q["solids"] for q in p] == [2, 3, 3, 4, 5, 5, 5]

@@ -16,7 +16,7 @@ from spatialcad.geometry.voxels import is_connected, is_supported
 from spatialcad.pipeline import make_item
 from spatialcad.render.png import decode_png
 from spatialcad.render.thumbnails import answer_ranks, distances, thumbnail
-from spatialcad.verify import run_verifier
+from spatialcad.verification import run_verifier
 
 
 def test_pyramid_stacks_stand_connected_in_their_space():

@@ -9,15 +9,14 @@ import pytest
 from conftest import only_the_answer_verifies
 
 from spatialcad.geometry import counting, voxels
-from spatialcad.pipeline import make_item
-from spatialcad.records import assemble
+from spatialcad.geometry.colours import RED
+from spatialcad.pipeline import assemble, make_item
 from spatialcad.render.png import decode_png
-from spatialcad.render.stacks import RED, stack_view
+from spatialcad.render.stacks import stack_view
 from spatialcad.tasks import registry
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
-from spatialcad.tasks.three_view import ThreeView
-from spatialcad.verify import run_verifier
-from spatialcad.verify.cube_counting import bounds_by_milp
+from spatialcad.tasks.cube_counting.verify import bounds_by_milp
+from spatialcad.verification import run_verifier
 from spatialcad.verify.raycast import nearest_cubes
 
 
@@ -100,7 +99,7 @@ def test_three_view_symmetric_stack_right_view_is_rejected():
     """A y-symmetric row of cubes: its right view draws the same as its left view."""
     stack = [(0, 0, 0), (0, 1, 0), (0, 2, 0)]
     red, moved = {(0, 1, 0)}, {(0, 0, 0)}
-    task = ThreeView()
+    task = registry.task("three_view")
     options = [
         Option(op == "left_view", op, op,
                image=stack_view(stack, view, colors=dict.fromkeys(r, RED)),
@@ -117,16 +116,16 @@ def test_three_view_symmetric_stack_right_view_is_rejected():
 
 def test_three_view_generator_rejects_symmetric_candidates(monkeypatch):
     """Red cube on the symmetry plane: right view == left view, so the build must reject."""
-    import spatialcad.tasks.three_view as tv
+    import spatialcad.tasks.three_view.generate as tv
 
     stack = [(0, 0, 0), (0, 1, 0), (0, 2, 0), (0, 1, 1), (1, 1, 0)]
     monkeypatch.setattr(tv.voxels, "random_stack", lambda *a: stack)
-    monkeypatch.setattr(tv.ThreeView, "params", lambda self, level: {
+    monkeypatch.setattr(tv.Generator, "params", lambda self, level: {
         "space": [2, 3, 2], "fill": 1.0, "red": 1})
     reasons = []
     for seed in range(40):
         try:
-            tv.ThreeView().build(0, np.random.default_rng(seed))
+            tv.Generator().build(0, np.random.default_rng(seed))
         except Reject as exc:
             reasons.append(str(exc))
     assert "right_view draws the same as left_view" in reasons
@@ -138,7 +137,7 @@ def test_text_heuristics_do_not_find_the_answer():
     them" is the answer in about a quarter of the items that show it."""
     from spatialcad.evaluate.baselines import text_scores
 
-    task = registry.get("cube_counting")
+    task = registry.task("cube_counting").generator()
     hits = {"middle_number": 0, "longest_text": 0}
     none_answers = none_shown = 0
     for seed in range(120):

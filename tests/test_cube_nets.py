@@ -9,7 +9,7 @@ import pytest
 from spatialcad.geometry import cube_nets as cn
 from spatialcad.geometry import face_patterns as fp
 from spatialcad.geometry.rotations import proper_rotations
-from spatialcad.verify.cube_unfolding import roll, shows
+from spatialcad.tasks.cube_unfolding.verify import roll, shows
 
 
 def hexominoes() -> set[tuple]:

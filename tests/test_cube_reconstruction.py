@@ -12,8 +12,8 @@ from spatialcad.geometry import cube_nets as cn
 from spatialcad.geometry.rotations import proper_rotations
 from spatialcad.pipeline import make_item
 from spatialcad.render.png import decode_png
-from spatialcad.verify import run_verifier
-from spatialcad.verify.cube_unfolding import roll, shows
+from spatialcad.tasks.cube_unfolding.verify import roll, shows
+from spatialcad.verification import run_verifier
 
 
 def test_opposite_faces_of_the_staircase_by_hand():

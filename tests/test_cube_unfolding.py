@@ -9,8 +9,8 @@ import numpy as np
 from conftest import check_distractors, generated_items
 
 from spatialcad.geometry import cube_nets as cn
-from spatialcad.verify import run_verifier
-from spatialcad.verify.cube_unfolding import roll, shows
+from spatialcad.tasks.cube_unfolding.verify import roll, shows
+from spatialcad.verification import run_verifier
 
 # the cross: green in the centre, yellow above, purple below, blue right, brown and cyan left
 CROSS = [(1, 2, "green"), (0, 2, "yellow"), (2, 2, "purple"), (1, 3, "blue"),

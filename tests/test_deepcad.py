@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from conftest import deepcad_samples
 
-from spatialcad.cad import deepcad, tessellate
+from spatialcad.cad import deepcad, part_import, tessellate
 from spatialcad.cad.deepcad import Arc, DeepCADDoc, DeepCADError, Line
 from spatialcad.cad.parts import ASSETS_DIR, list_parts, load_part
 from spatialcad.cad.step_io import StepError, read_step, write_step
@@ -283,7 +283,7 @@ def test_bad_step_files_give_clear_errors(tmp_path):
 
 def test_import_parts_and_report(tmp_path):
     paths = [SAMPLES / "00010414.json", SAMPLES / EMPTY_PROFILES, SAMPLES / "00010414.json"]
-    results = deepcad.import_parts(paths, tmp_path / "out")
+    results = part_import.import_parts(paths, tmp_path / "out")
     assert [r.ok for r in results] == [True, False, False]
     assert results[0].step == tmp_path / "out" / "00010414.step"
     assert read_step(results[0].step).Volume == pytest.approx(results[0].volume, rel=1e-6)
@@ -292,7 +292,7 @@ def test_import_parts_and_report(tmp_path):
     assert "empty profiles list" in results[1].error
     assert "another input already wrote 00010414.step" in results[2].error
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["00010414.step"]
-    lines = deepcad.import_report_lines(results)
+    lines = part_import.import_report_lines(results)
     assert lines[0].startswith("ok     00010414.json -> ")
     assert "volume 212.537 mm^3" in lines[0]
     assert lines[1].startswith("FAILED 00014060.json: ")

@@ -228,7 +228,7 @@ def test_bad_input(sc, bench, tmp_path, args, message):
 def test_bad_ladder_task_and_report_input(sc, tmp_path):
     code, _, err = sc("eval", "--ladder", "--task", "nope", "--baseline", "random",
                       "--out", tmp_path / "x")
-    assert code == 2 and "unknown or unimplemented task 'nope'" in err
+    assert code == 2 and "unknown task 'nope'; choose from: rotation_2d" in err
     (tmp_path / "empty").mkdir()
     code, _, err = sc("report", tmp_path / "empty")
     assert code == 2 and "is not a run" in err

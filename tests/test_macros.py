@@ -13,18 +13,19 @@ from typing import Any
 import numpy as np
 import pytest
 
-from spatialcad import freecad_env
+from spatialcad import freecad_env, item_scene
 from spatialcad.cad import parts, scene, solids
 from spatialcad.cad import section as cut
 from spatialcad.geometry import cube_nets, rotations
 from spatialcad.geometry import paper as pf
 from spatialcad.geometry.arrows import HEADINGS, STEP
+from spatialcad.geometry.colours import RED
+from spatialcad.geometry.colours import SOLID as SOLID_COLOUR
 from spatialcad.geometry.section_shape import from_text
 from spatialcad.pipeline import make_item
 from spatialcad.records import BENCHMARK, dumps
 from spatialcad.render.paper_drawing import HOLE_RADIUS
-from spatialcad.render.stacks import RED
-from spatialcad.tasks.cross_section import COLOR as SOLID_COLOUR
+from spatialcad.tasks.paper_folding import scene as paper_scene
 
 ROOT = Path(__file__).resolve().parents[1]
 MACRO = ROOT / "macros" / "OpenItem.FCMacro"
@@ -129,8 +130,8 @@ def assert_side_by_side(doc: Any) -> None:
 def test_macro_cube_stacks(bench, tmp_path, close_new):
     path, items = bench
     record = items["rotation_3d"]
-    doc = opened(path, scene.item_id(record), tmp_path)
-    assert doc.Comment.startswith(f"spatialcad item {scene.item_id(record)}\n")
+    doc = opened(path, item_scene.item_id(record), tmp_path)
+    assert doc.Comment.startswith(f"spatialcad item {item_scene.item_id(record)}\n")
     assert doc.Comment.endswith(f"Answer: {record['Answer']}")
     found = groups(doc)
     assert len(found) == 5
@@ -148,7 +149,7 @@ def test_macro_cross_section(bench, tmp_path, close_new):
     path, items = bench
     record = items["cross_section"]
     descs = record["spec"]["solids"]
-    doc = opened(path, scene.item_id(record), tmp_path)
+    doc = opened(path, item_scene.item_id(record), tmp_path)
     found = groups(doc)
     composite = member(found["Composite solid, true sections"], "composite solid").Shape
     apart = found["Solids, top to bottom (pulled apart)"]
@@ -199,17 +200,17 @@ def test_macro_paper_folding(bench, tmp_path, close_new):
     folded = pf.fold_all(spec["rows"], spec["cols"], folds)[-1]
     truth = folded.unfold([tuple(h) for h in spec["holes"]])
     hole = math.pi * HOLE_RADIUS**2
-    doc = opened(path, scene.item_id(record), tmp_path)
+    doc = opened(path, item_scene.item_id(record), tmp_path)
     found = groups(doc)
     (plate,) = found[next(k for k in found if k.startswith("Folded paper"))]
-    expected = (folded.outline().area - len(spec["holes"]) * hole) * scene.SHEET
+    expected = (folded.outline().area - len(spec["holes"]) * hole) * paper_scene.SHEET
     assert plate.Shape.Volume == pytest.approx(expected, rel=1e-9)
     answers = 0
     for o in record["options"]:
         (sheet,) = found[next(k for k in found if k.startswith(f"Option {o['letter']}"))]
         holes = {tuple(h) for h in o["data"]["holes"]}
         area = spec["rows"] * spec["cols"] - len(holes) * hole
-        assert sheet.Shape.Volume == pytest.approx(area * scene.SHEET, rel=1e-9)
+        assert sheet.Shape.Volume == pytest.approx(area * paper_scene.SHEET, rel=1e-9)
         dx = sheet.Shape.BoundBox.XMin
         centres = {(round(-f.Surface.Center.y - 0.5), round(f.Surface.Center.x - dx - 0.5))
                    for f in sheet.Shape.Faces if isinstance(f.Surface, Part.Cylinder)}
@@ -235,7 +236,7 @@ def test_macro_reports_errors(bench, tmp_path):
 def built(task: str, level: int, index: int = 0) -> tuple[dict[str, Any], Any]:
     record = make_item(task, level, index, index + 1, SEED).record
     doc = FreeCAD.newDocument("scene")
-    scene.build_scene(record, doc)
+    item_scene.build_scene(record, doc)
     return record, doc
 
 
@@ -437,20 +438,20 @@ def test_arrows_point_their_headings(close_new):
 def test_scene_errors(tmp_path, close_new):
     doc = FreeCAD.newDocument("errors")
     with pytest.raises(ValueError, match="no scene for task 'MechanicalSystem'.*known tasks"):
-        scene.build_scene({**part_record(), "Task": "MechanicalSystem"}, doc)
+        item_scene.build_scene({**part_record(), "Task": "MechanicalSystem"}, doc)
     assert doc.Objects == []
     path = tmp_path / BENCHMARK
     path.write_bytes(dumps([part_record()]))
     with pytest.raises(ValueError, match=r"item 'a/b' is not in .*1 items, ids like "
                                          + PART_ID):
-        scene.open_item(path, "a/b")
+        item_scene.open_item(path, "a/b")
     with pytest.raises(ValueError, match="expected a benchmark.json"):
-        scene.open_item(tmp_path / "other.json", PART_ID)
+        item_scene.open_item(tmp_path / "other.json", PART_ID)
     (tmp_path / "empty").mkdir()
     with pytest.raises(ValueError, match="has no benchmark.json"):
-        scene.open_item(tmp_path / "empty", PART_ID)
+        item_scene.open_item(tmp_path / "empty", PART_ID)
     missing = {**part_record(), "spec": {"part": {"name": "x", "file": "no/such.step"}}}
     with pytest.raises(ValueError, match="such.step"):
-        scene.build_scene(missing, doc)
-    assert scene.item_id({**part_record(), "id": None}) == \
+        item_scene.build_scene(missing, doc)
+    assert item_scene.item_id({**part_record(), "id": None}) == \
         "MentalRotation/3ViewProjection/Level1/0000"

@@ -13,9 +13,9 @@ from spatialcad.geometry import paper as pf
 from spatialcad.pipeline import make_item
 from spatialcad.render.png import decode_png
 from spatialcad.render.thumbnails import answer_ranks, distances, thumbnail
-from spatialcad.tasks.paper_folding import OPERATORS, wrong_pool
-from spatialcad.verify import run_verifier
-from spatialcad.verify.paper_folding import Sheet
+from spatialcad.tasks.paper_folding.generate import OPERATORS, wrong_pool
+from spatialcad.tasks.paper_folding.verify import Sheet
+from spatialcad.verification import run_verifier
 
 
 def test_one_fold_gives_mirrored_pair():

@@ -11,15 +11,15 @@ import pytest
 
 from spatialcad.evaluate.baselines import image_scores
 from spatialcad.geometry import grid2d as G
-from spatialcad.pipeline import make_item
-from spatialcad.records import answer_letter, assemble
+from spatialcad.pipeline import assemble, make_item
+from spatialcad.records import answer_letter
 from spatialcad.render.grid2d import draw_grid
 from spatialcad.render.png import decode_png
 from spatialcad.render.thumbnails import TIE, thumbnail
 from spatialcad.seeding import derive_seed, item_rng
+from spatialcad.tasks import registry
 from spatialcad.tasks.base import Draft, Option, Panel
-from spatialcad.tasks.rotation_2d import (
-    Rotation2D,
+from spatialcad.tasks.rotation_2d.generate import (
     _reflect,
     balanced_choices,
     distinct_distractors,
@@ -27,8 +27,8 @@ from spatialcad.tasks.rotation_2d import (
     pattern_errors,
     rotations,
 )
-from spatialcad.verify import run_verifier
-from spatialcad.verify.rotation_2d import Drawing
+from spatialcad.tasks.rotation_2d.verify import Drawing
+from spatialcad.verification import run_verifier
 
 
 def _grid(colours, marker="tl", patterns=None, turns=None, flips=None) -> G.Grid:
@@ -117,8 +117,8 @@ def test_symmetric_grid_mirror_equal_to_a_rotation_is_never_offered():
     options = [option(answer, True)] + [option(m, False) for m in wrong]
     draft = Draft("q", {"reference": G.to_json(g)}, [Panel(draw_grid(g), "Reference grid")],
                   options)
-    record, image = assemble(Rotation2D(), draft, level=0, image_id="0000", letter="B",
-                             item_seed=1)
+    record, image = assemble(registry.task("rotation_2d"), draft, level=0, image_id="0000",
+                             letter="B", item_seed=1)
     failures = run_verifier(record, image)
     assert sum("is a distractor but equals the reference turned" in f for f in failures) == 3
 
@@ -238,10 +238,11 @@ def test_no_audit_heuristic_finds_the_answer_at_level_1():
     (mean 15, sd 3.4), so the band is mean +- 3 sd; the unbalanced generator's answer was
     the farthest in 32 and the nearest in 1 of these 60 items."""
     counts = np.zeros((2, 4), dtype=int)
-    task = Rotation2D()
+    task = registry.task("rotation_2d")
+    generator = task.generator()
     for index in range(60):
         seed = derive_seed(0, "rotation_2d", 1, index, 0)  # make_item's first sub-seed
-        record, image = assemble(task, task.build(1, item_rng(seed)), level=1, image_id="0000",
+        record, image = assemble(task, generator.build(1, item_rng(seed)), level=1, image_id="0000",
                                  letter=answer_letter(0, "rotation_2d", 1, index), item_seed=seed)
         ranks = _audit_ranks(record, image)
         spec = record["spec"]["answer_ranks"]

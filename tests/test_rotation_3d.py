@@ -9,15 +9,16 @@ import pytest
 from conftest import only_the_answer_verifies
 
 from spatialcad.geometry import rotations as R
+from spatialcad.geometry.colours import SAND
 from spatialcad.geometry.voxels import random_stack
-from spatialcad.pipeline import make_item
-from spatialcad.records import assemble
+from spatialcad.pipeline import assemble, make_item
 from spatialcad.render.png import decode_png
 from spatialcad.render.stacks import IsometricLook, common_isometric_framing, stack_picture
+from spatialcad.tasks import registry
 from spatialcad.tasks.base import Draft, Option, Panel
-from spatialcad.tasks.rotation_3d import PANEL, SAND, Rotation3D, random_steps, steps_matrix
-from spatialcad.verify import run_verifier
-from spatialcad.verify.rotation_3d import congruence_class, rotation_group
+from spatialcad.tasks.rotation_3d.generate import PANEL, random_steps, steps_matrix
+from spatialcad.tasks.rotation_3d.verify import congruence_class, rotation_group
+from spatialcad.verification import run_verifier
 
 
 def _item(level: int, index: int):
@@ -90,8 +91,8 @@ def test_mirrored_achiral_stack_is_rejected_as_a_distractor():
     spec = {"voxels": _lists(stack), "question": "can", "panel": list(PANEL),
             "colour": list(SAND), "option_voxels": [_lists(v) for _, v in shapes]}
     draft = Draft("q", spec, [Panel(picture(stack), "Reference stack")], options)
-    record, image = assemble(Rotation3D(), draft, level=0, image_id="0000", letter="C",
-                             item_seed=1)
+    record, image = assemble(registry.task("rotation_3d"), draft, level=0, image_id="0000",
+                             letter="C", item_seed=1)
     failures = run_verifier(record, image)
     assert any("(mirror) is congruent to the reference" in f for f in failures)
     assert not any("picture of its voxels" in f for f in failures)

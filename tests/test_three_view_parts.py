@@ -19,9 +19,9 @@ from spatialcad.geometry.rotations import proper_rotations
 from spatialcad.render.camera import VIEWS
 from spatialcad.render.engineering import draw_view
 from spatialcad.tasks import registry
-from spatialcad.tasks.three_view_parts import MIN_DIFF_PX, drawn_difference, part_view
-from spatialcad.verify import run_verifier
-from spatialcad.verify.three_view_parts import MIN_DIFF_PIXELS, pixels_apart
+from spatialcad.tasks.three_view.generate_parts import MIN_DIFF_PX, drawn_difference, part_view
+from spatialcad.tasks.three_view.verify_parts import MIN_DIFF_PIXELS, pixels_apart
+from spatialcad.verification import run_verifier
 
 FreeCAD, Part = freecad_env.load()
 V = FreeCAD.Vector
@@ -169,7 +169,7 @@ def test_symmetric_part_never_offers_a_flip_that_draws_like_the_answer(tmp_path)
     """A block with a centred hole: every flip of every view draws the same, so a flipped
     option is never offered; the items still have three wrong options."""
     write_step(holed_block(), tmp_path / "holed_block.step")
-    task = registry.get("three_view", {"deepcad_dir": str(tmp_path)})
+    task = registry.task("three_view").generator({"deepcad_dir": str(tmp_path)})
     seen = 0
     for seed in range(12):
         try:

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from spatialcad import freecad_env
-from spatialcad.cad.step_io import solids_of, write_step
+from spatialcad.cad.step_io import solids_of
 
 M_TO_MM = 1000.0
 TOL_MM = 1e-3  # curve ends closer than this are the same point
@@ -431,23 +431,7 @@ def read_deepcad(path: str | Path) -> Any:
         raise DeepCADError(f"{path.name}: {exc}") from exc
 
 
-# ------------------------------------------------------------------------------ import
-
-
-@dataclass(frozen=True)
-class ImportResult:
-    """What :func:`import_parts` did with one input file."""
-
-    source: Path
-    step: Path | None = None
-    error: str | None = None
-    volume: float | None = None  # mm^3
-    bbox: tuple[float, float, float, float, float, float] | None = None  # min xyz, max xyz
-    faces: int | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None
+# ------------------------------------------------------------------------------ bounds
 
 
 def bbox_of(shape: Any) -> tuple[float, float, float, float, float, float]:
@@ -455,64 +439,6 @@ def bbox_of(shape: Any) -> tuple[float, float, float, float, float, float]:
     tessellated OpenCASCADE bounds its triangles instead (inside curved faces)."""
     b = shape.copy().BoundBox
     return (b.XMin, b.YMin, b.ZMin, b.XMax, b.YMax, b.ZMax)
-
-
-def import_parts(paths: Iterable[str | Path], out_dir: str | Path,
-                 overwrite: bool = False) -> list[ImportResult]:
-    """Convert part files (DeepCAD ``.json``, ``.step``, ``.stp``) to ``out_dir/<stem>.step``
-    in millimetres; one result per input, in order.
-
-    A file that fails (unreadable or invalid model, another suffix, a second input with the
-    same stem, an existing STEP file when not ``overwrite``) gets its reason in ``error``
-    and writes nothing; the others are still converted.
-    """
-    from spatialcad.cad.parts import load_part  # parts imports this module
-
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    results: list[ImportResult] = []
-    used: set[str] = set()
-    for p in map(Path, paths):
-        step = out / f"{p.stem}.step"
-        if p.stem in used:
-            results.append(ImportResult(p, error=f"{p.name}: another input already wrote "
-                                                 f"{step.name}"))
-            continue
-        used.add(p.stem)
-        if step.exists() and not overwrite:
-            results.append(ImportResult(p, error=f"{p.name}: {step} exists (use --overwrite "
-                                                 f"to replace it)"))
-            continue
-        try:
-            shape = load_part(p)
-            write_step(shape, step)
-        except ValueError as exc:  # DeepCADError, StepError, unsupported suffix
-            results.append(ImportResult(p, error=str(exc)))
-        except OSError as exc:
-            results.append(ImportResult(p, error=f"{p.name}: cannot write {step} "
-                                                 f"({exc.strerror or exc})"))
-        else:
-            results.append(ImportResult(p, step, None, shape.Volume, bbox_of(shape),
-                                        len(shape.Faces)))
-    return results
-
-
-def import_report_lines(results: Sequence[ImportResult]) -> list[str]:
-    """One line per result, then a summary line: the text of ``spatialcad deepcad import``."""
-    lines = []
-    for r in results:
-        if r.ok:
-            assert r.bbox is not None and r.volume is not None
-            # rounded to 1e-6 mm, so that kernel noise (-2.2e-15) prints as 0
-            lo, hi = (", ".join(f"{round(v, 6) + 0.0:g}" for v in corner)
-                      for corner in (r.bbox[:3], r.bbox[3:]))
-            lines.append(f"ok     {r.source.name} -> {r.step}  volume {r.volume:.6g} mm^3  "
-                         f"bbox ({lo}) .. ({hi}) mm  faces {r.faces}")
-        else:
-            lines.append(f"FAILED {r.error}")
-    n_ok = sum(r.ok for r in results)
-    lines.append(f"{n_ok} of {len(results)} files imported")
-    return lines
 
 
 # ------------------------------------------------------------------------------ writing

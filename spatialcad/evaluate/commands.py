@@ -236,10 +236,10 @@ def _run_ladder(out: Path, task: str, answerer: Any, identity: dict[str, Any],
     from spatialcad import freecad_env
     from spatialcad.tasks import registry
 
-    implemented = registry.load_all()
-    if task not in implemented:
-        fail(f"unknown or unimplemented task {task!r}; choose from: {', '.join(implemented)}")
-    cls = implemented[task]
+    try:
+        cls = registry.task(task)
+    except KeyError as exc:
+        fail(exc.args[0])
     if cls.needs_freecad:
         try:
             freecad_env.load()

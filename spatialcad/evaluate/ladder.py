@@ -85,7 +85,7 @@ class Ladder:
     concurrency: int = 1
 
     def _id(self, run: int, level: int, visit: int, k: int) -> str:
-        cls = registry.TASKS[self.task]
+        cls = registry.task(self.task)
         return f"{cls.category}/{cls.record_task}/Level{level}/r{run:03d}-v{visit}-{k}"
 
     def play(self, run: int, level: int, visit: int) -> int:

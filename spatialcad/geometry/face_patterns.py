@@ -13,32 +13,8 @@ from typing import Any
 
 import numpy as np
 
-Colour = tuple[int, int, int]
-
-WHITE: Colour = (255, 255, 255)
-BLACK: Colour = (25, 25, 25)
-
-# well separated colours with plain names (solid faces, glyph backgrounds as tints)
-NAMED: dict[str, Colour] = {
-    "red": (220, 40, 40),
-    "orange": (245, 140, 20),
-    "yellow": (245, 215, 40),
-    "green": (40, 160, 60),
-    "cyan": (70, 200, 225),
-    "blue": (40, 80, 210),
-    "purple": (140, 60, 180),
-    "pink": (245, 150, 200),
-    "brown": (130, 80, 40),
-}
-# dot colours on white faces, in the order levels add them
-DOT_COLOURS: dict[str, Colour] = {
-    "red": (220, 40, 40),
-    "blue": (40, 80, 210),
-    "green": (40, 160, 60),
-    "orange": (245, 140, 20),
-    "purple": (140, 60, 180),
-    "black": BLACK,
-}
+from spatialcad.geometry.colours import BLACK, DOT_COLOURS, WHITE, Colour
+from spatialcad.geometry.colours import FACE_COLOURS as NAMED
 
 # 5x5 block letters without any rotational or mirror symmetry
 GLYPHS: dict[str, tuple[str, ...]] = {

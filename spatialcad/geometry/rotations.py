@@ -14,7 +14,7 @@ from functools import cache
 
 import numpy as np
 
-Voxel = tuple[int, int, int]
+from spatialcad.geometry.voxels import Voxel
 
 
 @cache

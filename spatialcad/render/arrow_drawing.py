@@ -11,7 +11,7 @@ from collections.abc import Iterable
 import cv2
 import numpy as np
 
-Colour = tuple[int, int, int]
+from spatialcad.geometry.colours import Colour
 
 PANEL = (280, 280)
 MARGIN = 12

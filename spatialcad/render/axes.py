@@ -7,11 +7,11 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from spatialcad.geometry.colours import Colour as Color
+
 from .camera import Camera
 from .drawing import FONT
 from .stacks import Colour, Framing, Voxel, box_framing, stack_picture
-
-Color = tuple[int, int, int]
 
 LENGTH = 30  # arrow length in pixels
 PAD = 8

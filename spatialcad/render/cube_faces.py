@@ -15,9 +15,10 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from spatialcad.geometry.colours import Colour
+
 from .camera import camera
 
-Colour = tuple[int, int, int]
 Vec = tuple[int, int, int]
 
 SS = 4  # supersampling factor

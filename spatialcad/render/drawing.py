@@ -17,7 +17,7 @@ from shapely.geometry import (
 )
 from shapely.geometry.base import BaseGeometry
 
-Color = tuple[int, int, int]
+from spatialcad.geometry.colours import Colour as Color
 
 FONT = cv2.FONT_HERSHEY_SIMPLEX
 _SHIFT = 4  # sub-pixel bits for cv2 drawing

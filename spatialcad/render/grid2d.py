@@ -14,21 +14,13 @@ from functools import cache
 import cv2
 import numpy as np
 
+from spatialcad.geometry.colours import GRID_CELL_COLOURS as PALETTE
+from spatialcad.geometry.colours import GRID_INK as INK
+from spatialcad.geometry.colours import GRID_MARKER as MARKER
+from spatialcad.geometry.colours import Colour
 from spatialcad.geometry.grid2d import COLOURS, FLIP_SYMMETRIC, PATTERNS, Grid
 
-Colour = tuple[int, int, int]
-
-PALETTE: dict[str, Colour] = {
-    "white": (255, 255, 255),
-    "blue": (100, 155, 235),
-    "yellow": (250, 215, 70),
-    "green": (115, 200, 110),
-    "purple": (185, 140, 225),
-    "cyan": (125, 220, 230),
-}
-INK: Colour = (20, 20, 20)
 LINE: Colour = (0, 0, 0)
-MARKER: Colour = (225, 25, 25)
 
 # Base outlines in cell units (x right, y down), each pointing up; the L has arms of
 # different lengths so that it has no symmetry at all.

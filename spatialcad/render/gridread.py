@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-Color = tuple[int, int, int]
+from spatialcad.geometry.colours import Colour as Color
 
 
 class GridReadError(ValueError):

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-Color = tuple[int, int, int]
-Voxel = tuple[int, int, int]
+from spatialcad.geometry.colours import Colour as Color
+from spatialcad.geometry.voxels import Voxel
 
 
 @dataclass(eq=False)

@@ -14,11 +14,10 @@ import numpy as np
 from shapely.geometry import LineString, Polygon
 from shapely.geometry.base import BaseGeometry
 
-Colour = tuple[int, int, int]
+from spatialcad.geometry.colours import PAPER, Colour
 
 PANEL = (240, 240)
 MARGIN = 14
-PAPER: Colour = (255, 243, 208)
 FLAP: Colour = (176, 208, 246)
 GHOST: Colour = (222, 222, 222)
 GRID_LINE: Colour = (150, 150, 150)

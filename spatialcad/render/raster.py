@@ -7,10 +7,10 @@ import math
 import cv2
 import numpy as np
 
+from spatialcad.geometry.colours import Colour as Color
+
 from .camera import Camera
 from .mesh import Mesh, merge
-
-Color = tuple[int, int, int]
 
 # light direction in camera coordinates (right, up, forward), pointing toward the light:
 # from the upper left, behind the viewer. In the isometric view a cube's top, front and

@@ -9,15 +9,12 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from spatialcad.geometry.colours import CUBE_GREY, Colour
+from spatialcad.geometry.voxels import Voxel
 from spatialcad.render.camera import Camera, camera, orbit
 from spatialcad.render.mesh import Mesh, voxel_mesh
 from spatialcad.render.raster import fit_scale, render
 
-Voxel = tuple[int, int, int]
-Colour = tuple[int, int, int]
-
-CUBE_GREY: Colour = (205, 210, 220)
-RED: Colour = (220, 40, 40)
 MARGIN = 12
 
 

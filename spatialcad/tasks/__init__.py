@@ -1,1 +1,2 @@
-"""Task modules: one per benchmark task, registered in tasks/registry.py."""
+"""The tasks: one package each (spatialcad/tasks/<name>/), declared in its ``__init__`` and
+found by spatialcad/tasks/registry.py."""

@@ -1,20 +1,19 @@
-"""The contract between a task and the pipeline.
+"""The contract between a task's generator and the pipeline.
 
-A task turns ``(level, rng)`` into a :class:`Draft`: the question, the scene spec, the
+A generator turns ``(level, rng)`` into a :class:`Draft`: the question, the scene spec, the
 reference panels and four options in canonical order, each option saying whether it is
 the answer and which operator made it.  The pipeline shuffles the options (balanced answer
 letters), composes the image, writes the record and runs the task's independent verifier.
+What a task is called and which levels it has is its declaration (spatialcad/tasks/registry.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
-
-CATEGORIES = ("MentalRotation", "MentalFolding", "VisualPenetration", "MentalAnimation")
 
 
 class Reject(Exception):
@@ -58,22 +57,15 @@ class Draft:
     answer_direct: str | None = None
 
 
-class Task:
-    """Base class of a task module; subclasses set the class attributes and ``build``."""
-
-    name: ClassVar[str]  # CLI name, e.g. "cube_counting"
-    record_task: ClassVar[str]  # record "Task" field, e.g. "CubeCounting"
-    category: ClassVar[str]  # one of CATEGORIES
-    needs_freecad: ClassVar[bool] = False
-    min_level: ClassVar[int] = 0
-    max_level: ClassVar[int | None] = None  # None: the ladder goes on (every level >= min)
+class Generator:
+    """Base class of a task's ``generate.Generator``: ``params`` and ``build``."""
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         """``options``: run-wide settings from the command line (e.g. ``deepcad_dir``)."""
         self.options: dict[str, Any] = dict(options or {})
 
     def params(self, level: int) -> dict[str, Any]:
-        """The difficulty parameters of ``level`` (see spatialcad/levels.py)."""
+        """The difficulty parameters of ``level``."""
         raise NotImplementedError
 
     def build(self, level: int, rng: np.random.Generator) -> Draft:

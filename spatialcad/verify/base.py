@@ -1,31 +1,17 @@
-"""Verifier contract and registry.
+"""What every verifier uses.
 
-A verifier re-derives an item's answer from its stored record (``spec``, per-option
-``data``) and composite image, independently of the generator's own answer code, and
-returns the list of failures (empty: the item is proved).
+A verifier (``verify.py`` of a task) re-derives an item's answer from its stored record
+(``spec``, per-option ``data``) and composite image, independently of the generator's own
+answer code, and returns the list of failures (empty: the item is proved).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 Record = dict[str, Any]
-Verifier = Callable[[Record, np.ndarray], list[str]]
-
-VERIFIERS: dict[str, Verifier] = {}
-
-
-def verifier(record_task: str) -> Callable[[Verifier], Verifier]:
-    """Register ``fn`` as the verifier of records whose ``Task`` is ``record_task``."""
-
-    def register(fn: Verifier) -> Verifier:
-        VERIFIERS[record_task] = fn
-        return fn
-
-    return register
 
 
 def crop(image: np.ndarray, box: list[int]) -> np.ndarray:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-Voxel = tuple[int, int, int]
+from spatialcad.geometry.voxels import Voxel
 
 
 def nearest_cubes(vox: set[Voxel], view: str) -> np.ndarray:

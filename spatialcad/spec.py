@@ -1,0 +1,147 @@
+"""Typed scene specs and option data that read and write the records' JSON.
+
+A task's ``spec.py`` declares its scene spec and per-option data as frozen dataclasses
+inheriting :class:`JsonSpec`.  ``to_json()`` gives the dict stored in the record, its keys
+in field order (so records keep their bytes); ``from_json()`` reads such a dict back,
+checking every value against the field's type and naming the first mismatch.  Field types
+may be ``bool``, ``int``, ``float``, ``str``, ``Any``, nested ``JsonSpec`` classes,
+``list``/``tuple``/``dict[str, ...]`` of those, and unions with ``None``.  A field made with
+:func:`optional` is left out of the JSON while it is ``None`` (keys only some items have).
+
+Also here: :class:`Texts`, what a task's question texts are, derived from its spec alone,
+so that a verifier can re-derive them (spatialcad/verification.py).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar, Union, get_args, get_origin, get_type_hints
+
+S = TypeVar("S", bound="JsonSpec")
+OMIT_NONE = "omit_none"
+
+
+class SpecError(ValueError):
+    """A record's spec or option data does not have the declared shape."""
+
+
+def optional(default: Any = None) -> Any:
+    """A field left out of the JSON while it is ``None``."""
+    return dataclasses.field(default=default, metadata={OMIT_NONE: True})
+
+
+def _dump(value: Any) -> Any:
+    if isinstance(value, JsonSpec):
+        return value.to_json()
+    if isinstance(value, list | tuple):
+        return [_dump(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _dump(v) for k, v in value.items()}
+    return value
+
+
+def _fail(where: str, expected: Any, value: Any) -> SpecError:
+    shown = repr(value)
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    return SpecError(f"{where}: expected {expected}, got {shown}")
+
+
+def _load(tp: Any, value: Any, where: str) -> Any:
+    """``value`` (parsed JSON) as type ``tp``; ``SpecError`` if it does not fit."""
+    if tp is Any:
+        return value
+    origin = get_origin(tp)
+    if origin in (Union, types.UnionType):
+        for option in get_args(tp):
+            try:
+                return _load(option, value, where)
+            except SpecError:
+                continue
+        raise _fail(where, tp, value)
+    if tp is type(None):
+        if value is not None:
+            raise _fail(where, "null", value)
+        return None
+    if origin is list or origin is tuple:
+        if not isinstance(value, list | tuple):
+            raise _fail(where, "a list", value)
+        args = get_args(tp)
+        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+            if len(args) != len(value):
+                raise _fail(where, f"{len(args)} values", value)
+            return tuple(_load(a, v, f"{where}[{i}]")
+                         for i, (a, v) in enumerate(zip(args, value, strict=True)))
+        item = args[0] if args else Any
+        loaded = [_load(item, v, f"{where}[{i}]") for i, v in enumerate(value)]
+        return tuple(loaded) if origin is tuple else loaded
+    if origin is dict:
+        if not isinstance(value, dict):
+            raise _fail(where, "an object", value)
+        key_type, item = get_args(tp) or (str, Any)
+        return {k: _load(item, v, f"{where}.{k}") for k, v in value.items()}
+    if isinstance(tp, type) and issubclass(tp, JsonSpec):
+        return tp.from_json(value, where)
+    if tp is float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise _fail(where, "a number", value)
+        return value  # an int stays an int: its JSON text must not change
+    if tp in (int, str, bool):
+        if not isinstance(value, tp) or (tp is int and isinstance(value, bool)):
+            raise _fail(where, tp.__name__, value)
+        return value
+    raise TypeError(f"{where}: unsupported spec field type {tp!r}")
+
+
+@dataclass(frozen=True)
+class JsonSpec:
+    """Base of typed specs: ``to_json`` / ``from_json`` in field order (see module doc)."""
+
+    _hints: ClassVar[dict[type, dict[str, Any]]] = {}
+
+    @classmethod
+    def _types(cls) -> dict[str, Any]:
+        if cls not in JsonSpec._hints:
+            JsonSpec._hints[cls] = get_type_hints(cls)
+        return JsonSpec._hints[cls]
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if value is None and f.metadata.get(OMIT_NONE):
+                continue
+            out[f.name] = _dump(value)
+        return out
+
+    @classmethod
+    def from_json(cls: type[S], data: Any, where: str = "spec") -> S:
+        """Read ``data``; ``SpecError`` on a missing, unknown or mistyped key."""
+        if not isinstance(data, dict):
+            raise _fail(where, "an object", data)
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - set(fields))
+        if unknown:
+            raise SpecError(f"{where}: unknown key {unknown[0]!r}")
+        types_ = cls._types()
+        values = {}
+        for name, f in fields.items():
+            if name in data:
+                values[name] = _load(types_[name], data[name], f"{where}.{name}")
+            elif not (f.metadata.get(OMIT_NONE) or f.default is not dataclasses.MISSING):
+                raise SpecError(f"{where}: missing key {name!r}")
+        return cls(**values)
+
+
+@dataclass(frozen=True)
+class Texts:
+    """The texts of a record that its spec decides: ``question``, the fill-in form
+    (``question_direct`` and its ``answer_direct``, both None where the task has none) and
+    the text ``choices`` of a text-option item (None when the options are pictures)."""
+
+    question: str
+    question_direct: str | None = None
+    answer_direct: str | None = None
+    choices: list[str] | None = None
+

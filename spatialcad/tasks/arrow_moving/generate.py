@@ -1,0 +1,271 @@
+"""ArrowMoving: arrows on a grid moved by egocentric rules (SpatialViz-Bench Alg. 16-19).
+
+Two question kinds.  "path": given the start and end states, which move sequence turns one
+into the other (text options; wrong sequences are valid but end elsewhere: one move's
+direction, length or arrow changed, or two moves swapped).  "state": given the start state
+and the moves, which board is the final state (image options; wrong boards come from
+changed moves or from breaking a rule: an arrow keeping its heading after moving, or after
+being swapped).  Level 0 has one arrow on a 3x3 grid and asks "path"; from level 1 several
+coloured arrows swap when one moves onto another, and either kind is asked.
+
+Wrong options are chosen so that surface cues do not give the answer away: left alone,
+the answer is the option most like the others (every wrong option is an edit of it).  A
+pool of wrong options is built (up to ``ONE_EDIT`` one-edit and ``TWO_EDITS`` two-edit
+sequences, the second edit made to another wrong sequence, plus the rule mistakes), and
+three are drawn among the sets with at least two kinds of mistake that meet a target drawn
+before the scene (scenes are redrawn under the same target when none does).  Image
+options: the answer's thumbnail-distance ranks to the reference panels and to the other
+options, as the shortcut audit measures them (:mod:`spatialcad.render.thumbnails`), in
+``spec["answer_ranks"]``.  Text options: whether the answer is strictly the longest text
+(one item in four) or some option is longer, in ``spec["answer_longest_text"]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from spatialcad.geometry import arrows as ar
+from spatialcad.geometry.colours import ARROW_COLOURS as PALETTE
+from spatialcad.render.arrow_drawing import board
+from spatialcad.render.drawing import text_panel
+from spatialcad.render.thumbnails import balanced_set, random_target
+from spatialcad.tasks import base
+from spatialcad.tasks.base import Draft, Option, Panel, Reject
+
+TRIES = 20  # move sequences drawn for one start state
+SCENE_DRAWS = 20  # scenes drawn for one item's target
+ONE_EDIT = 20  # wrong move sequences one edit away from the true ones (at most)
+TWO_EDITS = 20  # and two edits away
+RULES_ONE = (
+    "An arrow moves on a grid. A move goes forward, backward, left or right by a number of "
+    "cells, relative to the way the arrow points ('forward' is the direction it points); "
+    "after each move the arrow points in the direction it moved. "
+)
+RULES_MANY = (
+    "Coloured arrows move on a grid. A move names an arrow by its colour and goes forward, "
+    "backward, left or right by a number of cells, relative to the way that arrow points "
+    "('forward' is the direction it points); the arrow jumps straight to the destination cell "
+    "and then points in the direction it moved. If the destination holds another arrow, the "
+    "two arrows swap cells: the other arrow moves the opposite way into the first arrow's old "
+    "cell and then points in the direction it moved. No move leaves the grid. "
+)
+QUESTIONS = {
+    "path_one": RULES_ONE + "The first image shows the arrow's start state and the second its "
+    "end state. Which sequence of moves takes the arrow from the start state to the end "
+    "state? Answer with A, B, C or D.",
+    "path_many": RULES_MANY + "The first image shows the start state and the second the end "
+    "state. Which sequence of moves, made in order, turns the start state into the end "
+    "state? Answer with A, B, C or D.",
+    "state_many": RULES_MANY + "The first image shows the start state. The arrows make these "
+    "moves in order: {moves}. Which option shows the final state? Answer with A, B, C or D.",
+}
+
+
+def move_text(moves: list[dict[str, Any]], single: bool) -> str:
+    """"forward 1, left 2" for one arrow, "red forward 1, blue left 2" for several."""
+    return ", ".join(("" if single else f"{m['colour']} ") + f"{m['relative']} {m['steps']}"
+                     for m in moves)
+
+
+def _describe(state: ar.State, single: bool) -> str:
+    """Where the arrows end, cells as (column, row) from the bottom-left cell (0, 0)."""
+    return "; ".join(("the arrow" if single else a.colour) +
+                     f" at {a.cell} pointing {ar.HEADINGS[a.heading]}" for a in state)
+
+
+def _picture(state: ar.State, size: ar.Cell) -> np.ndarray:
+    return board(size[0], size[1], [(PALETTE[a.colour], a.cell, a.heading) for a in state])
+
+
+class Generator(base.Generator):
+    def params(self, level: int) -> dict[str, Any]:
+        """L0: one arrow on 3x3, two moves; L1: three arrows on 3x3, two moves; then the
+        grid side, the arrows (up to the palette's eight) and the moves grow by one a level."""
+        if level == 0:
+            return {"grid": [3, 3], "arrows": 1, "moves": 2, "kinds": ["path"]}
+        return {"grid": [2 + level] * 2, "arrows": min(len(PALETTE), 2 + level),
+                "moves": 1 + level, "kinds": ["path", "state"]}
+
+    def build(self, level: int, rng: np.random.Generator) -> Draft:
+        p = self.params(level)
+        kind = str(p["kinds"][int(rng.integers(len(p["kinds"])))])
+        # What the shortcut audit measures, drawn before the scene and kept while scenes are
+        # redrawn so that it stays uniform: for image options the answer's two similarity
+        # ranks, for text options whether the answer is the longest text (one time in four).
+        target = random_target(rng) if kind == "state" else bool(rng.integers(4) == 0)
+        for drawn in range(1, SCENE_DRAWS + 1):
+            draft = _try_scene(p, kind, target, rng)
+            if draft is not None:
+                draft.spec["scenes_drawn"] = drawn
+                return draft
+        raise Reject(f"no option set met the target {target}")
+
+
+def _scene(p: dict[str, Any], rng: np.random.Generator
+           ) -> tuple[ar.State, list[ar.Move], ar.State] | None:
+    """Start state, moves and end state; several arrows need a swap.  None if not drawn."""
+    size = tuple(p["grid"])
+    colours = list(PALETTE)[: p["arrows"]]
+    start = ar.random_state(rng, size, colours)
+    for _ in range(TRIES):
+        moves = ar.random_moves(rng, start, size, p["moves"])
+        end = ar.run(start, moves, size)
+        if end != start and (len(colours) == 1 or ar.swap_count(start, moves, size) > 0):
+            return start, moves, end
+    return None
+
+
+def _try_scene(p: dict[str, Any], kind: str, target: tuple[int, int] | bool,
+               rng: np.random.Generator) -> Draft | None:
+    scene = _scene(p, rng)
+    if scene is None:
+        return None
+    start, moves, end = scene
+    size = tuple(p["grid"])
+    colours = list(PALETTE)[: p["arrows"]]
+    single = len(colours) == 1
+    truth = {"moves": [m.as_dict() for m in moves]}
+    spec = {
+        "grid": list(size),
+        "palette": {c: list(PALETTE[c]) for c in colours},
+        "start": [a.as_dict() for a in start],
+        "moves": truth["moves"],
+        "end": [a.as_dict() for a in end],
+        "question": kind,
+        "coordinates": "cells (x, y): x to the right, y upwards from the bottom-left cell",
+    }
+    said = move_text(truth["moves"], single)
+    if kind == "path":
+        paths = _wrong_paths(start, moves, end, size, colours, rng)
+        texts = [move_text([m.as_dict() for m in wrong], single) for _, wrong in paths]
+        picked = _text_set(said, texts, target, rng, _mixed([op for op, _ in paths]))
+        if picked is None:
+            return None
+        options = [Option(True, "true_moves", "These moves lead to the end state.",
+                          text=said, data=truth)]
+        for i in picked:
+            op, wrong = paths[i]
+            why = ("These moves end elsewhere (cells as (column, row) from the bottom-left "
+                   f"cell): {_describe(ar.run(start, wrong, size), single)}.")
+            options.append(Option(False, op, why, text=texts[i],
+                                  data={"moves": [m.as_dict() for m in wrong]}))
+        reference = [Panel(_picture(start, size), "Start"), Panel(_picture(end, size), "End")]
+        question = QUESTIONS["path_one" if single else "path_many"]
+        spec["answer_longest_text"] = target
+    else:
+        listing = "\n".join(f"{i + 1}. {move_text([m], False)}"
+                            for i, m in enumerate(truth["moves"]))
+        reference = [Panel(_picture(start, size), "Start"),
+                     Panel(text_panel(listing, (280, 280)), "Moves")]
+        states = _wrong_states(start, moves, end, size, colours, rng)
+        answer = _picture(end, size)
+        images = [_picture(state, size) for _, _, state in states]
+        picked = balanced_set(answer, [r.image for r in reference], images, target, rng,
+                              _mixed([op for op, _, _ in states]))
+        if picked is None:
+            return None
+        options = [Option(True, "final_state", "This is the state the moves lead to.",
+                          image=answer, data={"arrows": [a.as_dict() for a in end]})]
+        for i in picked:
+            op, why, state = states[i]
+            options.append(Option(False, op, why, image=images[i],
+                                  data={"arrows": [a.as_dict() for a in state]}))
+        question = QUESTIONS["state_many"].format(moves=said)
+        spec["answer_ranks"] = list(target)
+    return Draft(question=question, spec=spec, reference=reference, options=options)
+
+
+def _mixed(operators: list[str]) -> Callable[[tuple[int, ...]], bool]:
+    """Accepts option sets whose wrong options come from at least two operators."""
+    return lambda picked: len({operators[i] for i in picked}) >= 2
+
+
+def _text_set(answer: str, texts: list[str], longest: bool, rng: np.random.Generator,
+              accept: Callable[[tuple[int, ...]], bool]) -> tuple[int, ...] | None:
+    """Three indices of ``texts``, drawn uniformly among the sets passing ``accept`` in which
+    the answer is strictly the longest text (``longest``) or some option is longer than it
+    (the audit's "longest text" then picks the answer in exactly the ``longest`` items)."""
+    sets = list(combinations(range(len(texts)), 3))
+    for k in rng.permutation(len(sets)):
+        picked = sets[int(k)]
+        most = max(len(texts[i]) for i in picked)
+        if (most < len(answer) if longest else most > len(answer)) and accept(picked):
+            return picked
+    return None
+
+
+def _variants(moves: list[ar.Move], colours: list[str], size: ar.Cell):
+    """(operator, moves) with one move's direction, length or arrow changed, or two moves
+    swapped."""
+    out = []
+    for i, m in enumerate(moves):
+        def at(new: ar.Move, i: int = i) -> list[ar.Move]:
+            return moves[:i] + [new] + moves[i + 1:]
+
+        out += [("changed_direction", at(ar.Move(m.colour, r, m.steps)))
+                for r in ar.TURNS if r != m.relative]
+        out += [("changed_steps", at(ar.Move(m.colour, m.relative, k)))
+                for k in range(1, max(size)) if k != m.steps]
+        out += [("changed_arrow", at(ar.Move(c, m.relative, m.steps)))
+                for c in colours if c != m.colour]
+    for i in range(len(moves)):
+        for j in range(i + 1, len(moves)):
+            if moves[i] != moves[j]:
+                swapped = list(moves)
+                swapped[i], swapped[j] = moves[j], moves[i]
+                out.append(("swapped_order", swapped))
+    return out
+
+
+def _edited_sequences(moves: list[ar.Move], colours: list[str], size: ar.Cell,
+                      rng: np.random.Generator) -> list[tuple[str, list[ar.Move]]]:
+    """Up to ``ONE_EDIT`` sequences one edit away from ``moves`` (random order) and up to
+    ``TWO_EDITS`` two edits away: an edit of another wrong sequence, so that the answer is
+    not the one sequence every other option is an edit of."""
+    once = _variants(moves, colours, size)
+    out = [once[int(i)] for i in rng.permutation(len(once))[:ONE_EDIT]]
+    for _ in range(TWO_EDITS):
+        _, first = once[int(rng.integers(len(once)))]
+        again = _variants(first, colours, size)
+        out.append(("two_changes", again[int(rng.integers(len(again)))][1]))
+    return out
+
+
+def _wrong_paths(start: ar.State, moves: list[ar.Move], end: ar.State, size: ar.Cell,
+                 colours: list[str], rng: np.random.Generator) -> list[tuple[str, list[ar.Move]]]:
+    """Valid move sequences, other than ``moves``, that end elsewhere than ``end``."""
+    seen, pool = {tuple(moves)}, []
+    for op, wrong in _edited_sequences(moves, colours, size, rng):
+        state = ar.run(start, wrong, size)
+        if state is not None and state != end and tuple(wrong) not in seen:
+            seen.add(tuple(wrong))
+            pool.append((op, wrong))
+    return pool
+
+
+def _wrong_states(start: ar.State, moves: list[ar.Move], end: ar.State, size: ar.Cell,
+                  colours: list[str], rng: np.random.Generator) -> list[tuple[str, str, ar.State]]:
+    """Distinct states other than ``end``: the true moves under a broken rule, and where
+    edited move sequences lead."""
+    seen, pool = {end}, []
+    rule_errors = [
+        ("other_keeps_heading", "A swapped arrow wrongly keeps its heading.",
+         ar.run(start, moves, size, other_turns=False)),
+        ("mover_keeps_heading", "A moving arrow wrongly keeps its heading.",
+         ar.run(start, moves, size, mover_turns=False)),
+    ]
+    for op, why, state in rule_errors:
+        if state is not None and state not in seen:
+            seen.add(state)
+            pool.append((op, why, state))
+    for op, wrong in _edited_sequences(moves, colours, size, rng):
+        state = ar.run(start, wrong, size)
+        if state is not None and state not in seen:
+            seen.add(state)
+            said = move_text([m.as_dict() for m in wrong], False)
+            pool.append((op, f"It is where the moves {said} lead instead.", state))
+    return pool

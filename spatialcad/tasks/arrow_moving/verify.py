@@ -1,0 +1,139 @@
+"""ArrowMoving verifier.
+
+Simulates the moves with its own implementation (positions and headings as complex
+numbers: a relative move multiplies the heading by 1, i, -1 or -i), reads every board
+drawn in the image back (cell, colour and heading of each arrow), and proves that exactly
+one option reaches the asked state: for "path" items exactly one valid move sequence turns
+the shown start board into the shown end board; for "state" items exactly one option board
+is the result of the stated moves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from spatialcad.tasks.arrow_moving.generate import move_text
+from spatialcad.verify.base import crop
+
+HEADING = {"north": 1j, "east": 1 + 0j, "south": -1j, "west": -1 + 0j}
+RELATIVE = {"forward": 1 + 0j, "left": 1j, "backward": -1 + 0j, "right": -1j}
+Board = dict[str, tuple[tuple[int, int], str]]  # colour -> (cell, heading name)
+
+
+def _board(arrows: list[dict[str, Any]]) -> Board:
+    return {a["colour"]: (tuple(a["cell"]), a["heading"]) for a in arrows}
+
+
+def simulate(start: Board, moves: list[dict[str, Any]], grid: list[int]) -> Board | None:
+    """The board after the moves, or None when a move leaves the grid."""
+    pos = {c: complex(*cell) for c, (cell, _) in start.items()}
+    head = {c: HEADING[h] for c, (_, h) in start.items()}
+    for m in moves:
+        me = m["colour"]
+        way = head[me] * RELATIVE[m["relative"]]
+        dest = pos[me] + way * m["steps"]
+        if not (0 <= dest.real < grid[0] and 0 <= dest.imag < grid[1]):
+            return None
+        other = [c for c in pos if c != me and pos[c] == dest]
+        for c in other:
+            pos[c], head[c] = pos[me], -way
+        pos[me], head[me] = dest, way
+    names = {v: k for k, v in HEADING.items()}
+    return {c: ((int(p.real), int(p.imag)), names[head[c]]) for c, p in pos.items()}
+
+
+def _heading(mask: np.ndarray) -> str:
+    """The way an arrow points: its long axis, towards the end where it is widest."""
+    ys, xs = np.nonzero(mask)
+    if np.ptp(ys) > np.ptp(xs):
+        mid = (ys.min() + ys.max()) / 2
+        top, bottom = mask[: int(mid)].sum(axis=1).max(), mask[int(mid) + 1:].sum(axis=1).max()
+        return "north" if top > bottom else "south"
+    mid = (xs.min() + xs.max()) / 2
+    left, right = mask[:, : int(mid)].sum(axis=0).max(), mask[:, int(mid) + 1:].sum(axis=0).max()
+    return "west" if left > right else "east"
+
+
+def read_board(panel: np.ndarray, grid: list[int], palette: dict[str, list[int]]) -> Board:
+    """The arrows drawn on a board picture; raises ValueError on an unknown colour."""
+    img = panel.astype(int)
+    ys, xs = np.nonzero(img.max(axis=2) < 110)  # grid lines and arrow outlines
+    x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
+    px, py = (x1 - x0) / grid[0], (y1 - y0) / grid[1]
+    colours = {c: np.array(rgb) for c, rgb in palette.items()}
+    out: Board = {}
+    for x in range(grid[0]):
+        for y in range(grid[1]):
+            top = y0 + (grid[1] - 1 - y) * py
+            win = img[int(top + 0.08 * py):int(top + 0.92 * py),
+                      int(x0 + (x + 0.08) * px):int(x0 + (x + 0.92) * px)]
+            mask = (win.max(axis=2) - win.min(axis=2)) > 70
+            if mask.sum() < 0.04 * mask.size:
+                continue
+            rgb = np.median(win[mask], axis=0)
+            name, dist = min(((c, float(np.abs(v - rgb).max())) for c, v in colours.items()),
+                             key=lambda t: t[1])
+            if dist > 60 or name in out:
+                raise ValueError(f"cell {(x, y)} shows an unexpected colour {rgb.tolist()}")
+            out[name] = ((x, y), _heading(mask))
+    return out
+
+
+def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
+    spec = record["spec"]
+    grid, palette = spec["grid"], spec["palette"]
+    start, end = _board(spec["start"]), _board(spec["end"])
+    single = len(start) == 1
+    failures = []
+    cells = [cell for cell, _ in start.values()]
+    if len(set(cells)) != len(cells) or any(not (0 <= x < grid[0] and 0 <= y < grid[1])
+                                             for x, y in cells):
+        failures.append("the start arrows are not on distinct cells of the grid")
+    boxes = record["layout"]
+    try:
+        shown = [read_board(crop(image, boxes["reference"][0]), grid, palette)]
+        if spec["question"] == "path":
+            shown.append(read_board(crop(image, boxes["reference"][1]), grid, palette))
+    except ValueError as exc:
+        return failures + [f"reference board unreadable: {exc}"]
+    if shown[0] != start:
+        failures.append("the start picture does not show the start state")
+    if spec["question"] == "path":
+        if shown[1] != end:
+            failures.append("the end picture does not show the end state")
+        reaching = []
+        for o, text in zip(record["options"], record["Choices"], strict=True):
+            result = simulate(start, o["data"]["moves"], grid)
+            if result is None:
+                failures.append(f"option {o['letter']} has a move leaving the grid")
+            elif result == end:
+                reaching.append(o["letter"])
+            if text != move_text(o["data"]["moves"], single):
+                failures.append(f"option {o['letter']} text is not its moves")
+    else:
+        final = simulate(start, spec["moves"], grid)
+        if final is None:
+            return failures + ["the stated moves leave the grid"]
+        if move_text(spec["moves"], False) not in record["Question"]:
+            failures.append("the question does not state the moves")
+        reaching, boards = [], []
+        for o, box in zip(record["options"], boxes["options"], strict=True):
+            data = _board(o["data"]["arrows"])
+            boards.append(sorted(data.items()))
+            try:
+                drawn = read_board(crop(image, box), grid, palette)
+            except ValueError as exc:
+                drawn = None
+                failures.append(f"option {o['letter']} unreadable: {exc}")
+            if drawn != data:
+                failures.append(f"option {o['letter']} does not draw its state")
+            if data == final:
+                reaching.append(o["letter"])
+        if len({tuple(b) for b in boards}) != 4:
+            failures.append("two options show the same state")
+    if reaching != [record["Answer"]]:
+        failures.append(f"options reaching the asked state: {reaching}, answer "
+                        f"{record['Answer']}")
+    return failures

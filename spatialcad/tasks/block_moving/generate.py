@@ -1,0 +1,199 @@
+"""BlockMoving: which sequence of moves turns one state of a coloured cube stack into
+another?  (SpatialViz-Bench Alg. 20-21.)
+
+Every cube has its own colour name, so a move reads "red cube +x".  The reference shows the
+initial and the final state, each from the front-right and the back-left, with the axes
+drawn.  Wrong options are other valid sequences of state-changing moves (the true one with
+a move turned, a move given to another cube, two moves swapped, or a fresh random sequence)
+whose final state looks different from the true final state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from spatialcad.geometry import blocks
+from spatialcad.geometry.blocks import Move, State
+from spatialcad.geometry.colours import BLOCK_COLOURS as PALETTE
+from spatialcad.render.axes import framing_beside_axes, scene_with_axes
+from spatialcad.render.stacks import TWO_SIDES, cube_labels, most_visible
+from spatialcad.tasks import base
+from spatialcad.tasks.base import Draft, Option, Panel, Reject
+
+VIEWS = TWO_SIDES
+PANEL = (290, 270)
+MIN_VISIBLE = 0.35  # of a cube face's area (scale**2 pixels), in at least one view
+MIN_DIFFERENCE = 0.5  # pixels (in face areas) by which a wrong final state must look different
+QUESTION = (
+    "The images show a stack of coloured cubes in an initial state and in a final state, each "
+    "seen from the front-right and from the back-left; the arrows give the directions of the "
+    "x, y and z axes and the checkered floor marks the cells. A move shifts one cube by one "
+    "cell in the direction +x, -x, +y, -y, +z or -z; if that cell holds another cube, the two "
+    "cubes swap places. After each move, every cube that rests neither on the floor nor on "
+    "another cube falls straight down until it does. Which sequence of moves, applied in "
+    "order, turns the initial state into the final state? Answer with A, B, C or D."
+)
+
+
+def state_pictures(state: State, space: list[int]) -> list[np.ndarray]:
+    """The state from each of ``VIEWS`` (the same framing for every state of ``space``)."""
+    cells = list(state.values())
+    colours = {state[c]: PALETTE[c] for c in state}
+    return [scene_with_axes(cells, colours, cam, space, PANEL) for cam in VIEWS.values()]
+
+
+def colour_labels(state: State, space: list[int]) -> list[np.ndarray]:
+    """Per view, the colour index (into ``PALETTE``) seen at each pixel, or -1."""
+    names = list(PALETTE)
+    out = []
+    for cam in VIEWS.values():
+        labels = cube_labels(list(state.values()), framing_beside_axes(cam, space, PANEL))
+        lookup = np.array([names.index(c) for c in state] + [-1])
+        out.append(lookup[labels])
+    return out
+
+
+def all_visible(state: State, space: list[int]) -> bool:
+    """Every cube shows at least ``MIN_VISIBLE`` of a face in one of the views."""
+    framings = [framing_beside_axes(cam, space, PANEL) for cam in VIEWS.values()]
+    return bool(np.all(most_visible(list(state.values()), framings) >= MIN_VISIBLE))
+
+
+def looks_different(a: list[np.ndarray], b: list[np.ndarray], space: list[int]) -> bool:
+    scale = framing_beside_axes(VIEWS["front-right"], space, PANEL).scale
+    return sum(int(np.count_nonzero(x != y)) for x, y in zip(a, b, strict=True)) >= (
+        MIN_DIFFERENCE * scale**2)
+
+
+def moves_text(moves: list[Move]) -> str:
+    return ", ".join(f"{colour} cube {d}" for colour, d in moves)
+
+
+class Generator(base.Generator):
+    def params(self, level: int) -> dict[str, Any]:
+        """L0: 3-4 cubes in 2x2x2, 1-2 moves; L1: 5 cubes in 3x3x2, 3 moves; each further
+        level adds two cubes (up to the 10 colours), a move, and a cell to one side of the
+        space (z, x, y in turn)."""
+        if level == 0:
+            return {"space": [2, 2, 2], "cubes": [3, 4], "moves": [1, 2]}
+        space = [3, 3, 2]
+        for i in range(level - 1):
+            space[(2, 0, 1)[i % 3]] += 1
+        n = min(len(PALETTE), 2 * level + 3)
+        return {"space": space, "cubes": [n, n], "moves": [level + 2, level + 2]}
+
+    def build(self, level: int, rng: np.random.Generator) -> Draft:
+        p = self.params(level)
+        space = p["space"]
+        n = int(rng.integers(p["cubes"][0], p["cubes"][1] + 1))
+        k = int(rng.integers(p["moves"][0], p["moves"][1] + 1))
+        names = [str(c) for c in rng.permutation(list(PALETTE))[:n]]
+        start = blocks.random_state(rng, space, names)
+        moves = blocks.random_moves(rng, start, space, k)
+        final = blocks.run(start, moves, space)
+        assert final is not None
+        if not (all_visible(start, space) and all_visible(final, space)):
+            raise Reject("a cube is hidden in both views")
+        final_look = colour_labels(final, space)
+        wrong = _distractors(rng, start, moves, space, final_look)
+        options = [Option(True, "true_sequence", "These moves turn the initial state into the "
+                          "final state.", text=moves_text(moves),
+                          data={"moves": [list(m) for m in moves]})]
+        for op, seq, end in wrong:
+            options.append(Option(
+                False, op,
+                f"These moves end with {_describe_difference(end, final)}, unlike the final "
+                "state.",
+                text=moves_text(seq), data={"moves": [list(m) for m in seq]},
+            ))
+        pictures = [state_pictures(start, space), state_pictures(final, space)]
+        return Draft(
+            question=QUESTION,
+            spec={
+                "space": space,
+                "colors": names,
+                "voxels": [list(start[c]) for c in names],
+                "final": [list(final[c]) for c in names],
+                "views": list(VIEWS),
+            },
+            reference=[
+                Panel(img, f"{when}: {view}")
+                for when, imgs in zip(("Initial", "Final"), pictures, strict=True)
+                for view, img in zip(VIEWS, imgs, strict=True)
+            ],
+            options=options,
+        )
+
+
+def _describe_difference(end: State, final: State) -> str:
+    moved = [c for c in final if end[c] != final[c]]
+    return ", ".join(f"the {c} cube at {end[c]} instead of {final[c]}" for c in moved)
+
+
+Mutation = Callable[[np.random.Generator, list[Move], State], list[Move] | None]
+
+
+def _turned(rng: np.random.Generator, moves: list[Move], state: State) -> list[Move] | None:
+    i = int(rng.integers(len(moves)))
+    others = [d for d in blocks.DIRECTIONS if d != moves[i][1]]
+    return moves[:i] + [(moves[i][0], others[int(rng.integers(len(others)))])] + moves[i + 1:]
+
+
+def _other_cube(rng: np.random.Generator, moves: list[Move], state: State) -> list[Move] | None:
+    i = int(rng.integers(len(moves)))
+    others = [c for c in state if c != moves[i][0]]
+    return moves[:i] + [(others[int(rng.integers(len(others)))], moves[i][1])] + moves[i + 1:]
+
+
+def _swapped(rng: np.random.Generator, moves: list[Move], state: State) -> list[Move] | None:
+    if len(moves) < 2:
+        return None
+    i = int(rng.integers(len(moves) - 1))
+    return moves[:i] + [moves[i + 1], moves[i]] + moves[i + 2:]
+
+
+MUTATIONS: dict[str, Mutation] = {
+    "turned_move": _turned,
+    "other_cube": _other_cube,
+    "swapped_moves": _swapped,
+}
+
+
+def _distractors(
+    rng: np.random.Generator, start: State, moves: list[Move], space: list[int],
+    final_look: list[np.ndarray],
+) -> list[tuple[str, list[Move], State]]:
+    """Three valid sequences of state-changing moves whose end looks unlike the final state."""
+    kinds = [*MUTATIONS, "random_sequence"]
+    out: list[tuple[str, list[Move], State]] = []
+    texts = {moves_text(moves)}
+    for _ in range(40):
+        if len(out) == 3:
+            return out
+        kind = kinds[int(rng.integers(len(kinds)))]
+        if kind == "random_sequence":
+            seq: list[Move] | None = blocks.random_moves(rng, start, space, len(moves))
+        else:
+            seq = MUTATIONS[kind](rng, moves, start)
+        if seq is None or moves_text(seq) in texts:
+            continue
+        end = _changing_run(start, seq, space)
+        if end is None or not looks_different(colour_labels(end, space), final_look, space):
+            continue
+        texts.add(moves_text(seq))
+        out.append((kind, seq, end))
+    raise Reject("could not find three distinct wrong sequences")
+
+
+def _changing_run(start: State, seq: list[Move], space: list[int]) -> State | None:
+    """The end state when every move is valid and changes the state, else None."""
+    state = start
+    for move in seq:
+        after = blocks.apply_move(state, move, space)
+        if after is None or after == state:
+            return None
+        state = after
+    return state

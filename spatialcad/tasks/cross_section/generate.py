@@ -1,0 +1,305 @@
+"""CrossSection: which image cannot be a cross-section of a stack of basic solids?
+
+A composite of basic solids stacked on the z axis is shown from two angles.  Three options
+are true sections (exact FreeCAD slices) by planes of the level's families; the answer is
+a section of the same solids with one or two of them stretched or squeezed, proved unlike
+every section of the original along every family of the level, sampled densely (the
+sections are drawn fitted to their panels, so shapes are compared scale-free: see
+``spatialcad.geometry.section_shape``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import shapely
+
+from spatialcad.cad import section as cut
+from spatialcad.cad import solids, sweep, tessellate
+from spatialcad.geometry import section_shape as shape
+from spatialcad.geometry.colours import SOLID
+from spatialcad.render.camera import orbit
+from spatialcad.render.drawing import draw_shapes
+from spatialcad.render.mesh import solid_mesh
+from spatialcad.render.raster import render
+from spatialcad.tasks import base
+from spatialcad.tasks.base import Draft, Option, Panel, Reject
+
+VIEWS = ({"azimuth": 35.0, "elevation": 25.0}, {"azimuth": -55.0, "elevation": 35.0})
+PANEL = (400, 400)
+STACKABLE = tuple(k for k in solids.KINDS if k not in solids.POINTED)
+TRUE_DISTINCT = 0.15  # the three true options differ from each other at least this much
+MIN_AREA = 0.2  # an option's section has at least this share of its family's largest area
+MIN_PIECE = 0.03  # ... and every part of it at least this share of its own area (no specks)
+ATTEMPTS = 12  # tries for the options before the candidate is rejected
+AXIS_LETTER = {"XY": "z", "XZ": "y", "YZ": "x"}
+
+
+class Generator(base.Generator):
+    def params(self, level: int) -> dict[str, Any]:
+        """L0: 2 solids, pointed on top; L1: 3 solids; L2: + oblique planes; L3+: up to 5
+        solids and ever smaller proportion changes, proved by ever smaller margins."""
+        step = max(0, level - 2)
+        return {
+            "solids": min(5, 2 if level == 0 else 3 + step),
+            "pointed_top": level == 0,
+            "families": list(cut.AXIS_FAMILIES)
+            + (list(cut.OBLIQUE_FAMILIES) if level >= 2 else []),
+            "factor": [max(1.25, 1.8 - 0.1 * level), max(1.4, 2.2 - 0.1 * level)],
+            "margin": max(0.13, 0.2 - 0.02 * level),
+        }
+
+    def build(self, level: int, rng: np.random.Generator) -> Draft:
+        p = self.params(level)
+        descs = random_stack(rng, p["solids"], p["pointed_top"])
+        try:
+            composite = solids.make_composite(descs)
+        except ValueError as exc:
+            raise Reject(str(exc)) from exc
+        edges = sweep.stack_edges(descs)
+        samples = {f: family_samples(edges, f) for f in mirror_twins(descs, p["families"])}
+        truths = shape.ShapeSet(np.concatenate([s.shapes for s in samples.values()]))
+        trues = pick_true_options(composite, samples, level, rng)
+        answer = pick_false_option(descs, truths, p, rng)
+        options = [_true_option(descs, *t) for t in trues] + [answer]
+        names = [solids.display_name(d) for d in descs]
+        listing = ", ".join(names[:-1]) + " and " + names[-1]
+        return Draft(
+            question=(
+                "The top row shows a composite solid seen from two angles. It consists of "
+                f"{listing} from top to bottom. Each option shows a plane section, drawn "
+                "scaled to fit its panel. Which of the following images cannot be a "
+                "cross-section of the solid? Answer with A, B, C or D."
+            ),
+            spec={
+                "solids": descs,
+                "views": [dict(v) for v in VIEWS],
+                "families": p["families"],
+            },
+            reference=[
+                Panel(img, f"View {i + 1}") for i, img in enumerate(render_views(composite))
+            ],
+            options=options,
+        )
+
+
+def random_solid(kind: str, rng: np.random.Generator) -> solids.Desc:
+    """``kind`` with random sizes: 0.55-1.25 from the axis to a corner, 0.5-1.4 tall."""
+    reach, height, ratio = rng.uniform(0.55, 1.25), rng.uniform(0.5, 1.4), rng.uniform(0.35, 0.75)
+    outline, names = solids.KINDS[kind]
+    if kind == "cuboid":
+        if rng.random() < 0.3:
+            side = rng.uniform(1.0, 1.8)
+            values = [side, side, side]
+        else:
+            values = [*rng.uniform(0.9, 2.4, size=2), height]
+    else:
+        size = reach * {"circle": 1.0, "square": math.sqrt(2.0), "triangle": math.sqrt(3.0)}[
+            outline]
+        values = [size, size * ratio, height] if len(names) == 3 else [size, height]
+    return solids.solid(kind, **{n: round(float(v), 2) for n, v in zip(names, values, strict=True)})
+
+
+def random_stack(rng: np.random.Generator, count: int, pointed_top: bool) -> list[solids.Desc]:
+    """``count`` solids of distinct kinds, top to bottom; only the top one may be pointed."""
+    tops = sorted(solids.POINTED) if pointed_top else list(solids.KINDS)
+    top = tops[int(rng.integers(len(tops)))]
+    rest = [k for k in STACKABLE if k != top]
+    below = [rest[i] for i in rng.choice(len(rest), size=count - 1, replace=False)]
+    return [random_solid(k, rng) for k in [top, *below]]
+
+
+def family_samples(edges: list[np.ndarray], family: str) -> shape.Samples:
+    """Dense sections of the stack along a plane family."""
+    normal = cut.family_normal(family)
+    lo, hi = sweep.offset_range(edges, normal)
+    return shape.dense_samples(lambda d: sweep.sections(edges, normal, d), lo, hi)
+
+
+def showable(sections: np.ndarray) -> np.ndarray:
+    """Which sections are fit to be drawn: large enough within their family, no specks."""
+    area = shapely.area(sections)
+    whole = shape.pieces(sections, MIN_PIECE) == shape.pieces(sections, 1e-9)
+    return whole & (area >= MIN_AREA * area.max())
+
+
+def usable(samples: shape.Samples) -> np.ndarray:
+    """Indices of showable samples in a calm stretch of their family (both neighbours
+    differ little), so that the exact slice there matches the sample."""
+    calm = np.zeros(len(samples.shapes), dtype=bool)
+    calm[1:-1] = (samples.steps[:-1] < shape.DENSE_STEP) & (samples.steps[1:] < shape.DENSE_STEP)
+    return np.flatnonzero(calm & showable(samples.shapes))
+
+
+def mirror_twins(descs: list[solids.Desc], families: list[str]) -> list[str]:
+    """``families`` without those whose sections mirror another's.
+
+    Every outline is symmetric under x -> -x, which maps the Y135 and Z135 planes onto the
+    Y45 and Z45 ones (sections equal up to a mirror, which dissimilarity ignores); without
+    triangles (the only outlines not symmetric under y -> -y) X135 likewise mirrors X45.
+    """
+    twins = {"Y135": "Y45", "Z135": "Z45"}
+    if not any(solids.KINDS[d["kind"]][0] == "triangle" for d in descs):
+        twins["X135"] = "X45"
+    return [f for f in families if twins.get(f) not in families]
+
+
+def pick_true_options(
+    composite: Any, samples: dict[str, shape.Samples], level: int,
+    rng: np.random.Generator,
+) -> list[tuple[str, float, Any]]:
+    """Three (family, offset, exact section) of the composite, pairwise unlike each other.
+
+    From level 1 on, the first is disconnected when some usable section is; from level 2
+    on, the last is oblique unless an earlier one is.
+    """
+    pools = {f: usable(samples[f]) for f in samples}
+    families = [f for f in samples if len(pools[f])]
+    oblique = [f for f in families if f in cut.OBLIQUE_FAMILIES]
+    split = [(f, int(i)) for f in families
+             for i in pools[f][shape.pieces(samples[f].shapes[pools[f]], MIN_PIECE) > 1]]
+    picked: list[tuple[str, float, Any]] = []
+    for _ in range(ATTEMPTS * 3):
+        if level >= 1 and split and not picked:
+            family, i = split[int(rng.integers(len(split)))]
+        else:
+            last_oblique = level >= 2 and len(picked) == 2 and not any(
+                f in cut.OBLIQUE_FAMILIES for f, _, _ in picked)
+            choices = oblique if last_oblique and oblique else families
+            family = choices[int(rng.integers(len(choices)))]
+            i = int(rng.choice(pools[family]))
+        sample = samples[family].shapes[i]
+        if any(shape.dissimilarity(sample, g) < TRUE_DISTINCT for _, _, g in picked):
+            continue
+        offset = round(float(samples[family].offsets[i]), 3)
+        exact = stored(cut.section(composite, cut.family_normal(family), offset))
+        if shape.dissimilarity(exact, sample) >= shape.SIMILAR_BELOW / 2:
+            continue  # the polyhedral sample disagrees with the exact slice: do not use it
+        if all(shape.dissimilarity(exact, g) >= TRUE_DISTINCT for _, _, g in picked):
+            picked.append((family, offset, exact))
+            if len(picked) == 3:
+                return picked
+    raise Reject("could not find three distinct true sections")
+
+
+def alter(
+    descs: list[solids.Desc], rng: np.random.Generator, factor: list[float]
+) -> tuple[list[solids.Desc], list[dict[str, Any]]]:
+    """The stack with one solid (or, half the time, two) made taller/shorter or
+    wider/narrower by a factor drawn from ``factor`` (or its inverse)."""
+    count = 1 if len(descs) < 3 or rng.random() < 0.5 else 2
+    changes = []
+    altered = list(descs)
+    for i in sorted(int(k) for k in rng.choice(len(descs), size=count, replace=False)):
+        f = float(rng.uniform(*factor))
+        f = round(f if rng.random() < 0.5 else 1.0 / f, 3)
+        what = "height" if rng.random() < 0.5 else "width"
+        altered[i] = solids.rescaled(descs[i], **{what: f})
+        changes.append({"solid": i, "dimension": what, "factor": f})
+    return altered, changes
+
+
+def pick_false_option(
+    descs: list[solids.Desc], truths: shape.ShapeSet, p: dict[str, Any],
+    rng: np.random.Generator,
+) -> Option:
+    """A section of an altered stack, unlike (>= margin) every dense true section."""
+    for _ in range(ATTEMPTS):
+        altered, changes = alter(descs, rng, p["factor"])
+        found = _false_section(altered, truths, p, rng)
+        if found is None:
+            continue
+        family, offset, exact = found
+        changed = "; ".join(
+            f"{solids.display_name(descs[c['solid']], article=False)} {c['factor']:g} times as "
+            f"{'tall' if c['dimension'] == 'height' else 'wide'}"
+            for c in changes
+        )
+        return Option(
+            is_answer=True,
+            operator="altered_proportions",
+            explanation=(
+                "This is the answer: no plane cuts the solid in this outline. It is the "
+                f"section by {plane_text(family, offset)} of the same solids with altered "
+                f"proportions ({changed})."
+            ),
+            image=draw_shapes([exact], PANEL),
+            data=option_data(family, offset, exact, altered) | {"changes": changes},
+        )
+    raise Reject("no provably false section found")
+
+
+def _false_section(
+    altered: list[solids.Desc], truths: shape.ShapeSet, p: dict[str, Any],
+    rng: np.random.Generator,
+) -> tuple[str, float, Any] | None:
+    """(family, offset, exact section) of the altered stack at least ``margin`` unlike every
+    true section, trying a few planes of one random family; None if none is."""
+    families = [f for f in p["families"] if f != "XY"]  # XY sections of a stretched solid
+    family = families[int(rng.integers(len(families)))]  # are only scaled: never different
+    normal = cut.family_normal(family)
+    edges = sweep.stack_edges(altered)
+    lo, hi = sweep.offset_range(edges, normal)
+    offsets = np.round(lo + (hi - lo) * (np.arange(24) + 0.5) / 24, 3)
+    sections = sweep.sections(edges, normal, offsets)
+    composite = None
+    for i in rng.permutation(np.flatnonzero(showable(sections)))[:4]:
+        if truths.nearest(sections[i], p["margin"]) < p["margin"]:
+            continue  # cheap polyhedral test first
+        if composite is None:
+            composite = solids.make_composite(altered)
+        exact = stored(cut.section(composite, normal, float(offsets[i])))
+        if truths.nearest(exact, p["margin"]) >= p["margin"]:
+            return family, float(offsets[i]), exact
+    return None
+
+
+def stored(geom: Any) -> Any:
+    """``geom`` as the record stores it (5 decimals); Reject if that is no valid polygon."""
+    geom = shape.from_text(shape.to_text(geom))
+    if geom.is_empty or not geom.is_valid:
+        raise Reject("a section is not a valid polygon once rounded")
+    return geom
+
+
+def _true_option(descs: list[solids.Desc], family: str, offset: float, exact: Any) -> Option:
+    return Option(
+        is_answer=False,
+        operator="true_section",
+        explanation=f"Not the answer: {plane_text(family, offset)} cuts the solid in this section.",
+        image=draw_shapes([exact], PANEL),
+        data=option_data(family, offset, exact, descs),
+    )
+
+
+def option_data(family: str, offset: float, geom: Any, descs: list[solids.Desc]) -> dict:
+    normal = [round(float(c), 6) + 0.0 for c in cut.family_normal(family)]
+    return {
+        "plane": {"family": family, "normal": normal, "offset": offset},
+        "polygon": shape.to_text(geom),
+        "solids": descs,
+    }
+
+
+def plane_text(family: str, offset: float) -> str:
+    """E.g. "the plane y = 0.3 (parallel to the XZ plane)" or "the plane 0.71x - 0.71z =
+    -1.95 (the YZ plane turned 45 degrees about the y axis)"."""
+    if family in AXIS_LETTER:
+        return f"the plane {AXIS_LETTER[family]} = {offset:g} (parallel to the {family} plane)"
+    terms = [(c, name) for c, name in zip(cut.family_normal(family), "xyz", strict=True) if c]
+    equation = " ".join(f"{'-' if c < 0 else '+'} {abs(c):.2f}{n}" for c, n in terms)
+    equation = equation.removeprefix("+ ")
+    start = "XZ" if family[0] == "X" else "YZ"
+    return (f"the plane {equation} = {offset:g} (the {start} plane turned {family[1:]} degrees "
+            f"about the {family[0].lower()} axis)")
+
+
+def render_views(composite: Any) -> list[np.ndarray]:
+    """The composite seen from ``VIEWS``."""
+    size = max(composite.BoundBox.XLength, composite.BoundBox.YLength, composite.BoundBox.ZLength)
+    vertices, triangles = tessellate.triangles(composite, 0.01 * size)
+    edges = tessellate.feature_edges(composite, 0.002 * size)
+    mesh = solid_mesh(vertices, triangles, SOLID, edges)
+    return [render([mesh], orbit(v["azimuth"], v["elevation"]), PANEL) for v in VIEWS]

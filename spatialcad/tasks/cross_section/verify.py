@@ -1,0 +1,355 @@
+"""CrossSection verifier.
+
+Independent of the generator's geometry code (FreeCAD slices and polyhedral sweeps): the
+stack is rebuilt from ``record["spec"]`` analytically.  A solid's horizontal cross-section
+at height z is its outline (rectangle, equilateral triangle with a vertex toward +y, or
+disk) scaled linearly from 1 at its base to its top ratio at its top.  The section by a
+plane is computed row by row: every plane used has a horizontal in-plane axis u, so the
+plane meets each height z in a horizontal line, which meets the solid in an exact chord;
+chords at ``ROWS`` heights spanning where the plane meets a solid make its (convex)
+section, and the stack's section is the union of its solids'.
+
+Checks: every option's polygon is the section of its stated solids (the original ones for
+true options, the same kinds with altered sizes for the answer) by its stated plane; the
+answer's polygon is unlike every section of the original stack along every plane family
+of the level, sampled densely; the option panels show the polygons.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import cv2
+import numpy as np
+import shapely
+
+from spatialcad.geometry import section_shape as shape
+from spatialcad.render.drawing import draw_shapes
+from spatialcad.verify.base import check_answer_letter, crop
+
+ROWS = 128  # chords per solid for an option's section
+DENSE_ROWS = 40  # chords per solid for the dense samples (within 0.006 of exact sections)
+SIMPLIFY = 2e-4  # polygon simplification tolerance (solids are about 1 unit wide)
+AXIS_FAMILIES = {"XY": (0.0, 0.0, 1.0), "XZ": (0.0, 1.0, 0.0), "YZ": (1.0, 0.0, 0.0)}
+OBLIQUE = ("X45", "X135", "Y45", "Y135", "Z45", "Z135")
+# oblique family -> (rotation axis, normal of the plane turned about it)
+TURNED = {"X": ((1, 0, 0), (0, 1, 0)), "Y": ((0, 1, 0), (1, 0, 0)), "Z": ((0, 0, 1), (1, 0, 0))}
+# kind -> (outline, parameter of the base size, parameter of the top size or None)
+KINDS = {
+    "cuboid": ("rectangle", "width", None),
+    "square_prism": ("square", "side", None),
+    "triangular_prism": ("triangle", "side", None),
+    "cylinder": ("disk", "radius", None),
+    "square_pyramid": ("square", "side", "apex"),
+    "triangular_pyramid": ("triangle", "side", "apex"),
+    "cone": ("disk", "radius", "apex"),
+    "square_frustum": ("square", "bottom_side", "top_side"),
+    "triangular_frustum": ("triangle", "bottom_side", "top_side"),
+    "circular_frustum": ("disk", "bottom_radius", "top_radius"),
+}
+MATCH_AREA = 0.05  # a stored polygon may differ from the recomputed one by 5% of its area
+MIN_INK = 0.02  # share of a panel's pixels that must not be background
+MIN_IOU = 0.9  # drawn option vs. the stored polygon drawn again
+DRAWN = (400, 400)  # size option panels are drawn at, before the layout scales them
+
+
+def family_normal(name: str) -> np.ndarray:
+    if name in AXIS_FAMILIES:
+        return np.array(AXIS_FAMILIES[name])
+    axis, start = (np.array(v, dtype=float) for v in TURNED[name[0]])
+    a = math.radians(int(name[1:]))
+    return start * math.cos(a) + np.cross(axis, start) * math.sin(a)
+
+
+def level_families(level: int) -> list[str]:
+    return list(AXIS_FAMILIES) + (list(OBLIQUE) if level >= 2 else [])
+
+
+def in_plane_axes(n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """u: the plane's horizontal direction, first non-zero coordinate positive; v: the
+    in-plane direction perpendicular to it, pointing up ((x, y) for horizontal planes)."""
+    h = np.cross([0.0, 0.0, 1.0], n)
+    if np.linalg.norm(h) < 1e-9:
+        return np.array([1.0, 0.0, 0.0]), np.array([0.0, 1.0, 0.0])
+    u = h / np.linalg.norm(h)
+    u = u if u[np.flatnonzero(np.abs(u) > 1e-12)[0]] > 0 else -u
+    v = np.cross(n, u)
+    return u, (v if v[2] > 0 else -v)
+
+
+class Solid:
+    """One solid of the stack: outline half-planes (or a disk), scale law, heights."""
+
+    def __init__(self, desc: dict[str, Any], z0: float) -> None:
+        outline, base, top = KINDS[desc["kind"]]
+        p = desc["params"]
+        self.z0, self.z1 = z0, z0 + p["height"]
+        self.top = 0.0 if top == "apex" else (1.0 if top is None else p[top] / p[base])
+        self.radius = p[base] if outline == "disk" else 0.0
+        # convex outline as half-planes n . q <= c, and its vertices (for extents)
+        if outline in ("rectangle", "square"):
+            a = p[base] / 2.0
+            b = p["depth"] / 2.0 if outline == "rectangle" else a
+            self.normals = np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0]])
+            self.limits = np.array([a, a, b, b])
+            self.corners = np.array([[a, b], [-a, b], [-a, -b], [a, -b]])
+        elif outline == "triangle":
+            r = p[base] / math.sqrt(3.0)  # circumradius; the inradius is r / 2
+            angles = np.radians([270.0, 30.0, 150.0])  # outward normals of the three sides
+            self.normals = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+            self.limits = np.full(3, r / 2.0)
+            vertex_angles = np.radians([90.0, 210.0, 330.0])
+            self.corners = r * np.stack([np.cos(vertex_angles), np.sin(vertex_angles)], axis=1)
+        else:
+            self.normals = np.zeros((0, 2))
+            self.limits = np.zeros(0)
+            self.corners = np.zeros((0, 2))
+        y = self.corners[:, 1]
+        self.y_range = (float(y.min()), float(y.max())) if len(y) else (-self.radius, self.radius)
+
+    def scale(self, z: np.ndarray) -> np.ndarray:
+        return 1.0 + (self.top - 1.0) * (z - self.z0) / (self.z1 - self.z0)
+
+    def support(self, n: np.ndarray) -> tuple[float, float]:
+        """Min and max of n . p over the solid."""
+        values = []
+        for z in (self.z0, self.z1):
+            k = float(self.scale(np.array(z)))
+            if self.radius:
+                reach = self.radius * k * float(np.hypot(n[0], n[1]))
+                values += [n[2] * z - reach, n[2] * z + reach]
+            else:
+                values += list(k * self.corners @ n[:2] + n[2] * z)
+        return min(values), max(values)
+
+    def chords(self, base: np.ndarray, u: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Chords [lo, hi] of the lines base + t u (base (..., 3), u horizontal) with the
+        solid's cross-sections scaled by k (...), and where they exist."""
+        xy, dxy = base[..., :2], u[:2]
+        if self.radius:
+            along = xy @ dxy
+            disc = along**2 - (np.sum(xy * xy, axis=-1) - (self.radius * k) ** 2)
+            root = np.sqrt(np.maximum(disc, 0.0))
+            return -along - root, -along + root, disc >= -1e-12
+        lo = np.full(k.shape, -np.inf)
+        hi = np.full(k.shape, np.inf)
+        ok = np.ones(k.shape, dtype=bool)
+        for normal, limit in zip(self.normals, self.limits, strict=True):
+            rate, room = normal @ dxy, limit * k - xy @ normal  # rate t <= room
+            if abs(rate) < 1e-12:
+                ok &= room >= -1e-9
+            elif rate > 0:
+                hi = np.minimum(hi, room / rate)
+            else:
+                lo = np.maximum(lo, room / rate)
+        return lo, hi, ok & (lo <= hi)
+
+
+def stack(descs: list[dict[str, Any]]) -> list[Solid]:
+    """The solids of a top-to-bottom stack, the bottom one standing on z = 0."""
+    out, z = [], 0.0
+    for d in reversed(descs):
+        out.append(Solid(d, z))
+        z += d["params"]["height"]
+    return out
+
+
+def sections(
+    solids: list[Solid], n: np.ndarray, offsets: np.ndarray, rows: int = ROWS
+) -> np.ndarray:
+    """Sections of the stack by the planes n . p = d for each d, in (u, v) coordinates,
+    from ``rows`` chords per solid."""
+    offsets = np.asarray(offsets, dtype=float)
+    axes = in_plane_axes(n)
+    result = np.array([shapely.Polygon()] * len(offsets), dtype=object)
+    for s in solids:
+        if abs(axes[1][2]) > 1e-12:
+            z = _heights(s, n, axes, offsets, rows)
+        else:  # horizontal plane (v = y): rows across the cross-section, ends included
+            z = np.broadcast_to((offsets * n[2])[:, None], (len(offsets), rows))
+        lo, hi, ok, row = _chords(s, n, axes, offsets, z)
+        result = shapely.union(result, _polygons(lo, hi, row, ok))
+    return result
+
+
+def _chords(
+    s: Solid, n: np.ndarray, axes: tuple[np.ndarray, np.ndarray], offsets: np.ndarray,
+    z: np.ndarray,
+) -> tuple[np.ndarray, ...]:
+    """Chords (lo, hi, exists, v) of plane d = offsets[i] at heights z[i, j]."""
+    u, v = axes
+    if abs(v[2]) > 1e-12:
+        row = (z - offsets[:, None] * n[2]) / v[2]
+    else:  # horizontal plane: z is the plane's height, rows span the cross-section's y
+        low, high = s.y_range
+        k = s.scale(z[:, :1])
+        row = k * low + (k * high - k * low) * np.linspace(0.0, 1.0, z.shape[1])
+    base = offsets[:, None, None] * n + row[..., None] * v
+    lo, hi, ok = s.chords(base, u, s.scale(z))
+    return lo, hi, ok & (z >= s.z0 - 1e-9) & (z <= s.z1 + 1e-9), row
+
+
+def _heights(
+    s: Solid, n: np.ndarray, axes: tuple[np.ndarray, np.ndarray], offsets: np.ndarray,
+    rows: int,
+) -> np.ndarray:
+    """``rows`` heights per plane spanning exactly the heights where the plane meets the solid
+    (found on a coarse grid, then its ends by bisection): a plane clipping a corner still
+    gets all its rows there."""
+    grid = np.linspace(s.z0, s.z1, ROWS)
+    ok = _chords(s, n, axes, offsets, np.broadcast_to(grid, (len(offsets), ROWS)))[2]
+    hit = ok.any(axis=1)
+    first = np.where(hit, ok.argmax(axis=1), 0)
+    last = np.where(hit, ROWS - 1 - ok[:, ::-1].argmax(axis=1), 0)
+    step = (s.z1 - s.z0) / (ROWS - 1)
+    # bisect both ends at once: `good` heights meet the solid, `bad` ones do not (or are
+    # its flat end face itself)
+    planes = np.concatenate([offsets, offsets])
+    good = np.concatenate([grid[first], grid[last]])
+    bad = np.clip(good + np.repeat([-step, step], len(offsets)), s.z0, s.z1)
+    for _ in range(16):  # to 2e-5 of a coarse step
+        mid = (good + bad) / 2.0
+        meets = _chords(s, n, axes, planes, mid[:, None])[2][:, 0]
+        good, bad = np.where(meets, mid, good), np.where(meets, bad, mid)
+    ends = np.split(good, 2)
+    z = ends[0][:, None] + (ends[1] - ends[0])[:, None] * np.linspace(0.0, 1.0, rows)
+    return np.where(hit[:, None], z, s.z0)
+
+
+def _polygons(lo: np.ndarray, hi: np.ndarray, row: np.ndarray, ok: np.ndarray) -> np.ndarray:
+    """Per offset, the polygon through the left chord ends upward and the right ones back."""
+    left = np.stack([lo, row], axis=-1)
+    right = np.stack([hi, row], axis=-1)[:, ::-1]
+    points = np.concatenate([left, right], axis=1)
+    keep = np.concatenate([ok, ok[:, ::-1]], axis=1)
+    out = np.array([shapely.Polygon()] * len(lo), dtype=object)
+    full = np.flatnonzero(ok.sum(axis=1) >= 2)
+    if len(full):
+        rings = shapely.linearrings(
+            points[full][keep[full]],
+            indices=np.repeat(np.arange(len(full)), keep[full].sum(axis=1)),
+        )
+        # drops the collinear chord ends along straight sides (and moves curved ones by
+        # at most SIMPLIFY)
+        out[full] = shapely.simplify(shapely.make_valid(shapely.polygons(rings)), SIMPLIFY,
+                                     preserve_topology=False)  # convex: nothing to keep
+    return out
+
+
+def family_range(solids: list[Solid], n: np.ndarray) -> tuple[float, float]:
+    ends = np.array([s.support(n) for s in solids])
+    return float(ends[:, 0].min()), float(ends[:, 1].max())
+
+
+def without_mirror_twins(families: list[str], solids: list[Solid]) -> list[str]:
+    """``families`` without X135 / Y135 / Z135 when a mirror of the stack maps their planes
+    onto the 45-degree ones (their sections are then mirror images: same dissimilarities).
+
+    x -> -x maps Y135 onto Y45 and Z135 onto Z45; y -> -y maps X135 onto X45.
+    """
+    def symmetric(axis: int) -> bool:  # disks are; polygons if their corners map onto corners
+        for s in solids:
+            if len(s.corners):
+                mirrored = s.corners * np.where(np.arange(2) == axis, -1.0, 1.0)
+                gaps = np.abs(mirrored[:, None] - s.corners[None]).sum(axis=2).min(axis=1)
+                if gaps.max() > 1e-9:
+                    return False
+        return True
+
+    skip = set()
+    if symmetric(0):
+        skip |= {"Y135", "Z135"}
+    if symmetric(1):
+        skip.add("X135")
+    return [f for f in families if f not in skip]
+
+
+def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
+    spec = record["spec"]
+    level = int(record["Level"].removeprefix("Level"))
+    families = level_families(level)
+    failures = check_answer_letter(record)
+    if spec["families"] != families:
+        failures.append(f"spec families {spec['families']} are not level {level}'s {families}")
+    original = stack(spec["solids"])
+    polygons = []
+    for o in record["options"]:
+        failures += _check_option(o, spec, families)
+        polygons.append(shape.from_text(o["data"]["polygon"]))
+    trues = [g for g, o in zip(polygons, record["options"], strict=True) if not o["is_answer"]]
+    for i in range(len(trues)):
+        for j in range(i):
+            if shape.dissimilarity(trues[i], trues[j]) < shape.SIMILAR_BELOW:
+                failures.append("two true options show the same section")
+    need = shape.SIMILAR_BELOW + shape.DENSE_STEP  # any section is within DENSE_STEP of a sample
+    truths = []
+    for name in without_mirror_twins(families, original):
+        n = family_normal(name)
+        lo, hi = family_range(original, n)
+        truths.append(shape.dense_samples(
+            lambda d, n=n: sections(original, n, d, DENSE_ROWS), lo, hi).shapes)
+    every = shape.ShapeSet(np.concatenate(truths))
+    for g, o in zip(polygons, record["options"], strict=True):
+        if o["is_answer"] and (near := every.nearest(g, need)) < need:
+            failures.append(f"answer {o['letter']} is a true section: dissimilarity {near:.3f}")
+    failures += _check_panels(record, image, polygons)
+    return failures
+
+
+def _check_option(o: dict[str, Any], spec: dict[str, Any], families: list[str]) -> list[str]:
+    """The option's polygon is its stated solids' section by its stated plane."""
+    data, letter = o["data"], o["letter"]
+    plane, descs = data["plane"], data["solids"]
+    failures = []
+    if plane["family"] not in families:
+        return [f"option {letter}: plane family {plane['family']} is not used at this level"]
+    n = family_normal(plane["family"])
+    if not np.allclose(plane["normal"], n, atol=1e-5):
+        failures.append(f"option {letter}: normal {plane['normal']} is not {plane['family']}'s")
+    kinds = [d["kind"] for d in descs]
+    if o["is_answer"]:
+        if o["operator"] != "altered_proportions" or kinds != [d["kind"] for d in spec["solids"]]:
+            failures.append(f"option {letter}: the answer is not the same solids resized")
+        elif descs == spec["solids"]:
+            failures.append(f"option {letter}: the answer's solids are not altered")
+    elif descs != spec["solids"]:
+        failures.append(f"option {letter}: a true option is cut from other solids")
+    solids = stack(descs)
+    lo, hi = family_range(solids, n)
+    if not lo < plane["offset"] < hi:
+        return failures + [f"option {letter}: the plane misses the solid"]
+    (truth,) = sections(solids, n, [plane["offset"]])
+    stored = shape.from_text(data["polygon"])
+    if stored.is_empty or not stored.is_valid or truth.area == 0.0:
+        return failures + [f"option {letter}: stored polygon or section is empty or invalid"]
+    moved = shapely.area(shapely.symmetric_difference(stored, truth)) / truth.area
+    if moved > MATCH_AREA or shape.dissimilarity(stored, truth) >= shape.SIMILAR_BELOW:
+        failures.append(f"option {letter}: polygon is not the section by its plane")
+    return failures
+
+
+def _check_panels(record: dict[str, Any], image: np.ndarray, polygons: list[Any]) -> list[str]:
+    """Reference panels are not blank; each option panel shows its polygon."""
+    failures = []
+    for i, box in enumerate(record["layout"]["reference"]):
+        if _ink(crop(image, box)).mean() < MIN_INK:
+            failures.append(f"reference panel {i + 1} is blank")
+    for o, box, g in zip(record["options"], record["layout"]["options"], polygons, strict=True):
+        panel = crop(image, box)
+        drawn = _ink(panel)
+        if drawn.mean() < MIN_INK:
+            failures.append(f"option {o['letter']} panel is blank")
+            continue
+        h, w = panel.shape[:2]
+        again = cv2.resize(draw_shapes([g], DRAWN), (w, h), interpolation=cv2.INTER_AREA)
+        expected = _ink(again)
+        iou = (drawn & expected).sum() / max(1, (drawn | expected).sum())
+        if iou < MIN_IOU:
+            failures.append(f"option {o['letter']} panel does not show its polygon (IoU {iou:.2f})")
+    return failures
+
+
+def _ink(panel: np.ndarray) -> np.ndarray:
+    """Pixels clearly darker than the white background."""
+    return np.asarray(panel).min(axis=2) < 200

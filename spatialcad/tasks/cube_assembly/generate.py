@@ -1,0 +1,282 @@
+"""CubeAssembly: which piece completes a split cube stack?  (SpatialViz-Bench Alg. 14-15.)
+
+A pyramid-like stack is split into ``k`` face-connected pieces.  The reference shows the
+complete stack and ``k - 1`` pieces in place (one colour each); the options show candidate
+pieces moved but not rotated.  Every picture shows its cubes from the front-right and from
+the back-left (a single view hides too many cubes), all at one scale.  Wrong options are
+the missing piece with a cube removed, a cube added, or a cube moved elsewhere, or with
+two such edits, always connected, never a translate or rotation of the missing piece.
+
+The wrong options are chosen so that picture similarity does not give the answer away:
+left alone, the answer is the option most like the others (every wrong option is an edit
+of it).  Two target ranks for the answer are drawn uniformly, its thumbnail distance to
+the reference panels and its summed distance to the other options (what the shortcut
+audit measures, :mod:`spatialcad.render.thumbnails`); the three wrong options are drawn
+from a pool of one- and two-edit pieces among the sets giving the answer exactly these
+ranks, and the stack is redrawn under the same target when none does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from spatialcad.geometry import rotations, splitting
+from spatialcad.geometry.colours import OPTION_COLOUR, PART_COLOURS, Colour
+from spatialcad.geometry.voxels import Voxel, is_connected, normalized
+from spatialcad.render.layout import GAP, PAD
+from spatialcad.render.stacks import (
+    TWO_SIDES,
+    Framing,
+    box_framing,
+    labelled_column,
+    most_visible,
+    stack_picture,
+)
+from spatialcad.render.thumbnails import balanced_set, random_target
+from spatialcad.tasks import base
+from spatialcad.tasks.base import Draft, Option, Panel, Reject
+
+VIEW = (290, 210)  # one view of an option; a picture shows the views one above the other
+ROW_WIDTH = 1280 - 2 * PAD  # the composite's usable width (render.layout)
+MIN_VISIBLE = 0.35  # of a cube face's area, in at least one view
+MIN_DIFFERENCE = 0.5  # face areas of pixels by which two options must differ
+MIN_PART = 3  # cubes per piece
+QUESTION = (
+    "The first picture shows a complete stack of identical cubes; every cube rests on the "
+    "floor or on another cube. The stack is split into {k} face-connected pieces. All pieces "
+    "but one are shown, each in its place in the stack ({parts}). Every picture shows its "
+    "cubes from the front-right (upper view) and from the back-left (lower view), all at the "
+    "same scale. Which option is the missing piece that completes the stack? The options are "
+    "moved, but not rotated. Answer with A, B, C or D."
+)
+DISTRACTORS = ("remove_cube", "add_cube", "move_cube")
+TWO_EDITS = "two_edits"  # the operator of a piece two one-cube edits away from the answer
+EDITS_PER_KIND = 4  # one-cube edits of the missing piece tried per kind
+SECOND_EDITS = 8  # one-cube edits of those tried (pieces two edits from the missing one)
+STACK_DRAWS = 30  # stacks tried for one item's similarity-rank target
+EDIT_WORDS = {"remove_cube": "a cube removed", "add_cube": "a cube added",
+              "move_cube": "a cube moved"}
+
+
+def part_names(k: int) -> list[str]:
+    return [f"Part {i + 1}" for i in range(k - 1)]
+
+
+def reference_framings(space: list[int], k: int) -> list[Framing]:
+    """The framings of the complete stack and the given pieces (``k`` pictures in a row)."""
+    width = min(VIEW[0], (ROW_WIDTH - GAP * (k - 1)) // k)
+    size = (width, width * VIEW[1] // VIEW[0])
+    return [box_framing(cam, space, size) for cam in TWO_SIDES.values()]
+
+
+def option_framings(space: list[int], k: int) -> list[Framing]:
+    """The options' framings: the reference scale, each piece centred on itself."""
+    return [Framing(f.cam, f.scale, VIEW) for f in reference_framings(space, k)]
+
+
+def _picture(cubes: list[Voxel], framings: list[Framing], colour: Colour | None,
+             floor: tuple[int, int] | None) -> np.ndarray:
+    colours = dict.fromkeys(cubes, colour) if colour else None
+    return labelled_column(
+        [stack_picture(cubes, f, colors=colours, floor=floor) for f in framings],
+        [f"from the {name}" for name in TWO_SIDES],
+    )
+
+
+def reference_pictures(stack: list[Voxel], parts: list[list[Voxel]], space: list[int]):
+    framings = reference_framings(space, len(parts) + 1)
+    floor = (space[0], space[1])
+    return [_picture(stack, framings, None, floor)] + [
+        _picture(part, framings, PART_COLOURS[i % len(PART_COLOURS)], floor)
+        for i, part in enumerate(parts)
+    ]
+
+
+def option_picture(piece: list[Voxel], space: list[int], k: int) -> np.ndarray:
+    return _picture(piece, option_framings(space, k), OPTION_COLOUR, None)
+
+
+def visible(cubes: list[Voxel], framings: list[Framing]) -> bool:
+    """Every cube shows at least ``MIN_VISIBLE`` of a face in one of the views."""
+    return bool(np.all(most_visible(cubes, framings) >= MIN_VISIBLE))
+
+
+def column_tops(stack: list[Voxel]) -> list[Voxel]:
+    top: dict[tuple[int, int], Voxel] = {}
+    for x, y, z in stack:
+        if (x, y) not in top or z > top[(x, y)][2]:
+            top[(x, y)] = (x, y, z)
+    return sorted(top.values())
+
+
+def tops_visible(stack: list[Voxel], framings: list[Framing]) -> bool:
+    """The top cube of every column shows (the rest of a column follows by gravity)."""
+    seen = dict(zip(stack, most_visible(stack, framings), strict=True))
+    return all(seen[t] >= MIN_VISIBLE for t in column_tops(stack))
+
+
+def looks_different(a: np.ndarray, b: np.ndarray, scale: float) -> bool:
+    changed = np.any(np.abs(a.astype(int) - b.astype(int)) > 40, axis=2)
+    return int(np.count_nonzero(changed)) >= MIN_DIFFERENCE * scale**2
+
+
+class Generator(base.Generator):
+    def params(self, level: int) -> dict[str, Any]:
+        """L0: 3x3x3 space, 2 pieces; L1: 4x4x3, 3 pieces; then the floor side grows every
+        odd level, the height every even level, and a piece is added every odd level."""
+        side = 3 + (level + 1) // 2
+        return {"space": [side, side, 3 + level // 2], "pieces": 2 + (level + 1) // 2}
+
+    def build(self, level: int, rng: np.random.Generator) -> Draft:
+        # Similarity ranks of the answer (to the reference, and summed to the other options),
+        # drawn first and kept while stacks are redrawn, so that they stay uniform.
+        p = self.params(level)
+        target = random_target(rng)
+        for drawn in range(1, STACK_DRAWS + 1):
+            item = _try_stack(p["space"], p["pieces"], rng, target)
+            if item is not None:
+                item.spec["stacks_drawn"] = drawn
+                return item
+        raise Reject(f"no option set gave the answer the similarity ranks {target}")
+
+
+@dataclass
+class Candidate:
+    """A wrong piece: its cubes in the stack's coordinates and the edits that made it."""
+
+    cubes: list[Voxel]
+    edits: tuple[str, ...]
+    image: np.ndarray
+
+    @property
+    def operator(self) -> str:
+        return self.edits[0] if len(self.edits) == 1 else TWO_EDITS
+
+
+def _try_stack(space: list[int], k: int, rng: np.random.Generator, target: tuple[int, int]
+               ) -> Draft | None:
+    """One item on a new stack whose answer has the ``target`` similarity ranks; None when
+    the stack is unusable or no option set gives them."""
+    stack = splitting.pyramid_stack(rng, tuple(space))
+    if len(stack) < MIN_PART * k:
+        return None
+    pieces = sorted(splitting.split_connected(rng, stack, k), key=lambda q: (len(q), q))
+    if min(len(q) for q in pieces) < MIN_PART:
+        return None
+    missing = pieces.pop(int(rng.integers(k)))
+    ref = reference_framings(space, k)
+    if not tops_visible(stack, ref) or not all(visible(q, ref) for q in pieces):
+        return None  # a cube of the stack or of a piece is hidden
+    truth = normalized(missing)
+    answer = option_picture(truth, space, k)
+    box = (_corner(stack, min), _corner(stack, max))
+    pool = _wrong_pool(rng, missing, box, space, k, answer)
+    reference = reference_pictures(stack, pieces, space)
+    scale = option_framings(space, k)[0].scale
+
+    def accept(picked: tuple[int, ...]) -> bool:
+        return len({pool[i].operator for i in picked}) >= 2 and all(  # kinds mixed
+            looks_different(pool[a].image, pool[b].image, scale)
+            for a, b in combinations(picked, 2))
+
+    picked = balanced_set(answer, reference, [c.image for c in pool], target, rng, accept)
+    if picked is None:
+        return None
+    options = [Option(True, "missing_piece", "It is exactly the cubes of the complete "
+                      "stack that the shown pieces leave uncovered.", image=answer,
+                      data={"voxels": [list(v) for v in truth]})]
+    for c in (pool[i] for i in picked):
+        piece = normalized(c.cubes)
+        options.append(Option(False, c.operator, _explain(c.edits, len(missing), len(piece)),
+                              image=c.image, data={"voxels": [list(v) for v in piece],
+                                                   "edits": list(c.edits)}))
+    names = part_names(k)
+    return Draft(
+        question=QUESTION.format(k=k, parts=_join(names)),
+        spec={
+            "voxels": [list(v) for v in stack],
+            "space": space,
+            "pieces": k,
+            "parts": [[list(v) for v in q] for q in pieces],
+            "answer_ranks": list(target),
+        },
+        reference=[Panel(img, cap) for img, cap in zip(
+            reference, ["Complete stack", *names], strict=True)],
+        options=options,
+    )
+
+
+def _corner(cubes: list[Voxel], pick) -> Voxel:
+    return (pick(c[0] for c in cubes), pick(c[1] for c in cubes), pick(c[2] for c in cubes))
+
+
+def _join(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _explain(edits: tuple[str, ...], need: int, have: int) -> str:
+    counts = f"the missing piece has {need} cubes, this one {have}"
+    if len(edits) == 2:
+        return (f"It is the missing piece with {EDIT_WORDS[edits[0]]} and then "
+                f"{EDIT_WORDS[edits[1]]}: {counts}, and they do not have the same shape.")
+    what = {"remove_cube": "a cube too few", "add_cube": "an extra cube",
+            "move_cube": "one cube in the wrong place"}[edits[0]]
+    return f"It has {what}: {counts}, and they do not have the same shape."
+
+
+def _edit(rng: np.random.Generator, kind: str, piece: list[Voxel],
+          within: tuple[Voxel, Voxel]) -> list[Voxel] | None:
+    """One cube removed, added (face-adjacent, inside ``within``) or both; the cubes stay in
+    the stack's coordinates."""
+    cubes = set(piece)
+    gone: Voxel | None = None
+    if kind in ("remove_cube", "move_cube"):
+        removable = splitting.removable_cubes(cubes)
+        if not removable:
+            return None
+        gone = removable[int(rng.integers(len(removable)))]
+        cubes.discard(gone)
+    if kind in ("add_cube", "move_cube"):
+        cells = [c for c in splitting.addable_cells(cubes, within) if c != gone]
+        if not cells:
+            return None
+        cubes.add(cells[int(rng.integers(len(cells)))])
+    return sorted(cubes)
+
+
+def _wrong_pool(rng: np.random.Generator, missing: list[Voxel], within: tuple[Voxel, Voxel],
+                space: list[int], k: int, answer: np.ndarray) -> list[Candidate]:
+    """Distinct wrong pieces, connected, fully visible, looking unlike the answer (picture
+    ``answer``), none congruent to it: up to ``EDITS_PER_KIND`` one-cube edits of the missing
+    piece per kind, and up to ``SECOND_EDITS`` edits of those."""
+    framings = option_framings(space, k)
+    truth = normalized(missing)
+    seen = {tuple(truth)}
+    pool: list[Candidate] = []
+
+    def offer(cubes: list[Voxel] | None, edits: tuple[str, ...]) -> None:
+        if cubes is None or not is_connected(cubes):
+            return
+        shape = normalized(cubes)
+        if tuple(shape) in seen or rotations.congruent(shape, truth):
+            return
+        seen.add(tuple(shape))
+        if not visible(shape, framings):
+            return
+        image = option_picture(shape, space, k)
+        if looks_different(image, answer, framings[0].scale):
+            pool.append(Candidate(cubes, edits, image))
+
+    for kind in DISTRACTORS:
+        for _ in range(EDITS_PER_KIND):
+            offer(_edit(rng, kind, missing, within), (kind,))
+    first = list(pool)
+    for _ in range(SECOND_EDITS if first else 0):
+        base = first[int(rng.integers(len(first)))]
+        kind = DISTRACTORS[int(rng.integers(len(DISTRACTORS)))]
+        offer(_edit(rng, kind, base.cubes, within), (*base.edits, kind))
+    return pool

@@ -1,0 +1,108 @@
+"""CubeAssembly verifier.
+
+Re-derives the missing piece as the cubes of the complete stack that the given pieces leave
+uncovered, and compares every option with it after moving both to their minimum corner
+(the options are drawn centred, so only the shape counts).  Proves: the stack stands and is
+connected; the given pieces are connected, disjoint and inside the stack; the missing piece
+is connected; exactly the answer option has its shape; every option is connected.  With the
+task's own pictures it also checks that the panels show what the record says and that every
+cube the question relies on is visible.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from spatialcad.tasks.cube_assembly.generate import (
+    option_framings,
+    option_picture,
+    reference_framings,
+    reference_pictures,
+    tops_visible,
+    visible,
+)
+from spatialcad.verify.base import crop
+
+Cube = tuple[int, int, int]
+
+
+def _cubes(cells: list[list[int]]) -> set[Cube]:
+    return {(int(x), int(y), int(z)) for x, y, z in cells}
+
+
+def _connected(cubes: set[Cube]) -> bool:
+    """Face-connectivity by repeated growth of a labelled set (no shared BFS helper)."""
+    if not cubes:
+        return False
+    reached = {min(cubes)}
+    while True:
+        grown = {c for c in cubes if any(
+            sum(abs(a - b) for a, b in zip(c, r, strict=True)) == 1 for r in reached)}
+        if grown <= reached:
+            return reached == cubes
+        reached |= grown
+
+
+def _shape(cubes: set[Cube]) -> tuple[Cube, ...]:
+    lo = [min(c[i] for c in cubes) for i in range(3)]
+    return tuple(sorted((x - lo[0], y - lo[1], z - lo[2]) for x, y, z in cubes))
+
+
+def _matches(panel: np.ndarray, picture: np.ndarray) -> bool:
+    return panel.shape == picture.shape and float(
+        np.abs(panel.astype(int) - picture).mean()) <= 1.0
+
+
+def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
+    spec = record["spec"]
+    stack = _cubes(spec["voxels"])
+    parts = [_cubes(q) for q in spec["parts"]]
+    space, k = spec["space"], spec["pieces"]
+    failures = []
+    if any(z > 0 and (x, y, z - 1) not in stack for x, y, z in stack):
+        failures.append("a cube of the complete stack floats")
+    if not _connected(stack):
+        failures.append("the complete stack is not connected")
+    if len(parts) != k - 1 or f"split into {k} face-connected" not in record["Question"]:
+        failures.append(f"{len(parts)} pieces shown for a stack split into {k}")
+    covered: set[Cube] = set()
+    for i, part in enumerate(parts):
+        if not _connected(part):
+            failures.append(f"piece {i + 1} is not connected")
+        if not part <= stack:
+            failures.append(f"piece {i + 1} has cubes outside the stack")
+        if part & covered:
+            failures.append(f"piece {i + 1} overlaps another piece")
+        covered |= part
+    missing = stack - covered
+    if not _connected(missing):
+        return failures + ["the uncovered cubes do not form one connected piece"]
+
+    matches = []
+    for o in record["options"]:
+        piece = _cubes(o["data"]["voxels"])
+        if not _connected(piece):
+            failures.append(f"option {o['letter']} is not connected")
+        elif _shape(piece) == _shape(missing):
+            matches.append(o["letter"])
+    if matches != [record["Answer"]]:
+        failures.append(f"options with the missing piece's shape: {matches}, "
+                        f"answer {record['Answer']}")
+
+    boxes = record["layout"]
+    stack_l, parts_l = sorted(stack), [sorted(q) for q in parts]
+    for i, picture in enumerate(reference_pictures(stack_l, parts_l, space)):
+        if not _matches(crop(image, boxes["reference"][i]), picture):
+            failures.append(f"reference panel {i + 1} does not show its cubes")
+    for o, box in zip(record["options"], boxes["options"], strict=True):
+        piece = sorted(_cubes(o["data"]["voxels"]))
+        if not _matches(crop(image, box), option_picture(piece, space, k)):
+            failures.append(f"option {o['letter']} does not show its piece")
+        if not visible(piece, option_framings(space, k)):
+            failures.append(f"option {o['letter']} hides a cube")
+    ref = reference_framings(space, k)
+    if not tops_visible(stack_l, ref) or not all(visible(q, ref) for q in parts_l):
+        failures.append("a column top of the stack or a cube of a piece is hidden")
+    return failures

@@ -1,0 +1,147 @@
+"""PaperFolding verifier.
+
+Independent of the generator's layer tracking: the paper is described only by the region
+it covers after each fold (the sheet cut by half-planes, in doubled integer coordinates),
+and every punched hole is unfolded by reflecting its centre back across the fold lines in
+reverse order, keeping each copy that lands on paper.  Each fold is checked to be legal
+(the flap lands on the rest of the paper; by convexity it suffices to check the lattice of
+half-cells).  The hole patterns drawn in the options and in the punched picture are read
+back from the image.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+
+from spatialcad.verify.base import crop
+
+HOLE_RADIUS = 0.22  # drawn hole radius, in cells
+
+Point = tuple[int, int]  # doubled coordinates: (2x, 2y)
+Constraint = tuple[tuple[int, int, int], int]  # (a, b, c), sign: sign*(aX + bY - 2c) >= 0
+NORMALS = {"vertical": {(1, 0)}, "horizontal": {(0, 1)}, "diagonal": {(1, 1), (1, -1)}}
+
+
+def _value(p: Point, line: tuple[int, int, int]) -> int:
+    a, b, c = line
+    return a * p[0] + b * p[1] - 2 * c
+
+
+def _mirror(p: Point, line: tuple[int, int, int]) -> Point:
+    a, b, _ = line
+    k = 2 * _value(p, line) // (a * a + b * b)
+    return p[0] - k * a, p[1] - k * b
+
+
+def _inside(p: Point, region: list[Constraint], strict: bool) -> bool:
+    return all((s * _value(p, line) > 0) if strict else (s * _value(p, line) >= 0)
+               for line, s in region)
+
+
+class Sheet:
+    """The regions covered by the paper before and after every fold."""
+
+    def __init__(self, rows: int, cols: int, folds: list[dict[str, Any]]) -> None:
+        self.rows, self.cols = rows, cols
+        self.folds = [(tuple(f["line"]), f["flap"]) for f in folds]
+        box: list[Constraint] = [((1, 0, 0), 1), ((1, 0, cols), -1), ((0, 1, 0), 1),
+                                 ((0, 1, rows), -1)]
+        self.regions = [box]
+        for line, flap in self.folds:
+            self.regions.append(self.regions[-1] + [(line, -flap)])
+        self.lattice = [(x, y) for x in range(2 * cols + 1) for y in range(2 * rows + 1)]
+
+    def fold_problem(self, j: int) -> str | None:
+        """Why fold ``j`` (0-based) is not a legal fold of the paper, or None."""
+        line, flap = self.folds[j]
+        region = self.regions[j]
+        inner = [p for p in self.lattice if _inside(p, region, True)]
+        if not any(flap * _value(p, line) > 0 for p in inner):
+            return "folds nothing over"
+        if not any(flap * _value(p, line) < 0 for p in inner):
+            return "leaves no paper in place"
+        flap_part = [p for p in self.lattice
+                     if _inside(p, region, False) and flap * _value(p, line) >= 0]
+        if not all(_inside(_mirror(p, line), region, False) for p in flap_part):
+            return "lands its flap outside the paper"
+        return None
+
+    def unfold(self, p: Point, j: int | None = None) -> list[Point]:
+        """Sheet positions of all layers at ``p`` after the first ``j`` folds."""
+        j = len(self.folds) if j is None else j
+        if j == 0:
+            return [p]
+        line, _ = self.folds[j - 1]
+        out = []
+        for q in (p, _mirror(p, line)):
+            if _inside(q, self.regions[j - 1], True):
+                out += self.unfold(q, j - 1)
+        return out
+
+
+def read_holes(panel: np.ndarray, rows: int, cols: int) -> set[tuple[int, int]]:
+    """Cells (row, col) holding a hole (a round dark blob of the hole's size) in a drawing
+    of the whole sheet or of folded paper on its faint ghost."""
+    grey = panel.min(axis=2)
+    ys, xs = np.nonzero(grey < 245)
+    if len(xs) == 0:
+        return set()
+    x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
+    px, py = (x1 - x0) / cols, (y1 - y0) / rows
+    hole = np.pi * (HOLE_RADIUS * min(px, py)) ** 2
+    count, _, stats, centres = cv2.connectedComponentsWithStats((grey < 110).astype(np.uint8))
+    out = set()
+    for (_, _, w, h, area), (cx, cy) in zip(stats[1:], centres[1:], strict=True):
+        if 0.4 * hole < area < 1.8 * hole and max(w, h) < 0.6 * min(px, py):
+            out.add((int((cy - y0) // py), int((cx - x0) // px)))
+    return out
+
+
+def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
+    spec = record["spec"]
+    rows, cols, folds = spec["rows"], spec["cols"], spec["folds"]
+    failures = []
+    for j, f in enumerate(folds):
+        a, b, _ = f["line"]
+        if (a, b) not in NORMALS.get(f["kind"], set()) or f["flap"] not in (-1, 1):
+            failures.append(f"fold {j + 1} is not a {f['kind']} fold")
+        elif f["kind"] == "diagonal" and j != len(folds) - 1:
+            failures.append(f"fold {j + 1} is diagonal but not the last fold")
+    if failures:
+        return failures
+    sheet = Sheet(rows, cols, folds)
+    for j in range(len(folds)):
+        problem = sheet.fold_problem(j)
+        if problem:
+            failures.append(f"fold {j + 1} {problem}")
+    holes = [tuple(h) for h in spec["holes"]]
+    final = sheet.regions[-1]
+    for r, c in holes:
+        corners = [(2 * c + dx, 2 * r + dy) for dx in (0, 2) for dy in (0, 2)]
+        if not all(_inside(q, final, False) for q in corners):
+            failures.append(f"hole {(r, c)} is not on a whole cell of the folded paper")
+    if not holes or len(set(holes)) != len(holes):
+        failures.append("holes repeat or are missing")
+    if failures:
+        return failures
+    truth = {(y // 2, x // 2) for r, c in holes for x, y in sheet.unfold((2 * c + 1, 2 * r + 1))}
+
+    patterns = {o["letter"]: {tuple(h) for h in o["data"]["holes"]} for o in record["options"]}
+    matching = [letter for letter, p in patterns.items() if p == truth]
+    if matching != [record["Answer"]]:
+        failures.append(f"options with the unfolded pattern: {matching}, answer "
+                        f"{record['Answer']}")
+    if len({frozenset(p) for p in patterns.values()}) != 4:
+        failures.append("two options show the same pattern")
+    boxes = record["layout"]
+    for o, box in zip(record["options"], boxes["options"], strict=True):
+        if read_holes(crop(image, box), rows, cols) != patterns[o["letter"]]:
+            failures.append(f"option {o['letter']} does not draw its hole pattern")
+    if len(boxes["reference"]) != len(folds) + 1:
+        failures.append("the reference row does not show every fold and the punch")
+    elif read_holes(crop(image, boxes["reference"][-1]), rows, cols) != set(holes):
+        failures.append("the punched picture does not show the punched holes")
+    return failures

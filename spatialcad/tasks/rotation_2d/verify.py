@@ -1,0 +1,127 @@
+"""2DRotation verifier.
+
+Independent of the generator's numpy model: grids are re-read from the record into cell
+dictionaries, turned by index arithmetic, and symbol orientations are 2x2 integer
+matrices compared up to each symbol's own symmetries.  The answer must equal the
+reference turned by 90, 180 or 270 degrees and every other option must differ from all
+four rotations.  Then the pictures: every panel must be the drawing of its grid, and the
+drawings themselves must agree: the answer's is the reference's turned with ``np.rot90``
+and each distractor's differs visibly from all four turned copies.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+
+from spatialcad.geometry.grid2d import from_json
+from spatialcad.render.grid2d import draw_grid
+from spatialcad.verify.base import crop
+
+Matrix = tuple[tuple[int, int], tuple[int, int]]
+IDENTITY: Matrix = ((1, 0), (0, 1))
+QUARTER: Matrix = ((0, -1), (1, 0))  # counter-clockwise, x right and y up
+FLIP_LR: Matrix = ((-1, 0), (0, 1))
+SYMMETRIES: dict[str, tuple[Matrix, ...]] = {
+    "arrow": (IDENTITY, FLIP_LR),  # drawn pointing up: its own left-right mirror image
+    "triangle": (IDENTITY, FLIP_LR),
+    "l_shape": (IDENTITY,),
+}
+MIN_PIXELS = 30  # a distractor's drawing differs from every rotation in at least this many
+
+
+def _mul(a: Matrix, b: Matrix) -> Matrix:
+    return tuple(tuple(sum(a[i][k] * b[k][j] for k in range(2)) for j in range(2))
+                 for i in range(2))  # type: ignore[return-value]
+
+
+class Drawing:
+    """A grid as ``{(row, col): (colour, symbol, orientation)}`` plus the marker's cell."""
+
+    def __init__(self, rows: int, cols: int, cells: dict, marker: tuple[int, int]) -> None:
+        self.rows, self.cols, self.cells, self.marker = rows, cols, cells, marker
+
+    @classmethod
+    def parse(cls, data: dict[str, Any]) -> Drawing:
+        rows, cols = len(data["colours"]), len(data["colours"][0])
+        cells = {}
+        for r in range(rows):
+            for c in range(cols):
+                m = FLIP_LR if data["flips"][r][c] else IDENTITY
+                for _ in range(data["turns"][r][c] % 4):
+                    m = _mul(QUARTER, m)
+                cells[r, c] = (data["colours"][r][c], data["patterns"][r][c], m)
+        corner = data["marker"]
+        marker = (0 if corner[0] == "t" else rows - 1, 0 if corner[1] == "l" else cols - 1)
+        return cls(rows, cols, cells, marker)
+
+    def turned(self) -> Drawing:
+        """Counter-clockwise quarter turn: cell (r, c) goes to (cols - 1 - c, r)."""
+        cells = {(self.cols - 1 - c, r): (colour, symbol, _mul(QUARTER, m))
+                 for (r, c), (colour, symbol, m) in self.cells.items()}
+        r, c = self.marker
+        return Drawing(self.cols, self.rows, cells, (self.cols - 1 - c, r))
+
+    def key(self) -> tuple:
+        cells = []
+        for pos in sorted(self.cells):
+            colour, symbol, m = self.cells[pos]
+            shape = frozenset(_mul(m, s) for s in SYMMETRIES[symbol]) if symbol else None
+            cells.append((pos, colour, symbol, shape))
+        return self.rows, self.cols, self.marker, tuple(cells)
+
+
+def _panel_failures(name: str, image: np.ndarray, box: list[int], drawn: np.ndarray) -> list[str]:
+    shown = crop(image, box)
+    if shown.shape != drawn.shape:  # the composite shrank the row
+        drawn = cv2.resize(drawn, (shown.shape[1], shown.shape[0]), interpolation=cv2.INTER_AREA)
+    return [] if np.array_equal(shown, drawn) else [f"{name} is not the drawing of its grid"]
+
+
+def _pixel_turns(ref: np.ndarray, drawn: np.ndarray) -> list[int]:
+    """Differing pixel counts between ``drawn`` and the reference turned k quarter turns."""
+    out = []
+    for k in range(4):
+        turned = np.rot90(ref, k)
+        same_shape = turned.shape == drawn.shape
+        out.append(int(np.any(turned != drawn, axis=2).sum()) if same_shape else drawn.size)
+    return out
+
+
+def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
+    spec = record["spec"]
+    failures = []
+    ref = Drawing.parse(spec["reference"])
+    turned = [ref]
+    for _ in range(3):
+        turned.append(turned[-1].turned())
+    keys = [t.key() for t in turned]
+    ref_img = draw_grid(from_json(spec["reference"]))
+    failures += _panel_failures("the reference", image, record["layout"]["reference"][0], ref_img)
+    fitting = []
+    for o, box in zip(record["options"], record["layout"]["options"], strict=True):
+        name = f"option {o['letter']}"
+        key = Drawing.parse(o["data"]["grid"]).key()
+        matches = [k for k in range(4) if keys[k] == key]
+        drawn = draw_grid(from_json(o["data"]["grid"]))
+        failures += _panel_failures(name, image, box, drawn)
+        diffs = _pixel_turns(ref_img, drawn)
+        if matches:
+            fitting.append(o["letter"])
+            if 0 in matches:
+                failures.append(f"{name} is the reference itself, not turned")
+            if not any(diffs[k] == 0 for k in matches):
+                failures.append(f"{name} is not drawn as the reference turned")
+        elif min(diffs) < MIN_PIXELS:
+            failures.append(f"{name} is no rotation but its drawing differs from one by "
+                            f"{min(diffs)} pixels only")
+        if o["is_answer"] and not matches:
+            failures.append(f"{name} is the answer but no rotation of the reference")
+        if not o["is_answer"] and matches:
+            failures.append(f"{name} is a distractor but equals the reference turned "
+                            f"{90 * matches[0]} degrees")
+    if fitting != [record["Answer"]]:
+        failures.append(f"options that are rotations: {fitting}, answer {record['Answer']}")
+    return failures

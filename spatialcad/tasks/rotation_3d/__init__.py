@@ -1,0 +1,11 @@
+"""3DRotation: which option can (or cannot) be obtained by rotating a cube stack?"""
+
+from spatialcad.tasks.registry import TaskInfo, declare
+
+TASK = declare(TaskInfo(
+    name="rotation_3d",
+    record_task="3DRotation",
+    category="MentalRotation",
+    order=2,
+    package=__name__,
+))

@@ -1,0 +1,188 @@
+"""3DRotation: which option can (or cannot) be obtained by rotating a cube stack?
+
+After SpatialViz-Bench Alg. 2-3.  The reference is a random connected stack drawn
+isometric.  "Rotation" options are the stack turned about the x, y and z axes by 90, 180
+or 270 degrees (one or two turns).  Wrong options are the stack with one cube removed
+(still connected) and the mirrored stack, each then turned.  A mirror of an achiral stack
+is a rotation, so achiral stacks get a second removed-cube option instead.
+
+Every option is drawn at one common scale with the reference.  A wrong option must also
+look wrong: its picture differs from the picture of every rotation of the reference, and
+no rotation of it reproduces the reference picture (a removed cube hidden from view, or
+a mirror that differs only in hidden cubes, would be undetectable).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from spatialcad.geometry import rotations, voxels
+from spatialcad.geometry.colours import SAND
+from spatialcad.geometry.voxels import Voxel
+from spatialcad.render.stacks import IsometricLook, common_isometric_framing, stack_picture
+from spatialcad.tasks import base
+from spatialcad.tasks.base import Draft, Option, Panel, Reject
+
+Steps = list[tuple[str, int]]
+
+PANEL = (290, 290)
+MIN_PIXELS = 20  # a wrong option's signature differs from a rotation's in at least this many
+QUESTIONS = {
+    "can": "The top image shows a stack of identical cubes. Which option can be obtained by "
+    "rotating this stack in space? Answer with A, B, C or D.",
+    "cannot": "The top image shows a stack of identical cubes. Which option cannot be "
+    "obtained by rotating this stack in space? Answer with A, B, C or D.",
+}
+AXIS_WORDS = {"x": "x (left-right)", "y": "y (front-back)", "z": "z (vertical)"}
+
+
+def steps_words(steps: Steps) -> str:
+    turns = {1: "90 degrees", 2: "180 degrees", 3: "270 degrees"}
+    return " then ".join(f"{turns[k]} about the {AXIS_WORDS[a]} axis" for a, k in steps)
+
+
+def steps_matrix(steps: Steps) -> np.ndarray:
+    m = np.eye(3, dtype=int)
+    for axis, k in steps:
+        m = rotations.axis_rotation(axis, k) @ m
+    return m
+
+
+def random_steps(rng: np.random.Generator) -> Steps:
+    """One or two quarter-turn rotations about different coordinate axes."""
+    axes = [str(a) for a in rng.permutation(["x", "y", "z"])[: int(rng.integers(1, 3))]]
+    return [(a, int(rng.integers(1, 4))) for a in axes]
+
+
+class Generator(base.Generator):
+    def params(self, level: int) -> dict[str, Any]:
+        """Level L: a random stack in an (L+3)^3 space; from level 2 on the fill drops a
+        little per level so that bigger stacks stay readable."""
+        side = level + 3
+        fill = max(0.3, 0.5 - 0.05 * max(0, level - 1))
+        return {"space": [side, side, side], "fill": round(fill, 2), "min_cubes": 5}
+
+    def build(self, level: int, rng: np.random.Generator) -> Draft:
+        p = self.params(level)
+        stack = voxels.random_stack(rng, tuple(p["space"]), p["fill"])
+        if len(stack) < p["min_cubes"]:
+            raise Reject("stack too small")
+        kind = ("can", "cannot")[int(rng.integers(2))]
+        looks = _Looks(stack)
+        chiral = rotations.is_chiral(stack)
+        if kind == "can":
+            rotated = _rotation_options(stack, 1, looks, rng)
+            wrong_ops = ["mirror", "remove_cube", "remove_cube"] if chiral else ["remove_cube"] * 3
+        else:
+            rotated = _rotation_options(stack, 3, looks, rng)
+            wrong_ops = ["mirror" if chiral and rng.random() < 0.5 else "remove_cube"]
+        removable = [stack[int(i)] for i in rng.permutation(len(stack))]
+        wrong = [_mirror_option(stack, looks, rng) if op == "mirror" else None
+                 for op in wrong_ops]
+        wrong = [o or _removed_cube_option(stack, removable, looks, rng) for o in wrong]
+        options = [*rotated, *wrong]
+        for option in options:
+            option.is_answer = (option.operator == "rotation") == (kind == "can")
+        shown = [stack, *(o.data["voxels"] for o in options)]
+        framing = common_isometric_framing(shown, PANEL)
+        pictures = [stack_picture(s, framing, colors={tuple(v): SAND for v in s}) for s in shown]
+        for option, picture in zip(options, pictures[1:], strict=True):
+            option.image = picture
+        looks_of = [IsometricLook(s) for s in shown[1:]]
+        for i in range(4):
+            for j in range(i):
+                if looks_of[i].difference(looks_of[j]) < MIN_PIXELS:
+                    raise Reject("two options look the same")
+        return Draft(
+            question=QUESTIONS[kind],
+            spec={
+                "voxels": [list(v) for v in stack],
+                "space": p["space"],
+                "question": kind,
+                "chiral": chiral,
+                "option_voxels": [o.data["voxels"] for o in options],
+                "colour": list(SAND),
+                "panel": list(PANEL),
+            },
+            reference=[Panel(pictures[0], "Reference stack")],
+            options=options,
+        )
+
+
+class _Looks:
+    """The reference's look and the looks of all its rotations, for look-alike tests."""
+
+    def __init__(self, stack: list[Voxel]) -> None:
+        self.reference = IsometricLook(stack)
+        turned = {rotations.rotate(stack, m) for m in rotations.proper_rotations()}
+        self.rotations = [IsometricLook(s) for s in sorted(turned)]
+
+    def like_a_rotation(self, candidate: tuple[Voxel, ...]) -> bool:
+        """The candidate's picture could be taken for a rotation of the reference, or some
+        rotation of the candidate draws the reference picture."""
+        own = IsometricLook(candidate)
+        if any(own.difference(r) < MIN_PIXELS for r in self.rotations):
+            return True
+        turned = {rotations.rotate(candidate, m) for m in rotations.proper_rotations()}
+        return any(IsometricLook(t).difference(self.reference) < MIN_PIXELS
+                   for t in sorted(turned))
+
+
+def _rotation_options(
+    stack: list[Voxel], count: int, looks: _Looks, rng: np.random.Generator
+) -> list[Option]:
+    """``count`` rotated copies, each looking different from the reference and each other."""
+    seen = [looks.reference]
+    options = []
+    for _ in range(20):
+        steps = random_steps(rng)
+        turned = rotations.rotate(stack, steps_matrix(steps))
+        picture = IsometricLook(turned)
+        if any(picture.difference(s) < MIN_PIXELS for s in seen):
+            continue
+        seen.append(picture)
+        options.append(_option("rotation", turned, steps,
+                               f"It is the stack turned {steps_words(steps)}.", {}))
+        if len(options) == count:
+            return options
+    raise Reject("too few rotations that look different (symmetric stack)")
+
+
+def _mirror_option(stack: list[Voxel], looks: _Looks, rng: np.random.Generator) -> Option | None:
+    """The mirrored stack turned, or None when it would look like a rotation."""
+    steps = random_steps(rng)
+    axis = int(rng.integers(3))
+    turned = rotations.rotate(rotations.mirror(stack, axis), steps_matrix(steps))
+    if looks.like_a_rotation(turned):
+        return None
+    text = (f"It is the mirror image of the stack (reflected along {'xyz'[axis]}), turned "
+            f"{steps_words(steps)}; the stack is chiral, so no rotation gives it.")
+    return _option("mirror", turned, steps, text, {"mirror_axis": "xyz"[axis]})
+
+
+def _removed_cube_option(
+    stack: list[Voxel], removable: list[Voxel], looks: _Looks, rng: np.random.Generator
+) -> Option:
+    """The stack minus one cube (taken from ``removable`` in order and consumed), turned,
+    still connected and not looking like any rotation of the reference."""
+    steps = random_steps(rng)
+    while removable:
+        cube = removable.pop(0)
+        rest = [v for v in stack if v != cube]
+        if not voxels.is_connected(rest):
+            continue
+        turned = rotations.rotate(rest, steps_matrix(steps))
+        if looks.like_a_rotation(turned):
+            continue
+        text = (f"It is the stack with the cube at {list(cube)} removed, turned "
+                f"{steps_words(steps)}: {len(rest)} cubes instead of {len(stack)}.")
+        return _option("remove_cube", turned, steps, text, {"removed": list(cube)})
+    raise Reject("no removable cube gives a visibly different stack")
+
+
+def _option(op: str, vox: tuple[Voxel, ...], steps: Steps, text: str,
+            extra: dict[str, Any]) -> Option:
+    data = {"voxels": [list(v) for v in vox], "steps": [list(s) for s in steps], **extra}
+    return Option(is_answer=False, operator=op, explanation=text, data=data)

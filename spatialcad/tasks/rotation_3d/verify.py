@@ -1,0 +1,121 @@
+"""3DRotation verifier.
+
+Independent of ``geometry.rotations``: the 24 proper rotations are generated here as the
+closure of two quarter turns, and congruence is decided by brute force over them on
+sorted, translated coordinate arrays.  Every "rotation" option must be congruent to the
+reference and every other option not; the answer is the one option that fits the
+question ("can" / "cannot").  Pictures: each panel must be the drawing of its voxels, and
+each wrong option must look wrong (its picture is unlike every rotation's, and none of
+its rotations draws the reference picture).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cache
+from typing import Any
+
+import cv2
+import numpy as np
+
+from spatialcad.render.stacks import IsometricLook, common_isometric_framing, stack_picture
+from spatialcad.verify.base import crop
+
+MIN_PIXELS = 20
+QUARTER_X = np.array([[1, 0, 0], [0, 0, -1], [0, 1, 0]])
+QUARTER_Z = np.array([[0, -1, 0], [1, 0, 0], [0, 0, 1]])
+
+
+@cache
+def rotation_group() -> tuple[np.ndarray, ...]:
+    """All products of quarter turns about x and z: the 24 rotations of the cube."""
+    found = {np.eye(3, dtype=int).tobytes(): np.eye(3, dtype=int)}
+    todo = list(found.values())
+    while todo:
+        m = todo.pop()
+        for g in (QUARTER_X, QUARTER_Z):
+            p = g @ m
+            if p.tobytes() not in found:
+                found[p.tobytes()] = p
+                todo.append(p)
+    return tuple(found[k] for k in sorted(found))
+
+
+def placed(vox: np.ndarray, m: np.ndarray) -> tuple[tuple[int, ...], ...]:
+    """``vox`` rotated by ``m``, moved to the origin, rows sorted."""
+    a = vox @ m.T
+    a = a - a.min(axis=0)
+    return tuple(map(tuple, a[np.lexsort(a.T[::-1])].tolist()))
+
+
+def congruence_class(voxels: list[list[int]]) -> tuple:
+    vox = np.array(voxels, dtype=int).reshape(-1, 3)
+    return min(placed(vox, m) for m in rotation_group())
+
+
+def _turned_copies(voxels: list[list[int]]) -> list[tuple]:
+    vox = np.array(voxels, dtype=int).reshape(-1, 3)
+    return sorted({placed(vox, m) for m in rotation_group()})
+
+
+def _exact(voxels: list[list[int]]) -> tuple:
+    return tuple(sorted(map(tuple, voxels)))
+
+
+def _looks_wrong(ref_looks: list[IsometricLook], ref: IsometricLook,
+                 option: list[list[int]]) -> str | None:
+    """Why the option's picture could pass for a rotation of the reference, or None."""
+    own = IsometricLook(map(tuple, option))
+    if any(own.difference(look) < MIN_PIXELS for look in ref_looks):
+        return "its picture equals the picture of a rotation of the reference"
+    if any(IsometricLook(c).difference(ref) < MIN_PIXELS for c in _turned_copies(option)):
+        return "one of its rotations draws the reference picture"
+    return None
+
+
+def _picture_failures(record: dict[str, Any], image: np.ndarray) -> list[str]:
+    spec = record["spec"]
+    stacks = [spec["voxels"], *(o["data"]["voxels"] for o in record["options"])]
+    names = ["the reference", *(f"option {o['letter']}" for o in record["options"])]
+    boxes = [record["layout"]["reference"][0], *record["layout"]["options"]]
+    framing = common_isometric_framing([map(tuple, s) for s in stacks], tuple(spec["panel"]))
+    colour = tuple(spec["colour"])
+    failures = []
+    for name, vox, box in zip(names, stacks, boxes, strict=True):
+        drawn = stack_picture([tuple(v) for v in vox], framing,
+                              colors={tuple(v): colour for v in vox})
+        shown = crop(image, box)
+        if shown.shape != drawn.shape:
+            drawn = cv2.resize(drawn, (shown.shape[1], shown.shape[0]),
+                               interpolation=cv2.INTER_AREA)
+        if not np.array_equal(shown, drawn):
+            failures.append(f"{name} is not the picture of its voxels")
+    return failures
+
+
+def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
+    spec = record["spec"]
+    kind = spec["question"]
+    reference = congruence_class(spec["voxels"])
+    failures = []
+    listed = Counter(_exact(v) for v in spec["option_voxels"])
+    if listed != Counter(_exact(o["data"]["voxels"]) for o in record["options"]):
+        failures.append("the options' voxels differ from spec option_voxels")
+    ref_look = IsometricLook(map(tuple, spec["voxels"]))
+    ref_looks = [IsometricLook(c) for c in _turned_copies(spec["voxels"])]
+    fitting = []
+    for o in record["options"]:
+        name = f"option {o['letter']}"
+        congruent = congruence_class(o["data"]["voxels"]) == reference
+        if congruent != (o["operator"] == "rotation"):
+            failures.append(f"{name} ({o['operator']}) is "
+                            f"{'' if congruent else 'not '}congruent to the reference")
+        if congruent == (kind == "can"):
+            fitting.append(o["letter"])
+        if not congruent:
+            why = _looks_wrong(ref_looks, ref_look, o["data"]["voxels"])
+            if why:
+                failures.append(f"{name} cannot be told from a rotation: {why}")
+    if fitting != [record["Answer"]]:
+        failures.append(f"options fitting '{kind}': {fitting}, answer {record['Answer']}")
+    return failures + _picture_failures(record, image)

@@ -1,0 +1,112 @@
+"""3ViewProjection.  Level 0: which picture is the left view of a cube stack with red cubes?
+Levels 1 and up ask for a view of an engineering part (see :mod:`three_view_parts`).
+
+Level 0 reference: isometric, front and top views.  Options: the left view (answer), the right
+view, and the left and right views of the same stack with its red cubes moved to other
+cubes.  Every option must differ from the answer as a drawing (a symmetric stack's right
+view can equal its left view: such a candidate is rejected).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from spatialcad.geometry import voxels
+from spatialcad.geometry.colours import RED
+from spatialcad.geometry.voxels import Voxel
+from spatialcad.render.stacks import stack_isometric, stack_view
+from spatialcad.tasks import base
+from spatialcad.tasks.base import Draft, Option, Panel, Reject
+from spatialcad.tasks.three_view.generate_parts import build_part_item, face_band
+
+
+def colour_grid(stack: list[Voxel], red: set[Voxel], view: str) -> np.ndarray:
+    """The drawing of a view as cell codes: 0 empty, 1 grey cube, 2 red cube."""
+    cubes = voxels.normalized(stack)
+    labels = voxels.view_labels(cubes, view)
+    return np.vectorize(lambda i: 0 if i < 0 else (2 if cubes[i] in red else 1))(labels)
+
+
+def visible_cubes(stack: list[Voxel], views: tuple[str, ...]) -> list[Voxel]:
+    cubes = voxels.normalized(stack)
+    seen = {int(i) for v in views for i in voxels.view_labels(cubes, v).ravel() if i >= 0}
+    return [cubes[i] for i in sorted(seen)]
+
+
+class Generator(base.Generator):
+    def params(self, level: int) -> dict[str, Any]:
+        if level == 0:
+            return {"space": [3, 3, 3], "fill": 0.6, "red": 3}
+        lo, hi = face_band(level)
+        return {"faces": [lo, hi], "deepcad_dir": self.options.get("deepcad_dir")}
+
+    def build(self, level: int, rng: np.random.Generator) -> Draft:
+        if level >= 1:
+            directory = self.options.get("deepcad_dir")
+            return build_part_item(level, rng, Path(directory) if directory else None)
+        return self._build_stack_item(rng)
+
+    def _build_stack_item(self, rng: np.random.Generator) -> Draft:
+        p = self.params(0)
+        stack = voxels.random_stack(rng, tuple(p["space"]), p["fill"])
+        shown = visible_cubes(stack, ("front", "top"))  # red cubes must show in the reference
+        if len(stack) < 5 or len(shown) <= p["red"]:
+            raise Reject("stack too small")
+        red = _pick(shown, p["red"], rng)
+        moved = _pick(shown, p["red"], rng)
+        if moved == red:
+            raise Reject("the moved red cubes landed on the same cubes")
+        candidates = [
+            ("left_view", red, "left", "It is the left view: the stack seen from its left side."),
+            ("right_view", red, "right",
+             "It is the right view (seen from the opposite side), not the left view."),
+            ("moved_red_left", moved, "left",
+             "It has the outline of the left view, but its red cubes are not where the "
+             "reference shows them."),
+            ("moved_red_right", moved, "right",
+             "It is a right view, and its red cubes are not where the reference shows them."),
+        ]
+        grids = [colour_grid(stack, r, v) for _, r, v, _ in candidates]
+        for i in range(4):
+            for j in range(i):
+                if grids[i].shape == grids[j].shape and np.array_equal(grids[i], grids[j]):
+                    raise Reject(f"{candidates[i][0]} draws the same as {candidates[j][0]}")
+        colors = {v: RED for v in red}
+        options = [
+            Option(
+                is_answer=op == "left_view",
+                operator=op,
+                explanation=text,
+                image=stack_view(stack, view, colors={v: RED for v in reds}),
+                data={"view": view, "red": [list(v) for v in sorted(reds)]},
+            )
+            for op, reds, view, text in candidates
+        ]
+        return Draft(
+            question=(
+                "The top row shows a stack of cubes, some of them red, in an isometric view, "
+                "a front view and a top view. Which option is the left view of the stack "
+                "(seen from its left side, looking in the direction of the front view's right)? "
+                "Answer with A, B, C or D."
+            ),
+            spec={
+                "voxels": [list(v) for v in stack],
+                "red": [list(v) for v in sorted(red)],
+                "space": p["space"],
+                "reference_views": ["isometric", "front", "top"],
+                "asked_view": "left",
+            },
+            reference=[
+                Panel(stack_isometric(stack, colors=colors), "Isometric view"),
+                Panel(stack_view(stack, "front", colors=colors), "Front view"),
+                Panel(stack_view(stack, "top", colors=colors), "Top view"),
+            ],
+            options=options,
+        )
+
+
+def _pick(cubes: list[Voxel], k: int, rng: np.random.Generator) -> set[Voxel]:
+    return {cubes[i] for i in rng.choice(len(cubes), size=k, replace=False)}

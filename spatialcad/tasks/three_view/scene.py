@@ -1,0 +1,49 @@
+"""The FreeCAD scene of a 3ViewProjection item: the stack with its red cubes and every
+option's view as tiles (level 0), or the part as the item turns it (levels 1-3)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from spatialcad.cad import parts
+from spatialcad.cad.projection import turned
+from spatialcad.cad.scene import (
+    Piece,
+    Record,
+    Scene,
+    grid_tiles,
+    option_title,
+    stack_piece,
+    tile_pieces,
+)
+from spatialcad.geometry.colours import CUBE_GREY, RED
+from spatialcad.geometry.colours import SOLID as SOLID_COLOUR
+from spatialcad.tasks.three_view import generate as three_view
+
+
+def build(scene: Scene, record: Record) -> None:
+    spec = record["spec"]
+    if "part" in spec:
+        _part(scene, spec)
+        return
+    stack = [tuple(v) for v in spec["voxels"]]
+    red = {tuple(v) for v in spec["red"]}
+    scene.put("Stack with red cubes", [
+        stack_piece([v for v in stack if v not in red], CUBE_GREY, "grey cubes"),
+        stack_piece(sorted(red), RED, "red cubes")])
+    codes = {1: ("grey", CUBE_GREY), 2: ("red", RED)}
+    for o in record["options"]:
+        data = o["data"]
+        picture = three_view.colour_grid(stack, {tuple(v) for v in data["red"]}, data["view"])
+        tiles = grid_tiles(picture, codes, (0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (0.0, 1.0, 0.0))
+        scene.put(option_title(o), tile_pieces(tiles))
+
+
+def _part(scene: Scene, spec: Mapping[str, Any]) -> None:
+    """The part of a 3ViewProjection item (level >= 1), turned as the item shows it."""
+    part = spec["part"]
+    solid = turned(parts.load_part(parts.resolve(part["file"])), spec.get("rotation", np.eye(3)))
+    scene.put(f"Part {part['name']}", [Piece("solid", solid, SOLID_COLOUR)])

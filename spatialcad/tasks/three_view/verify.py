@@ -1,0 +1,55 @@
+"""3ViewProjection verifier: cube stacks here (level 0), engineering parts in
+:mod:`spatialcad.verify.three_view_parts`.
+
+Reads every option's drawing back from the image as a grid of empty / grey / red cells,
+re-derives the asked view by walking pixel rays through the stored stack, and proves that
+the answer shows exactly that view and that no other option draws the same.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from spatialcad.render.gridread import GridReadError, read_cell_colours
+from spatialcad.tasks.three_view.verify_parts import verify_part
+from spatialcad.verify.base import crop
+from spatialcad.verify.raycast import nearest_cubes
+
+
+def drawing(vox: set[tuple[int, int, int]], red: set[tuple[int, int, int]], view: str):
+    """Cell codes of a view: 0 empty, 1 grey cube, 2 red cube."""
+    cubes = nearest_cubes(vox, view)
+    return np.vectorize(lambda v: 0 if v is None else (2 if v in red else 1), otypes=[int])(cubes)
+
+
+def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
+    spec = record["spec"]
+    if "part" in spec:
+        return verify_part(record, image)
+    vox = {tuple(v) for v in spec["voxels"]}
+    red = {tuple(v) for v in spec["red"]}
+    failures = []
+    if not red <= vox:
+        failures.append("a red cube is not part of the stack")
+    seen = {c for view in ("front", "top") for c in nearest_cubes(vox, view).ravel()}
+    if not red <= seen:
+        failures.append("a red cube is hidden in the reference views")
+    shown = []
+    for o, box in zip(record["options"], record["layout"]["options"], strict=True):
+        try:
+            grid = read_cell_colours(crop(image, box))
+        except GridReadError as exc:
+            return [f"option {o['letter']} unreadable: {exc}"]
+        own = drawing(vox, {tuple(v) for v in o["data"]["red"]}, o["data"]["view"])
+        if grid.shape != own.shape or not np.array_equal(grid, own):
+            failures.append(f"option {o['letter']} does not draw its stated view")
+        shown.append(grid)
+    truth = drawing(vox, red, spec["asked_view"])
+    matches = [o["letter"] for o, g in zip(record["options"], shown, strict=True)
+               if g.shape == truth.shape and np.array_equal(g, truth)]
+    if matches != [record["Answer"]]:
+        failures.append(f"options drawing the {spec['asked_view']} view: {matches}, "
+                        f"answer {record['Answer']}")
+    return failures

@@ -1,0 +1,149 @@
+"""3ViewProjection (engineering parts) verifier.
+
+From the record alone: the part file (checked by its SHA-256) turned by the stored
+rotation.  Proves, on the composite image:
+
+* every drawing panel shows exactly the drawing its recipe names (a fresh TechDraw
+  projection of that view, edited as stated, drawn at the item's scale);
+* the answer's recipe is the asked view unedited, and the outline of the answer panel is
+  the outer outline of the tessellated part seen from the asked side (found without
+  TechDraw); the same for the reference views;
+* every wrong option differs from the answer, as read from the image, by at least
+  ``MIN_DIFF_PIXELS`` dark pixels lying farther than ``SAME_LINE_PX`` from the other's lines.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+
+from spatialcad.cad import tessellate
+from spatialcad.cad.parts import cached_part, part_sha256, resolve
+from spatialcad.cad.projection import turned
+from spatialcad.render.camera import VIEWS
+from spatialcad.render.engineering import draw_view
+from spatialcad.tasks.three_view.generate_parts import option_drawing, part_view
+from spatialcad.verify.base import crop
+
+MIN_DIFF_PIXELS = 16
+SAME_LINE_PX = 1.5  # below the gaps of dashed lines (5 px), so dashes differ from solid
+MAX_OUTLINE_MISMATCH = 0.01
+BAND_PX = 3
+MAX_MISMATCH = 0.002  # share of a panel's pixels allowed to differ from a fresh drawing
+
+
+def dark(panel: np.ndarray) -> np.ndarray:
+    return panel.min(axis=2) < 128
+
+
+def _same_canvas(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Both masks centred on one canvas (drawings are centred in their panels)."""
+    h, w = max(a.shape[0], b.shape[0]), max(a.shape[1], b.shape[1])
+
+    def pad(m: np.ndarray) -> np.ndarray:
+        top, left = (h - m.shape[0]) // 2, (w - m.shape[1]) // 2
+        out = np.zeros((h, w), dtype=bool)
+        out[top : top + m.shape[0], left : left + m.shape[1]] = m
+        return out
+
+    return pad(a), pad(b)
+
+
+def pixels_apart(a: np.ndarray, b: np.ndarray) -> int:
+    """Dark pixels of one panel farther than SAME_LINE_PX from the other's (larger way)."""
+    ma, mb = _same_canvas(dark(a), dark(b))
+
+    def lacking(x: np.ndarray, y: np.ndarray) -> int:
+        dist = cv2.distanceTransform((~y).astype(np.uint8), cv2.DIST_L2, 5)
+        return int(np.count_nonzero(x & (dist > SAME_LINE_PX)))
+
+    return max(lacking(ma, mb), lacking(mb, ma))
+
+
+def silhouette(vertices: np.ndarray, triangles: np.ndarray, view: str, scale: float,
+               size: tuple[int, int]) -> np.ndarray:
+    """The part's filled silhouette seen from ``view``, centred on a ``size`` canvas."""
+    uv = VIEWS[view].project(vertices)[:, :2]
+    centre = (uv.min(axis=0) + uv.max(axis=0)) / 2.0
+    w, h = size
+    px = np.stack([(uv[:, 0] - centre[0]) * scale + w / 2.0 - 0.5,
+                   h / 2.0 - (uv[:, 1] - centre[1]) * scale - 0.5], axis=1)
+    mask = np.zeros((h, w), dtype=np.uint8)
+    for tri in np.rint(px[triangles] * 16).astype(np.int32):  # one by one: fillPoly of
+        cv2.fillConvexPoly(mask, tri, 1, cv2.LINE_8, 4)  # many polygons is even-odd
+    return filled(mask)
+
+
+def filled(mask: np.ndarray) -> np.ndarray:
+    """The mask with its holes filled (through-holes are inside a view's outline)."""
+    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_NONE)
+    out = np.zeros(mask.shape[:2], dtype=np.uint8)
+    cv2.drawContours(out, contours, -1, 1, cv2.FILLED)
+    return out.astype(bool)
+
+
+def outline_mismatch(region: np.ndarray, silhouette: np.ndarray) -> float:
+    """Share of the silhouette's area where it and the drawn region disagree, not counting
+    a band of BAND_PX around the silhouette's edge (the drawn lines' own width)."""
+    sil = silhouette.astype(np.uint8)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * BAND_PX + 1, 2 * BAND_PX + 1))
+    band = cv2.dilate(sil, kernel) > cv2.erode(sil, kernel)
+    return np.count_nonzero((region ^ silhouette) & ~band) / max(1, np.count_nonzero(sil))
+
+
+def verify_part(record: dict[str, Any], image: np.ndarray) -> list[str]:
+    spec = record["spec"]
+    path = resolve(spec["part"]["file"])
+    if not path.is_file():
+        return [f"part file {path} is missing"]
+    if part_sha256(path) != spec["part"]["sha256"]:
+        return [f"part file {path} is not the one the item was made from (SHA-256 differs)"]
+    rotation = np.asarray(spec["rotation"], dtype=int)
+    shape = turned(cached_part(path), rotation)
+    scale, deflection = float(spec["scale_px_per_mm"]), float(spec["deflection_mm"])
+    asked = spec["asked_view"]
+    names = {asked, *spec["reference_views"][1:], *(o["data"]["view"] for o in record["options"])}
+    views = {v: part_view(path, rotation, v, deflection) for v in names}
+    largest = max(shape.BoundBox.XLength, shape.BoundBox.YLength, shape.BoundBox.ZLength)
+    vertices, triangles = tessellate.triangles(shape, 0.002 * largest)
+
+    failures = []
+
+    def check_panel(panel: np.ndarray, data: dict[str, Any], what: str) -> None:
+        expected = draw_view(option_drawing(views, data), scale)
+        if panel.shape != expected.shape:
+            failures.append(f"{what}: panel is {panel.shape[:2]}, its drawing {expected.shape[:2]}")
+            return
+        off = np.count_nonzero(np.abs(panel.astype(int) - expected).max(axis=2) > 64)
+        if off > MAX_MISMATCH * panel.shape[0] * panel.shape[1]:
+            failures.append(f"{what} does not show its stated drawing ({off} pixels differ)")
+
+    def check_outline(panel: np.ndarray, view: str, what: str) -> None:
+        size = (panel.shape[1], panel.shape[0])
+        off = outline_mismatch(filled(dark(panel)),
+                               silhouette(vertices, triangles, view, scale, size))
+        if off > MAX_OUTLINE_MISMATCH:
+            failures.append(f"{what}: outline is not the part's {view} silhouette "
+                            f"({off:.1%} of its area differs)")
+
+    for view, box in zip(spec["reference_views"][1:], record["layout"]["reference"][1:],
+                         strict=True):
+        panel = crop(image, box)
+        check_panel(panel, {"view": view}, f"reference {view} view")
+        check_outline(panel, view, f"reference {view} view")
+
+    panels = [crop(image, box) for box in record["layout"]["options"]]
+    for o, panel in zip(record["options"], panels, strict=True):
+        check_panel(panel, o["data"], f"option {o['letter']}")
+    answer = next(i for i, o in enumerate(record["options"]) if o["letter"] == record["Answer"])
+    if record["options"][answer]["data"] != {"view": asked}:
+        failures.append(f"the answer's drawing is not the plain {asked} view")
+    check_outline(panels[answer], asked, "answer")
+    for i, (o, panel) in enumerate(zip(record["options"], panels, strict=True)):
+        if i != answer and (apart := pixels_apart(panel, panels[answer])) < MIN_DIFF_PIXELS:
+            failures.append(f"option {o['letter']} draws like the answer "
+                            f"(only {apart} pixels apart)")
+    return failures
