@@ -206,7 +206,8 @@ class Benchmark:
         return out
 
     def _record_problems(self, out: list[tuple[str, str]]) -> list[str]:
-        images, seen = [], Counter()
+        images: list[str] = []
+        seen: Counter[tuple[str, str, str, str]] = Counter()
         if not self.records:
             out.append((BENCHMARK, "the benchmark has no items"))
         for i, r in enumerate(self.records):

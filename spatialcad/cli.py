@@ -8,6 +8,7 @@ import signal
 import sys
 import time
 from pathlib import Path
+from typing import NoReturn
 
 import click
 from tqdm import tqdm
@@ -25,7 +26,7 @@ class UsageFailure(click.ClickException):
     exit_code = 2
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     raise UsageFailure(message)
 
 

@@ -65,11 +65,10 @@ def assemble(
     order.insert(LETTERS.index(letter), answer)
     options = [draft.options[i] for i in order]
 
-    image_options = all(o.image is not None for o in options)
-    image, layout = compose(
-        [(p.image, p.caption) for p in draft.reference],
-        [o.image for o in options] if image_options else None,
-    )
+    images = [o.image for o in options if o.image is not None]
+    image_options = len(images) == len(options)
+    image, layout = compose([(p.image, p.caption) for p in draft.reference],
+                            images if image_options else None)
     choices = [f"Image {LETTERS[i]}" if image_options else o.text for i, o in enumerate(options)]
     record = {
         "Category": task.category,

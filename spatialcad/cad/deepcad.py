@@ -478,7 +478,7 @@ class Circle:
 Curve = Line | Arc | Circle
 
 
-def _xyz(v: Sequence[float], scale: float = 1.0 / M_TO_MM) -> dict[str, float]:
+def _xyz(v: Sequence[float] | np.ndarray, scale: float = 1.0 / M_TO_MM) -> dict[str, float]:
     return {c: round(float(x) * scale, 12) + 0.0 for c, x in zip("xyz", (*v, 0.0)[:3],
                                                                   strict=True)}
 

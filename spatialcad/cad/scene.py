@@ -21,7 +21,7 @@ from spatialcad import freecad_env
 from spatialcad.geometry import cube_nets, face_patterns
 from spatialcad.geometry.colours import Colour
 
-Point = Sequence[float]
+Point = Sequence[float] | np.ndarray
 Record = dict[str, Any]
 
 GAP = 1.5  # free space between two things standing side by side
@@ -108,10 +108,10 @@ def lifted(geom: Any, origin: Point, u: Point, v: Point) -> Any:
     """A shapely (Multi)Polygon of plane coordinates as faces (holes kept) in the plane
     ``origin + x u + y v``."""
     _, Part = freecad_env.load()
-    origin, u, v = (np.asarray(a, dtype=np.float64) for a in (origin, u, v))
+    o, du, dv = (np.asarray(a, dtype=np.float64) for a in (origin, u, v))
 
     def wire(ring: Any) -> Any:
-        return Part.makePolygon([vector(origin + x * u + y * v) for x, y in ring.coords])
+        return Part.makePolygon([vector(o + x * du + y * dv) for x, y in ring.coords])
 
     faces = [Part.makeFace([wire(p.exterior), *map(wire, p.interiors)],
                            "Part::FaceMakerBullseye") for p in getattr(geom, "geoms", [geom])]
@@ -126,14 +126,14 @@ def grid_tiles(picture: Any, colours: Mapping[Any, tuple[str, Colour] | None], o
     """Rectangular tiles of a picture (row 0 on top) whose cell values ``colours`` names;
     the top-left corner at ``origin``, one cell ``right`` wide and ``up`` high."""
     _, Part = freecad_env.load()
-    origin, right, up = (np.asarray(a, dtype=np.float64) for a in (origin, right, up))
-    width, height = float(np.linalg.norm(right)), float(np.linalg.norm(up))
-    along, normal = vector(right / width), vector(np.cross(up, right) / width / height)
+    o, r, u = (np.asarray(a, dtype=np.float64) for a in (origin, right, up))
+    width, height = float(np.linalg.norm(r)), float(np.linalg.norm(u))
+    along, normal = vector(r / width), vector(np.cross(u, r) / width / height)
     tiles = []
     for (i, j), value in np.ndenumerate(np.asarray(picture)):
         named = colours.get(value.item())
         if named is not None:
-            corner = vector(origin + j * right - i * up)
+            corner = vector(o + j * r - i * u)
             tiles.append((*named, Part.makePlane(width, height, corner, normal, along)))
     return tiles
 
@@ -166,8 +166,8 @@ def face_colours(faces: Mapping[str, Any]) -> dict[int, tuple[str, Colour]]:
     names = faces.get("colour_names") or []
     out = {}
     for i, c in enumerate(faces["palette"]):
-        colour = tuple(int(v) for v in c)
-        out[i] = (names[i] if i < len(names) else "#" + bytes(colour).hex(), colour)
+        colour: Colour = (int(c[0]), int(c[1]), int(c[2]))
+        out[i] = (str(names[i]) if i < len(names) else "#" + bytes(colour).hex(), colour)
     return out
 
 
@@ -175,10 +175,10 @@ def cube_face_tiles(picture: Any, normal: Point, right: Point, up: Point,
                     colours: Mapping[int, tuple[str, Colour]]) -> list[Tile]:
     """A face picture on the face ``normal`` of the unit cube [0, 1]^3, read with
     ``right`` and ``up`` as seen from outside."""
-    normal, right, up = (np.asarray(a, dtype=np.float64) for a in (normal, right, up))
+    nv, r, u = (np.asarray(a, dtype=np.float64) for a in (normal, right, up))
     n = len(picture)
-    corner = 0.5 + (normal - right + up) / 2.0
-    return grid_tiles(picture, colours, corner, right / n, up / n)
+    corner = 0.5 + (nv - r + u) / 2.0
+    return grid_tiles(picture, colours, corner, r / n, u / n)
 
 
 def folded_tiles(cells: Sequence[Sequence[int]], grids: list[np.ndarray],

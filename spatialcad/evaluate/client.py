@@ -137,7 +137,7 @@ class ChatClient:
     def _connection(self) -> http.client.HTTPConnection:
         https = self._url.scheme == "https"
         cls = http.client.HTTPSConnection if https else http.client.HTTPConnection
-        return cls(self._url.hostname, self._url.port, timeout=self.timeout)
+        return cls(self._url.hostname or "", self._url.port, timeout=self.timeout)
 
     def _post(self, body: bytes) -> dict[str, Any]:
         """One request; ``timeout`` bounds the whole exchange, not each read."""
@@ -230,7 +230,7 @@ def _reply(data: dict[str, Any], latency: float, attempts: int) -> Reply:
         usage=usage,
         latency_s=round(latency, 3),
         attempts=attempts,
-        finish_reason=choice.get("finish_reason"),
+        finish_reason=choice.get("finish_reason") if isinstance(choice, dict) else None,
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -22,7 +22,7 @@ class UsageFailure(click.ClickException):
     exit_code = 2
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     raise UsageFailure(" ".join(str(message).split()))
 
 
@@ -63,6 +63,7 @@ def _answerer(model: str | None, baseline: str | None, client_args: dict[str, An
               style: str, form: str, text_only: bool, seed: int, letter: str) -> Any:
     if baseline:
         return baselines.make(baseline, seed=seed, letter=letter)
+    assert model is not None  # _check_options
     try:
         client = ChatClient(model=model, **client_args)
     except ValueError as exc:
@@ -193,8 +194,10 @@ def _run(dir_: Path | None, out: Path, answerer: Any, identity: dict[str, Any],
          ladder_mode: bool, task: str | None, runs: int, max_level: int, seed: int) -> None:
     try:
         if ladder_mode:
+            assert task is not None  # _check_options
             _run_ladder(out, task, answerer, identity, extra, runs, max_level, seed, concurrency)
         else:
+            assert dir_ is not None  # _check_options
             _run_benchmark(dir_, out, answerer, identity, extra, form, limit, concurrency)
     except EndpointError as exc:
         raise _endpoint_failure(exc) from exc
@@ -218,12 +221,11 @@ def _run_benchmark(bench: Path, out: Path, answerer: Any, identity: dict[str, An
                                                 "planned": planned})
     except (ValueError, OSError) as exc:
         fail(str(exc))
-    done = runner.answered(lines)
-    todo = [r for r in records if runner.item_id(r) not in done]
+    answered = runner.answered(lines)
+    todo = [r for r in records if runner.item_id(r) not in answered]
     log = runner.ResultLog(out / runner.RESULTS)
     try:
-        done = runner.run_items(todo, checked.png, answerer,
-                                log, concurrency)
+        done = runner.run_items(todo, checked.png, answerer, log, concurrency)
     finally:
         log.close()
     click.echo(_summary_line(out, runner.read_lines(out / runner.RESULTS), done))

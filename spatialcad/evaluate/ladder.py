@@ -16,6 +16,7 @@ import statistics
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,10 @@ class Climb:
 def climb(play: Callable[[int, int], int], *, start: int = 1, top: int = 20,
           pass_at: int = PASS_AT, max_failures: int = MAX_FAILURES) -> Climb:
     """Run one climb; ``play(level, visit)`` returns the number of correct answers."""
-    level, failures, visits, steps = start, Counter(), Counter(), []
+    level = start
+    failures: Counter[int] = Counter()
+    visits: Counter[int] = Counter()
+    steps: list[dict[str, int]] = []
     floor = start - 1
     while True:
         correct = play(level, visits[level])
@@ -111,8 +115,7 @@ class Ladder:
         return sum(bool(self.done.get(i, {}).get("correct")) for i in ids)
 
     def climbs(self, runs: int, *, start: int, top: int) -> list[Climb]:
-        return [climb(lambda lv, v, r=r: self.play(r, lv, v), start=start, top=top)
-                for r in range(runs)]
+        return [climb(partial(self.play, r), start=start, top=top) for r in range(runs)]
 
 
 def summarize(task: str, seed: int, climbs: list[Climb], lines: list[Line]) -> dict[str, Any]:

@@ -47,7 +47,8 @@ def item_id(record: Record) -> str:
 
 def select(records: list[Record], form: str, limit: int | None) -> list[Record]:
     """The items a run scores: those with the form, at most ``limit`` per task and level."""
-    chosen, seen = [], {}
+    chosen: list[Record] = []
+    seen: dict[tuple[str, str], int] = {}
     for r in records:
         if form == "fill" and not has_fill_form(r):
             continue
@@ -234,12 +235,13 @@ def run_items(records: list[Record], load_png: Callable[[Record], bytes], work: 
             finished, pending = wait(pending, return_when=FIRST_EXCEPTION)
             bar.update(len(finished))
             for fut in finished:
-                if fut.exception() is not None:
+                error = fut.exception()
+                if error is not None:
                     stop.set()
                     for p in pending:
                         p.cancel()
                     wait(pending)
-                    raise fut.exception()
+                    raise error
     finally:
         stop.set()
         pool.shutdown(wait=True, cancel_futures=True)
