@@ -39,6 +39,7 @@ from spatialcad.records import (
 
 Record = dict[str, Any]
 GENERATOR = "spatialcad"
+SPOOL = ".spool.jsonl"  # records of a run in progress (see BenchmarkWriter)
 
 
 class BenchmarkError(ValueError):
@@ -86,44 +87,90 @@ def manifest_bytes(params: dict[str, Any], counts: dict[str, int], items: int,
 
 
 class BenchmarkWriter:
-    """Fills an empty directory with a benchmark, one item at a time, in order.
+    """Fills a directory with a benchmark, one item at a time, in order, resumably.
 
-    ``benchmark.json`` grows as records arrive (its bytes equal ``dumps(records)``), every
-    image is hashed as it is written, and :meth:`finish` writes the manifest.
+    Each image is written (and hashed) as it comes, and its record appended to a spool,
+    ``.spool.jsonl``, whose first line is the run's parameters; :meth:`finish` streams the
+    spool into ``benchmark.json`` (its bytes equal ``dumps(records)``) and writes the
+    manifest.  A directory an interrupted run left behind is taken up again by opening a
+    writer on it with the same parameters: the items spooled with intact images are kept
+    (:attr:`items` of them), and the run goes on from the next one.
     """
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, params: dict[str, Any]) -> None:
         self.root = Path(root)
-        self.files: dict[str, str] = {}
-        self.counts: dict[str, int] = {}
         self.items = 0
-        self._digest = hashlib.sha256()
-        self._out: IO[bytes] = open(self.root / BENCHMARK, "wb")  # noqa: SIM115
+        spool = self.root / SPOOL
+        kept = self._intact(spool, params) if spool.is_file() else 0
+        if not kept:
+            spool.write_bytes((json.dumps({"run": params}) + "\n").encode())
+        self._spool: IO[bytes] = open(spool, "r+b")  # noqa: SIM115
+        self._spool.seek(kept or spool.stat().st_size)
+        self._spool.truncate()
 
-    def _write(self, data: bytes) -> None:
-        self._out.write(data)
-        self._digest.update(data)
+    def _intact(self, spool: Path, params: dict[str, Any]) -> int:
+        """Byte length of the spool's header and of the items whose images are intact; 0
+        when the spool belongs to another run.  Sets :attr:`items`."""
+        with open(spool, "rb") as f:
+            lines = f.read().split(b"\n")
+        try:
+            header = json.loads(lines[0])
+        except ValueError:
+            return 0
+        if header != {"run": params}:
+            raise BenchmarkError(f"the interrupted run in {self.root} was made by another "
+                                 "command; run without --resume to start afresh")
+        size = len(lines[0]) + 1
+        for raw in lines[1:-1]:  # the last piece has no newline: cut short
+            try:
+                entry = json.loads(raw)
+                path = self.root / entry["record"]["image"]
+                intact = path.is_file() and file_sha256(path) == entry["sha256"]
+            except (ValueError, KeyError, TypeError, OSError):
+                intact = False
+            if not intact:
+                break
+            size += len(raw) + 1
+            self.items += 1
+        return size
 
     def add(self, record: Record, png: bytes) -> None:
-        name = record["image"]
-        path = self.root / name
+        path = self.root / record["image"]
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(png)
-        self.files[name] = sha256(png)
-        self._write(((",\n" if self.items else "[\n") + _record_text(record)).encode())
-        key = f"{record['Task']}/{record['Level']}"
-        self.counts[key] = self.counts.get(key, 0) + 1
+        line = json.dumps({"sha256": sha256(png), "record": record}, ensure_ascii=False)
+        self._spool.write((line + "\n").encode())
+        self._spool.flush()
         self.items += 1
 
-    def finish(self, params: dict[str, Any], shard: dict[str, Any] | None = None) -> None:
-        self._write(b"\n]\n" if self.items else b"[]\n")
-        self._out.close()
-        self.files[BENCHMARK] = self._digest.hexdigest()
+    def finish(self, shard: dict[str, Any] | None = None) -> None:
+        """Write benchmark.json from the spool, then the manifest; remove the spool."""
+        self._spool.seek(0)
+        params = json.loads(self._spool.readline())["run"]
+        files: dict[str, str] = {}
+        counts: dict[str, int] = {}
+        digest = hashlib.sha256()
+        with open(self.root / BENCHMARK, "wb") as out:
+            for i, raw in enumerate(self._spool):
+                entry = json.loads(raw)
+                record = entry["record"]
+                files[record["image"]] = entry["sha256"]
+                key = f"{record['Task']}/{record['Level']}"
+                counts[key] = counts.get(key, 0) + 1
+                chunk = ((",\n" if i else "[\n") + _record_text(record)).encode()
+                out.write(chunk)
+                digest.update(chunk)
+            end = b"\n]\n" if files else b"[]\n"
+            out.write(end)
+            digest.update(end)
+        self.close()
+        (self.root / SPOOL).unlink()
+        files[BENCHMARK] = digest.hexdigest()
         (self.root / MANIFEST).write_bytes(
-            manifest_bytes(params, self.counts, self.items, self.files, shard))
+            manifest_bytes(params, counts, len(files) - 1, files, shard))
 
     def close(self) -> None:
-        self._out.close()
+        self._spool.close()
 
 
 def read_records(root: Path) -> list[Record]:

@@ -114,14 +114,19 @@ def _warn_past_practical(chosen: list[registry.TaskInfo], level: int) -> None:
               "with --array=0-15): a contiguous block of the run's items, byte-identical to "
               "the same items of the unsharded run. Join shards with `spatialcad merge`. "
               "Default OUT: output/L<level>-shards/<K>.")
+@click.option("--resume", is_flag=True,
+              help="Go on with an interrupted run of this same command into OUT where it "
+              "stopped (the same bytes as an uninterrupted run); do nothing if OUT is already "
+              "complete.  A --resume run that is interrupted keeps its items for the next.")
 def generate(task_spec: str, level: int, n: int, seed: int, out: Path | None, jobs: int,
-             overwrite: bool, deepcad_dir: Path | None, shard_spec: str | None) -> None:
+             overwrite: bool, deepcad_dir: Path | None, shard_spec: str | None,
+             resume: bool) -> None:
     """Generate N verified items per task at one level into OUT.
 
     Every item is proved by its task's verifier before it is written; a candidate that
     fails is replaced by the next sub-seed.  OUT receives benchmark.json, one composite
     PNG per item under <Category>/<Task>/<Level>/ and manifest.json.  Nothing is left
-    behind if the run fails.
+    behind if the run fails (unless --resume: then its items are kept to go on with).
     """
     try:
         shard = parse_shard(shard_spec) if shard_spec is not None else None
@@ -154,20 +159,34 @@ def generate(task_spec: str, level: int, n: int, seed: int, out: Path | None, jo
                           str(level), "--n", str(n), "--seed", str(seed),
                           *(["--deepcad-dir", str(deepcad_dir)] if deepcad_dir else [])])
     start = time.perf_counter()
+    kept = "; the items made so far are kept: re-run with --resume to go on"
     try:
         summary = pipeline.generate(names, level, n, seed, out, jobs=jobs, overwrite=overwrite,
-                                    command=command, options=options, shard=shard)
+                                    command=command, options=options, shard=shard,
+                                    resume=resume)
     except ValueError as exc:
         fail(str(exc))
     except pipeline.GenerationError as exc:
-        raise click.ClickException(f"generation failed, nothing written: {exc}") from exc
+        raise click.ClickException(f"generation failed: {exc}"
+                                   + (kept if resume else "; nothing written")) from exc
     except OSError as exc:
-        raise click.ClickException(write_failure(exc, out)) from exc
+        message = write_failure(exc, out)
+        raise click.ClickException(message.split(":")[0] + f" while writing {out}{kept}"
+                                   if resume else message) from exc
+    except KeyboardInterrupt:
+        if resume:
+            click.echo(f"spatialcad: {kept[2:]}", err=True)
+        raise
     took = time.perf_counter() - start
-    per_task = ", ".join(f"{k} {v}" for k, v in summary.per_task.items())
     of_shard = f" (shard {shard})" if shard else ""
+    if summary.resumed == summary.items:
+        click.echo(f"{out} is already complete ({summary.items} items){of_shard}; nothing to do")
+        return
+    per_task = ", ".join(f"{k} {v}" for k, v in summary.per_task.items())
+    new = summary.items - summary.resumed
+    went_on = f", going on after {summary.resumed} made before" if summary.resumed else ""
     click.echo(f"wrote {summary.items} items ({per_task}) at level {level}{of_shard} to {out} in "
-               f"{took:.1f} s ({summary.items / took:.2f} items/s); "
+               f"{took:.1f} s ({new / took:.2f} items/s{went_on}); "
                f"{summary.rejected} candidates rejected by the verifiers")
 
 

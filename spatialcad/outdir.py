@@ -125,22 +125,24 @@ def _remove(path: Path) -> None:
         path.unlink(missing_ok=True)
 
 
-def remove_stale_siblings(out: Path) -> list[Path]:
-    """Remove ``.NAME.tmp-*`` / ``.NAME.old-*`` left by dead runs of this host; return them.
+def stale_siblings(out: Path, kind: str = "tmp") -> list[Path]:
+    """``.NAME.<kind>-HOST-PID`` siblings of ``out`` left by dead runs of this host, newest
+    first (older runs wrote ``.NAME.<kind>-PID``, taken as this host's).  Only meaningful
+    while holding the lock of ``out``."""
+    found = []
+    prefix = f".{out.name}.{kind}-"
+    for path in out.parent.glob(f"{prefix}*"):
+        host, _, pid = path.name[len(prefix):].rpartition("-")
+        if pid.isdigit() and host in ("", _host()) and not _pid_alive(int(pid)):
+            found.append(path)
+    return sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)
 
-    Names are ``.NAME.tmp-HOST-PID`` (older runs wrote ``.NAME.tmp-PID``, taken as this
-    host's).  Call it only while holding the lock of ``out``.
-    """
-    removed = []
-    for kind in ("tmp", "old"):
-        prefix = f".{out.name}.{kind}-"
-        for path in out.parent.glob(f"{prefix}*"):
-            tag = path.name[len(prefix):]
-            host, _, pid = tag.rpartition("-")
-            if not pid.isdigit() or (host and host != _host()) or _pid_alive(int(pid)):
-                continue
-            _remove(path)
-            removed.append(path)
+
+def remove_stale_siblings(out: Path) -> list[Path]:
+    """Remove the temporary siblings dead runs of this host left beside ``out``."""
+    removed = stale_siblings(out, "tmp") + stale_siblings(out, "old")
+    for path in removed:
+        _remove(path)
     return removed
 
 
@@ -184,28 +186,40 @@ def _replace(tmp: Path, out: Path) -> None:
 
 
 @contextmanager
-def atomic_dir(out: str | Path, overwrite: bool = False) -> Iterator[Path]:
-    """Yield an empty temporary directory to fill; when the block succeeds it becomes ``out``.
+def atomic_dir(out: str | Path, overwrite: bool = False, *,
+               resume: bool = False) -> Iterator[Path]:
+    """Yield a temporary directory to fill; when the block succeeds it becomes ``out``.
 
     Holds the lock of ``out`` throughout.  Raises :class:`OutputError` before anything is
     written if ``out`` may not be replaced (see :func:`check_replaceable_dir`) or written.
     If the block raises, the temporary directory is removed and ``out`` is left as it was.
+
+    With ``resume``, the directory yielded is the newest one an interrupted run left beside
+    ``out`` (empty if there is none), and it is kept when the block raises, for the next
+    resumed run to go on with.
     """
     with locked(out) as out:
         check_replaceable_dir(out, overwrite)
+        tmp = _sibling(out, "tmp", f"{_host()}-{os.getpid()}")  # may be this process's own
+        leftover = ([tmp] if tmp.is_dir() else []) + stale_siblings(out) if resume else []
+        if not resume:
+            shutil.rmtree(tmp, ignore_errors=True)
+        elif leftover and leftover[0] != tmp:
+            shutil.rmtree(tmp, ignore_errors=True)
+            leftover[0].rename(tmp)
         remove_stale_siblings(out)
-        tmp = _sibling(out, "tmp", f"{_host()}-{os.getpid()}")
         try:
             if not os.access(out.parent, os.W_OK):
                 raise PermissionError(errno.EACCES, f"{out.parent} is not writable")
-            tmp.mkdir()
+            tmp.mkdir(exist_ok=bool(leftover))
         except OSError as exc:
             raise OutputError(f"cannot write to {out}: {exc.strerror or exc}") from exc
         try:
             yield tmp
             _replace(tmp, out)
         except BaseException:
-            shutil.rmtree(tmp, ignore_errors=True)
+            if not resume:
+                shutil.rmtree(tmp, ignore_errors=True)
             raise
 
 

@@ -9,9 +9,10 @@ import os
 import signal
 import sys
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
+from itertools import islice
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any, TypeVar
@@ -167,43 +168,68 @@ def parallel_map(fn: Callable[..., R], jobs_args: Iterable[tuple], jobs: int) ->
     pool.shutdown(wait=True)
 
 
-def progress(it: Iterable[T], total: int, desc: str) -> Iterator[T]:
-    return iter(tqdm(it, total=total, desc=desc, unit="item", file=sys.stderr, disable=None))
+def progress(it: Iterable[T], total: int, desc: str, done: int = 0) -> Iterator[T]:
+    return iter(tqdm(it, total=total, initial=done, desc=desc, unit="item", file=sys.stderr,
+                     disable=None))
 
 
 @dataclass
 class RunSummary:
     items: int
-    rejected: int
-    per_task: dict[str, int]
+    rejected: int  # candidates thrown away in this run
+    per_task: Mapping[str, int]
+    resumed: int = 0  # items an earlier, interrupted run had made
 
 
 def generate(
     tasks: list[str], level: int, n: int, seed: int, out: Path, *, jobs: int = 1,
     overwrite: bool = False, command: str = "", options: dict[str, Any] | None = None,
-    shard: Shard | None = None,
+    shard: Shard | None = None, resume: bool = False,
 ) -> RunSummary:
     """Generate ``n`` verified items per task into ``out`` (all or nothing); with ``shard``,
     only that shard's block of the run's items (see spatialcad/plan.py).  Records and
-    images stream to disk as they are proved: memory does not grow with the run."""
-    options = dict(options or {})
+    images stream to disk as they are proved: memory does not grow with the run.
+
+    With ``resume``, an interrupted run of the same command is continued where it stopped
+    (same bytes as an uninterrupted run), an ``out`` this command already completed is left
+    as it is, and an interruption keeps what was done for the next ``resume``.
+    """
     plan = RunPlan(tuple(tasks), n, shard)
     plan.check()
-    with atomic_dir(out, overwrite) as tmp:
-        writer = BenchmarkWriter(tmp)
+    params = {"command": f"{command} --shard {shard}" if shard else command,
+              "tasks": tasks, "level": level, "n": n, "seed": seed, "options": dict(options or {})}
+    per_task = dict.fromkeys(tasks, 0)
+    for t, _ in plan:
+        per_task[t] += 1
+    if resume and _completed(out, params):
+        return RunSummary(len(plan), 0, per_task, resumed=len(plan))
+    with atomic_dir(out, overwrite, resume=resume) as tmp:
+        writer = BenchmarkWriter(tmp, params)
         try:
-            work = ((t, level, i, n, seed, options) for t, i in plan)
-            rejected, per_task = 0, dict.fromkeys(tasks, 0)
-            for result in progress(parallel_map(make_item, work, jobs), len(plan), "generate"):
+            done = writer.items
+            work = ((t, level, i, n, seed, params["options"])
+                    for t, i in islice(plan, done, None))
+            rejected = 0
+            bar = progress(parallel_map(make_item, work, jobs), len(plan), "generate", done)
+            for result in bar:
                 writer.add(result.record, result.png)
                 rejected += result.rejected
-                per_task[rec.task_name(result.record)] += 1
-            params = {"command": f"{command} --shard {shard}" if shard else command,
-                      "tasks": tasks, "level": level, "n": n, "seed": seed, "options": options}
-            writer.finish(params, manifest_entry(shard, plan.total) if shard else None)
+            writer.finish(manifest_entry(shard, plan.total) if shard else None)
         finally:
             writer.close()
-    return RunSummary(writer.items, rejected, per_task)
+    return RunSummary(len(plan), rejected, per_task, resumed=done)
+
+
+def _completed(out: Path, params: dict[str, Any]) -> bool:
+    """True if ``out`` is the sound output of a run with ``params``."""
+    try:
+        bench = Benchmark.open(out)
+    except ValueError:
+        return False
+    manifest = bench.manifest
+    same = (manifest.get("command") == params["command"] and manifest.get("parameters") == {
+        k: v for k, v in params.items() if k != "command"})
+    return same and not bench.problems()
 
 
 def _verify_one(image_file: str | None, record: dict[str, Any]) -> list[str]:

@@ -85,12 +85,12 @@ def merge(paths: list[Path], out: Path, overwrite: bool = False) -> int:
                          f"{MAX_ITEMS_PER_OUTPUT:,} per output directory")
     run = shards[0].run
     with atomic_dir(out, overwrite) as tmp:
-        writer = BenchmarkWriter(tmp)
+        writer = BenchmarkWriter(tmp, {"command": run["command"], **run["parameters"]})
         try:
             for s in shards:
                 for r in s.bench.records:
                     writer.add(r, s.bench.png(r))
-            writer.finish({"command": run["command"], **run["parameters"]})
+            writer.finish()
         finally:
             writer.close()
     return total

@@ -4,7 +4,12 @@ and merge back into it exactly; every bad merge is refused with one line and no 
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -138,3 +143,45 @@ def test_bad_shard_values_exit_2_with_one_line(spatialcad, tmp_path, value):
     assert code == 2
     assert "--shard must be K/N with 0 <= K < N" in err and len(err.strip().splitlines()) == 1
     assert not out.exists()
+
+
+def _partial_dirs(out: Path) -> list[Path]:
+    return list(out.parent.glob(f".{out.name}.tmp-*"))
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_an_interrupted_run_resumes_to_the_same_bytes(spatialcad, runs, tmp_path, sig):
+    """Killed (or stopped by SIGTERM) after a few items, `--resume` goes on from there and
+    ends with exactly the files of an uninterrupted run."""
+    out = tmp_path / "b"
+    args = [*RUN, "--out", str(out), "--resume"]
+    run = subprocess.Popen([sys.executable, "-m", "spatialcad.cli", *args],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    end = time.monotonic() + 60
+    while not any(any(p.glob("*/*/*/000[3-9].png")) for p in _partial_dirs(out)):
+        assert time.monotonic() < end and run.poll() is None, run.communicate()
+        time.sleep(0.02)
+    run.send_signal(sig)
+    _, err = run.communicate()
+    assert run.returncode == (-9 if sig == signal.SIGKILL else 143)
+    if sig == signal.SIGTERM:
+        assert "re-run with --resume to go on" in err
+    assert not out.exists() and len(_partial_dirs(out)) == 1
+    code, stdout, err = spatialcad(*args)
+    assert code == 0, err
+    assert "going on after" in stdout
+    assert tree_bytes(out) == tree_bytes(runs / "full") and not _partial_dirs(out)
+    code, stdout, _ = spatialcad(*args)
+    assert code == 0 and "is already complete (10 items); nothing to do" in stdout
+
+
+def test_resume_refuses_a_partial_run_of_another_command(spatialcad, tmp_path):
+    out = tmp_path / "b"
+    partial = tmp_path / f".b.tmp-{os.uname().nodename.split('.')[0]}-999999"
+    partial.mkdir()
+    (partial / ".spool.jsonl").write_text(json.dumps({"run": {"command": "other"}}) + "\n")
+    code, _, err = spatialcad(*RUN, "--out", out, "--resume")
+    assert code == 2 and "made by another command; run without --resume" in err
+    assert partial.exists() or _partial_dirs(out)  # kept: it is not ours to throw away
+    assert spatialcad(*RUN, "--out", out)[0] == 0  # without --resume: a fresh start
+    assert not _partial_dirs(out)
