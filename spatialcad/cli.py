@@ -8,15 +8,17 @@ import signal
 import sys
 import time
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import click
 from tqdm import tqdm
 
-from spatialcad import __version__, freecad_env, pipeline, shards
+from spatialcad import __version__, cluster, freecad_env, pipeline, shards
 from spatialcad.cad.part_import import import_parts, import_report_lines
 from spatialcad.cad.parts import SUFFIXES, catalogue, list_parts
-from spatialcad.plan import parse_shard
+from spatialcad.cluster import SlurmSettings
+from spatialcad.outdir import check_replaceable_dir
+from spatialcad.plan import RunPlan, Shard, parse_shard
 from spatialcad.tasks import registry
 
 
@@ -118,9 +120,27 @@ def _warn_past_practical(chosen: list[registry.TaskInfo], level: int) -> None:
               help="Go on with an interrupted run of this same command into OUT where it "
               "stopped (the same bytes as an uninterrupted run); do nothing if OUT is already "
               "complete.  A --resume run that is interrupted keeps its items for the next.")
+@click.option("--executor", type=click.Choice(["slurm", "local"]), default=None,
+              help="Split the run into --shards shards and run them as one SLURM job array "
+              "(through submitit) or as local processes; wait, re-submit a failed shard "
+              "once, merge into OUT and check it.  Shards and logs go to OUT.work.")
+@click.option("--shards", type=int, default=None, help="Number of shards for --executor.")
+@click.option("--slurm-partition", default=None, help="SLURM partition (default: the "
+              "cluster's default).")
+@click.option("--slurm-time", type=int, default=60, show_default=True,
+              help="Time limit of one shard, minutes.")
+@click.option("--slurm-cpus", type=int, default=1, show_default=True,
+              help="CPUs per shard (its worker processes).")
+@click.option("--slurm-setup", multiple=True, metavar="LINE",
+              help="Shell line each job runs first, e.g. 'conda activate spatialcad' "
+              "(repeatable).")
+@click.option("--no-wait", is_flag=True,
+              help="With --executor: submit, print the job id and the merge command, exit.")
 def generate(task_spec: str, level: int, n: int, seed: int, out: Path | None, jobs: int,
              overwrite: bool, deepcad_dir: Path | None, shard_spec: str | None,
-             resume: bool) -> None:
+             resume: bool, executor: str | None, shards: int | None,
+             slurm_partition: str | None, slurm_time: int, slurm_cpus: int,
+             slurm_setup: tuple[str, ...], no_wait: bool) -> None:
     """Generate N verified items per task at one level into OUT.
 
     Every item is proved by its task's verifier before it is written; a candidate that
@@ -158,6 +178,12 @@ def generate(task_spec: str, level: int, n: int, seed: int, out: Path | None, jo
     command = shlex.join(["spatialcad", "generate", "--task", ",".join(names), "--level",
                           str(level), "--n", str(n), "--seed", str(seed),
                           *(["--deepcad-dir", str(deepcad_dir)] if deepcad_dir else [])])
+    if executor or shards is not None or no_wait:
+        _generate_sharded(names, level, n, seed, out, overwrite, command, options, executor,
+                          shards, shard, resume, jobs, no_wait,
+                          SlurmSettings(slurm_partition, slurm_time, slurm_cpus,
+                                        list(slurm_setup)))
+        return
     start = time.perf_counter()
     kept = "; the items made so far are kept: re-run with --resume to go on"
     try:
@@ -188,6 +214,39 @@ def generate(task_spec: str, level: int, n: int, seed: int, out: Path | None, jo
     click.echo(f"wrote {summary.items} items ({per_task}) at level {level}{of_shard} to {out} in "
                f"{took:.1f} s ({new / took:.2f} items/s{went_on}); "
                f"{summary.rejected} candidates rejected by the verifiers")
+
+
+def _generate_sharded(names: list[str], level: int, n: int, seed: int, out: Path,
+                      overwrite: bool, command: str, options: dict[str, Any],
+                      executor: str | None, shards: int | None, shard: Shard | None,
+                      resume: bool, jobs: int, no_wait: bool, slurm: SlurmSettings) -> None:
+    """generate --executor local|slurm --shards N: the run as N shards, merged into OUT."""
+    if executor is None or shards is None:
+        fail("--executor and --shards go together (e.g. --executor slurm --shards 16)")
+    if shard is not None or resume:
+        fail("--executor runs every shard itself (resumably): drop --shard / --resume")
+    if slurm.time_min < 2 or slurm.cpus < 1:
+        fail("--slurm-time must be >= 2 minutes and --slurm-cpus >= 1")
+    try:
+        RunPlan(tuple(names), n).check_shards(shards)
+        check_replaceable_dir(out.resolve(), overwrite)
+    except ValueError as exc:
+        fail(str(exc))
+    run = cluster.ShardedRun(names, level, n, seed, command, options, shards,
+                             str(cluster.work_dir(out)),
+                             slurm.cpus if executor == "slurm" else jobs)
+    start = time.perf_counter()
+    try:
+        items = cluster.run(run, out, overwrite, executor, slurm, not no_wait,
+                            lambda line: click.echo(line, err=True))
+    except cluster.ClusterError as exc:
+        raise click.ClickException(str(exc)) from exc
+    except ValueError as exc:
+        raise click.ClickException(f"merging the shards failed: {exc}; they are kept in "
+                                   f"{run.work}") from exc
+    if items is not None:
+        click.echo(f"wrote {items} items in {shards} shards to {out} in "
+                   f"{time.perf_counter() - start:.1f} s (merged and checked)")
 
 
 @cli.command()

@@ -75,6 +75,14 @@ class RunPlan:
     def __iter__(self) -> Iterator[tuple[str, int]]:
         return (self.item(p) for p in range(*self.bounds))
 
+    def check_shards(self, count: int) -> None:
+        """``ValueError`` (one line) unless the run splits into ``count`` non-empty shards
+        that each fit in one output directory."""
+        if not 1 <= count <= self.total:
+            raise ValueError(f"--shards must be between 1 and the run's {self.total} items, "
+                             f"got {count}")
+        RunPlan(self.tasks, self.n, Shard(count - 1, count)).check()
+
     def check(self) -> None:
         """``ValueError`` (one line) if the plan makes no item or too many for one output."""
         if self.shard and not len(self):

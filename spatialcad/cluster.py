@@ -1,0 +1,204 @@
+"""One generation run as N shards on a cluster: submitted, watched, merged, checked.
+
+``generate --executor slurm --shards N`` submits the run's N shards as one SLURM job array
+through submitit (``--executor local``: the same path with submitit's local executor, one
+process per shard).  Each array task runs :func:`run_shard`, which is exactly
+``generate --shard K/N --resume`` into ``WORK/shards/K``, so a task that is re-run goes on
+where it stopped.  :func:`run` watches the tasks (shards done / running / pending /
+failed), re-submits a failed shard once, merges the shards into OUT (spatialcad/shards.py:
+byte for byte the unsharded run) and checks the merged benchmark.  WORK (``OUT.work``
+beside OUT) holds the shards and submitit's logs; it is removed after a successful merge
+and kept, and named, otherwise.
+"""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from spatialcad import pipeline, shards
+from spatialcad.benchmark import Benchmark
+from spatialcad.plan import RunPlan, Shard
+
+POLL_S = 1.0  # seconds between looks at the jobs' states
+FAILED = ("FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY", "PREEMPTED",
+          "BOOT_FAIL", "DEADLINE")
+
+
+class ClusterError(RuntimeError):
+    """The cluster could not run the shards (one line, with where to look)."""
+
+
+@dataclass(frozen=True)
+class ShardedRun:
+    """What every shard of the run is: ``generate`` arguments without --shard / --out."""
+
+    tasks: list[str]
+    level: int
+    n: int
+    seed: int
+    command: str
+    options: dict[str, Any]
+    count: int  # N shards
+    work: str  # WORK directory (absolute)
+    jobs: int = 1  # worker processes per shard
+
+    def shard_dir(self, k: int) -> Path:
+        return Path(self.work) / "shards" / str(k)
+
+
+def run_shard(run: ShardedRun, k: int) -> dict[str, int]:
+    """The job of array task ``k``: shard ``k`` of the run into WORK/shards/k (resumable)."""
+    summary = pipeline.generate(run.tasks, run.level, run.n, run.seed, run.shard_dir(k),
+                                jobs=run.jobs, command=run.command, options=run.options,
+                                shard=Shard(k, run.count), resume=True)
+    return {"items": summary.items, "rejected": summary.rejected, "resumed": summary.resumed}
+
+
+@dataclass
+class SlurmSettings:
+    partition: str | None = None
+    time_min: int = 60
+    cpus: int = 1
+    setup: list[str] = field(default_factory=list)  # shell lines before the job (env activation)
+
+
+def work_dir(out: Path) -> Path:
+    out = Path(out).resolve()
+    return out.with_name(out.name + ".work")
+
+
+def executor(kind: str, folder: Path, slurm: SlurmSettings, count: int) -> Any:
+    """A submitit executor: ``kind`` "slurm" (never silently local) or "local"."""
+    import submitit
+
+    if kind == "local":
+        ex = submitit.LocalExecutor(folder=str(folder))
+        ex.update_parameters(timeout_min=slurm.time_min)
+        return ex
+    try:
+        ex = submitit.AutoExecutor(folder=str(folder), cluster="slurm")
+    except RuntimeError as exc:  # no srun on PATH
+        raise ClusterError(f"SLURM is not available here ({exc}); use --executor local, or "
+                           "run on a machine with sbatch") from exc
+    params: dict[str, Any] = {
+        "timeout_min": slurm.time_min, "cpus_per_task": slurm.cpus, "name": "spatialcad",
+        "slurm_array_parallelism": count, "slurm_setup": list(slurm.setup),
+        "slurm_signal_delay_s": min(90, max(10, slurm.time_min * 60 // 4))}
+    if slurm.partition:
+        params["slurm_partition"] = slurm.partition
+    ex.update_parameters(**params)
+    return ex
+
+
+def _submit_error(exc: Exception) -> ClusterError:
+    text = " ".join(str(exc).split())
+    if isinstance(exc, FileNotFoundError):
+        text = f"{exc.filename or 'sbatch'} was not found (is SLURM installed on this machine?)"
+    return ClusterError(f"submitting the shards failed: {text[:400]}")
+
+
+def submit(run: ShardedRun, kind: str, slurm: SlurmSettings) -> tuple[Any, list[Any]]:
+    """Submit the run's shards as one job array; return the executor and its jobs."""
+    ex = executor(kind, Path(run.work) / "logs", slurm, run.count)
+    try:
+        jobs = ex.map_array(run_shard, [run] * run.count, list(range(run.count)))
+    except Exception as exc:  # sbatch missing, controller down, bad partition...
+        raise _submit_error(exc) from exc
+    return ex, jobs
+
+
+def array_id(jobs: list[Any]) -> str:
+    return str(jobs[0].job_id).split("_")[0]
+
+
+def merge_command(run: ShardedRun, out: Path) -> str:
+    return shlex.join(["spatialcad", "merge", *(str(run.shard_dir(k)) for k in range(run.count)),
+                       "--out", str(out)])
+
+
+def _state(job: Any) -> str:
+    """The job's state, "DONE" once its result is in (FAILED etc. for a dead job)."""
+    if job.done():
+        return "FAILED" if job.exception() is not None else "DONE"
+    state = str(job.state).split()[0]
+    return "FAILED" if state.startswith(FAILED) else state
+
+
+def _why(job: Any) -> str:
+    exc = job.exception() if job.done() else None
+    lines = [x for x in str(exc).splitlines() if x.strip()] if exc else []
+    last = next((x.strip() for x in reversed(lines) if "Error" in x or "error" in x), "")
+    state = str(job.state)
+    return f"{state}{': ' + last[:200] if last else ''} (log: {job.paths.stderr})"
+
+
+def watch(ex: Any, jobs: list[Any], run: ShardedRun,
+          echo: Callable[[str], None]) -> None:
+    """Wait for every shard; re-submit a failed one once; ``ClusterError`` if it fails again."""
+    current = dict(enumerate(jobs))
+    tries = dict.fromkeys(current, 1)
+    bar = tqdm(total=run.count, desc="shards", unit="shard", file=sys.stderr, disable=None)
+    try:
+        while True:
+            next(iter(current.values())).get_info(mode="force")  # one sacct for all jobs
+            states = {k: _state(j) for k, j in current.items()}
+            for k, state in states.items():
+                if state != "FAILED":
+                    continue
+                job = current[k]
+                if tries[k] > 1:
+                    raise ClusterError(f"shard {k}/{run.count} failed twice: {_why(job)}; the "
+                                       f"shards made so far are in {run.work}")
+                echo(f"spatialcad: shard {k}/{run.count} failed ({_why(job)}); submitting it "
+                     "again")
+                try:
+                    current[k] = ex.submit(run_shard, run, k)
+                except Exception as exc:
+                    raise _submit_error(exc) from exc
+                tries[k] += 1
+                states[k] = "PENDING"
+            done = sum(s == "DONE" for s in states.values())
+            running = sum(s == "RUNNING" for s in states.values())
+            bar.n = done
+            bar.set_postfix_str(f"running {running}, pending {run.count - done - running}, "
+                                f"re-submitted {sum(t > 1 for t in tries.values())}")
+            bar.refresh()
+            if done == run.count:
+                return
+            time.sleep(POLL_S)
+    except KeyboardInterrupt:
+        for job in current.values():
+            if not job.done():
+                job.cancel(check=False)
+        echo(f"spatialcad: cancelled the shards still running; the shards made so far are in "
+             f"{run.work}: run the same command again to go on")
+        raise
+    finally:
+        bar.close()
+
+
+def run(run: ShardedRun, out: Path, overwrite: bool, kind: str, slurm: SlurmSettings,
+        wait: bool, echo: Callable[[str], None]) -> int | None:
+    """Submit, watch, merge into ``out`` and check it; return the item count (None with
+    ``wait=False``: the job id and the merge command are printed instead)."""
+    RunPlan(tuple(run.tasks), run.n).check_shards(run.count)
+    ex, jobs = submit(run, kind, slurm)
+    what = f"job array {array_id(jobs)}" if kind == "slurm" else "local processes"
+    echo(f"spatialcad: submitted {run.count} shards as {what}; logs in {run.work}/logs")
+    if not wait:
+        echo(f"when the jobs have finished: {merge_command(run, out)}")
+        return None
+    watch(ex, jobs, run, echo)
+    items = shards.merge([run.shard_dir(k) for k in range(run.count)], out, overwrite)
+    Benchmark.checked(out)
+    shutil.rmtree(run.work, ignore_errors=True)
+    return items

@@ -1,0 +1,116 @@
+"""`generate --executor slurm|local --shards N` on a real one-node SLURM cluster
+(scripts/local-slurm.sh up): the merged result equals the unsharded run byte for byte, a
+killed array task is submitted again, --no-wait prints the merge that finishes the job."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import tree_bytes
+
+ROOT = Path(__file__).resolve().parents[1]
+RUN = ["generate", "--task", "cube_counting,rotation_2d,arrow_moving", "--level", "1",
+       "--n", "4", "--seed", "2"]
+
+
+@pytest.fixture(scope="module")
+def slurm():
+    """A running local SLURM; the test fails (never skips) with the daemons' logs if not."""
+    up = subprocess.run([str(ROOT / "scripts" / "local-slurm.sh"), "up"], capture_output=True,
+                        text=True, timeout=1200)
+    if up.returncode:
+        pytest.fail(f"SLURM did not start (scripts/local-slurm.sh up):\n{up.stdout[-4000:]}\n"
+                    f"{up.stderr[-4000:]}")
+    yield
+    subprocess.run([str(ROOT / "scripts" / "local-slurm.sh"), "down"], capture_output=True,
+                   timeout=300)
+
+
+@pytest.fixture(scope="module")
+def unsharded(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("full") / "b"
+    subprocess.run([sys.executable, "-m", "spatialcad.cli", *RUN, "--out", str(out)],
+                   check=True, capture_output=True)
+    return out
+
+
+def test_slurm_shards_merge_into_the_unsharded_run(slurm, unsharded, spatialcad, tmp_path):
+    out = tmp_path / "b"
+    code, stdout, err = spatialcad(*RUN, "--executor", "slurm", "--shards", 2, "--out", out)
+    assert code == 0, err
+    assert re.search(r"submitted 2 shards as job array \d+", err)
+    assert "wrote 12 items in 2 shards" in stdout
+    assert tree_bytes(out) == tree_bytes(unsharded)
+    assert not (tmp_path / "b.work").exists()  # shards and logs go once merged
+
+
+def test_the_local_executor_takes_the_same_path(unsharded, spatialcad, tmp_path):
+    out = tmp_path / "b"
+    code, _, err = spatialcad(*RUN, "--executor", "local", "--shards", 3, "--out", out)
+    assert code == 0, err
+    assert tree_bytes(out) == tree_bytes(unsharded)
+
+
+def _array_id(proc: subprocess.Popen) -> str:
+    for line in proc.stderr:
+        found = re.search(r"as job array (\d+)", line)
+        if found:
+            return found.group(1)
+    raise AssertionError("no job array was submitted")
+
+
+def _state(job: str) -> str:
+    return subprocess.run(["squeue", "-h", "-j", job, "-o", "%T"], capture_output=True,
+                          text=True).stdout.strip()
+
+
+def test_a_killed_array_task_is_submitted_again(slurm, spatialcad, tmp_path):
+    run = ["generate", "--task", "cross_section", "--level", "1", "--n", "6", "--seed", "4"]
+    proc = subprocess.Popen([sys.executable, "-m", "spatialcad.cli", *run, "--executor",
+                             "slurm", "--shards", "2", "--out", str(tmp_path / "b")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    victim = f"{_array_id(proc)}_1"
+    end = time.monotonic() + 120
+    while _state(victim) != "RUNNING":
+        assert time.monotonic() < end, f"{victim} never ran"
+        time.sleep(0.2)
+    time.sleep(1.5)  # let it make an item or two
+    subprocess.run(["scancel", victim], check=True)
+    stdout, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, err
+    assert "shard 1/2 failed (CANCELLED" in err and "submitting it again" in err
+    assert spatialcad(*run, "--out", tmp_path / "full")[0] == 0
+    assert tree_bytes(tmp_path / "b") == tree_bytes(tmp_path / "full")
+
+
+def test_no_wait_prints_the_job_and_the_merge(slurm, unsharded, spatialcad, tmp_path):
+    out = tmp_path / "b"
+    code, _, err = spatialcad(*RUN, "--executor", "slurm", "--shards", 2, "--out", out,
+                              "--no-wait")
+    assert code == 0 and not out.exists()
+    job = re.search(r"as job array (\d+)", err).group(1)
+    merge = err.split("when the jobs have finished: ", 1)[1].strip()
+    end = time.monotonic() + 300
+    while _state(job):
+        assert time.monotonic() < end
+        time.sleep(0.5)
+    assert spatialcad(*shlex.split(merge)[1:])[0] == 0
+    assert tree_bytes(out) == tree_bytes(unsharded)
+
+
+def test_clear_errors_without_slurm_or_with_bad_shard_counts(spatialcad, tmp_path, monkeypatch):
+    code, _, err = spatialcad(*RUN, "--executor", "slurm", "--shards", 13, "--out", tmp_path)
+    assert code == 2 and "--shards must be between 1 and the run's 12 items" in err
+    code, _, err = spatialcad(*RUN, "--shards", 2, "--out", tmp_path / "x")
+    assert code == 2 and "--executor and --shards go together" in err
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
+    code, _, err = spatialcad(*RUN, "--executor", "slurm", "--shards", 2, "--out",
+                              tmp_path / "x")
+    assert code == 1 and "SLURM is not available here" in err
+    assert not (tmp_path / "x").exists()
