@@ -126,7 +126,6 @@ def _path_item(scene: Scene, longest: bool, drawn: int,
                rng: np.random.Generator) -> Draft | None:
     """Text options: the true moves and three wrong sequences; the answer is strictly the
     longest text exactly when ``longest``."""
-    single = len(scene.colours) == 1
     paths = _wrong_paths(scene, rng)
     spec = scene.spec("path", drawn, longest=longest)
     data = [OptionData(moves=_moves(moves)) for moves in [scene.moves, *(w for _, w, _ in paths)]]
@@ -141,7 +140,7 @@ def _path_item(scene: Scene, longest: bool, drawn: int,
     for i in picked:
         op, _, end = paths[i]
         why = ("These moves end elsewhere (cells as (column, row) from the bottom-left "
-               f"cell): {_describe(end, single)}.")
+               f"cell): {_describe(end, spec.single)}.")
         options.append(Option(False, op, why, text=said.choices[i + 1],
                               data=data[i + 1].to_json()))
     reference = [Panel(_picture(scene.start, scene.size), "Start"),
