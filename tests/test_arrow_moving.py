@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import json
+import re
 
 import numpy as np
 import pytest
@@ -16,7 +18,14 @@ from spatialcad.render.png import decode_png
 from spatialcad.render.thumbnails import TIE
 from spatialcad.seeding import derive_seed, item_rng
 from spatialcad.tasks import registry
-from spatialcad.tasks.arrow_moving.generate import _picture, move_text
+from spatialcad.tasks.arrow_moving.generate import _picture
+from spatialcad.tasks.arrow_moving.spec import (
+    QUESTIONS,
+    Move,
+    move_text,
+    parse_option,
+    parse_spec,
+)
 from spatialcad.tasks.arrow_moving.verify import read_board, simulate
 from spatialcad.verification import run_verifier
 
@@ -73,7 +82,8 @@ def test_verifier_simulation_agrees_with_the_generator():
         moves = [ar.Move(str(rng.choice(list(PALETTE)[:n])), str(rng.choice(list(ar.TURNS))),
                          int(rng.integers(1, 4))) for _ in range(4)]
         got = ar.run(start, moves, size)
-        other = simulate(_board(start), [m.as_dict() for m in moves], list(size))
+        other = simulate(_board(start), [Move(m.colour, m.relative, m.steps) for m in moves],
+                         size)
         assert (got is None and other is None) or _board(got) == other
 
 
@@ -86,8 +96,7 @@ def test_boards_read_back():
 
 
 def test_move_text():
-    moves = [{"colour": "red", "relative": "forward", "steps": 1},
-             {"colour": "blue", "relative": "left", "steps": 2}]
+    moves = [Move("red", "forward", 1), Move("blue", "left", 2)]
     assert move_text(moves, True) == "forward 1, left 2"
     assert move_text(moves, False) == "red forward 1, blue left 2"
 
@@ -117,6 +126,49 @@ def test_verifier_rejects_every_distractor_as_answer(items):
                 assert run_verifier(_swap_answer(item.record, o["letter"]), image), o["operator"]
     assert kinds == {"path", "state"}
     assert len(operators) >= 4
+
+
+def test_spec_and_option_data_read_back_byte_for_byte(items):
+    for item in items:
+        record = item.record
+        assert json.dumps(parse_spec(record["spec"]).to_json()) == json.dumps(record["spec"])
+        for o in record["options"]:
+            assert json.dumps(parse_option(o["data"]).to_json()) == json.dumps(o["data"])
+
+
+def _first(items, question: str, level: int = 1) -> tuple[dict, np.ndarray]:
+    item = next(i for i in items if i.record["spec"]["question"] == question
+                and i.record["Level"] == f"Level{level}")
+    return item.record, decode_png(item.png)
+
+
+def _fails_texts(record: dict, image: np.ndarray, field: str) -> bool:
+    return any(f.startswith(f"its {field}") for f in run_verifier(record, image))
+
+
+def test_question_of_the_other_kind_or_other_moves_fails(items):
+    record, image = _first(items, "path")
+    moves = [Move(**m) for m in record["spec"]["moves"]]
+    bad = copy.deepcopy(record)
+    bad["Question"] = QUESTIONS["state_many"].format(moves=move_text(moves, False))
+    assert _fails_texts(bad, image, "Question")
+    record, image = _first(items, "state")
+    bad = copy.deepcopy(record)
+    bad["Question"] = QUESTIONS["path_many"]
+    assert _fails_texts(bad, image, "Question")
+    moves = [Move(**m) for m in record["spec"]["moves"]]
+    edited = [Move(moves[0].colour, moves[0].relative, moves[0].steps + 1), *moves[1:]]
+    bad = copy.deepcopy(record)
+    bad["Question"] = bad["Question"].replace(move_text(moves, False), move_text(edited, False))
+    assert bad["Question"] != record["Question"] and _fails_texts(bad, image, "Question")
+
+
+@pytest.mark.parametrize("level", [0, 1])
+def test_an_option_text_that_is_not_its_moves_fails(items, level):
+    record, image = _first(items, "path", level)
+    bad = copy.deepcopy(record)
+    bad["Choices"][0] = re.sub(r"\d+$", lambda m: str(int(m.group()) + 1), bad["Choices"][0])
+    assert _fails_texts(bad, image, "Choices")
 
 
 def test_verifier_checks_the_pictures(items):

@@ -4,10 +4,12 @@ against the shortcut audit, CLI end to end."""
 from __future__ import annotations
 
 import copy
+import json
 from itertools import product
 
 import numpy as np
 import pytest
+from conftest import generated_items
 
 from spatialcad.evaluate.baselines import image_scores
 from spatialcad.geometry import grid2d as G
@@ -26,6 +28,16 @@ from spatialcad.tasks.rotation_2d.generate import (
     mirrors,
     pattern_errors,
     rotations,
+)
+from spatialcad.tasks.rotation_2d.spec import (
+    QUESTION,
+    AnswerRanks,
+    GridSpec,
+    OptionData,
+    Spec,
+    Transform,
+    parse_option,
+    parse_spec,
 )
 from spatialcad.tasks.rotation_2d.verify import Drawing
 from spatialcad.verification import run_verifier
@@ -95,7 +107,7 @@ def test_generator_and_verifier_models_agree_on_equal_drawings():
         g = G.random_grid(rng, 2, 0.5, int(rng.integers(0, 3)))
         a, b = _random_transform(g, rng), _random_transform(g, rng)
         same = G.same_drawing(a, b)
-        assert same == (Drawing.parse(G.to_json(a)).key() == Drawing.parse(G.to_json(b)).key())
+        assert same == (Drawing.parse(GridSpec.of(a)).key() == Drawing.parse(GridSpec.of(b)).key())
         assert same == np.array_equal(draw_grid(a), draw_grid(b))
         agree[same] += 1
     assert min(agree.values()) > 10
@@ -107,16 +119,16 @@ def test_symmetric_grid_mirror_equal_to_a_rotation_is_never_offered():
     assert len(mirrors(g, ref_thumb)) == 3  # the marker-moving reflections ...
     assert distinct_distractors(g, mirrors(g, ref_thumb)) == []  # ... all draw as rotations
     assert all(balanced_choices(g, 0, t) == [] for t in product(range(4), repeat=2))
-    answer = G.rotate(g, 1)
-    wrong = [G.mirror(g, "lr"), G.mirror(g, "ud"), _reflect(g, "lr", 3)]
-
-    def option(grid: G.Grid, is_answer: bool) -> Option:
-        return Option(is_answer, "rotation" if is_answer else "mirror", "", image=draw_grid(grid),
-                      data={"grid": G.to_json(grid), "transform": {}})
-
-    options = [option(answer, True)] + [option(m, False) for m in wrong]
-    draft = Draft("q", {"reference": G.to_json(g)}, [Panel(draw_grid(g), "Reference grid")],
-                  options)
+    made = [(True, Transform(turns=1)), (False, Transform(mirror="lr", turns=0)),
+            (False, Transform(mirror="ud", turns=0)), (False, Transform(mirror="lr", turns=3))]
+    options = []
+    for is_answer, how in made:
+        grid = _reflect(g, how.mirror, how.turns) if how.mirror else G.rotate(g, how.turns)
+        data = OptionData(GridSpec.of(grid), how).to_json()
+        options.append(Option(is_answer, "rotation" if is_answer else "mirror", "",
+                              image=draw_grid(grid), data=data))
+    spec = Spec(GridSpec.of(g), (3, 3), 0, AnswerRanks(0, 0), 1)
+    draft = Draft(QUESTION, spec.to_json(), [Panel(draw_grid(g), "Reference grid")], options)
     record, image = assemble(registry.task("rotation_2d"), draft, level=0, image_id="0000",
                              letter="B", item_seed=1)
     failures = run_verifier(record, image)
@@ -157,6 +169,27 @@ def test_same_seed_same_item():
     assert a.png == b.png and a.record == b.record
 
 
+@pytest.fixture(scope="module")
+def items() -> list[tuple[dict, np.ndarray]]:
+    return list(generated_items("rotation_2d", (0, 1, 2), 2))
+
+
+def test_spec_and_option_data_read_back_byte_for_byte(items):
+    for record, _ in items:
+        assert json.dumps(parse_spec(record["spec"]).to_json()) == json.dumps(record["spec"])
+        for o in record["options"]:
+            assert json.dumps(parse_option(o["data"]).to_json()) == json.dumps(o["data"])
+
+
+def test_edited_question_or_choices_fail(items):
+    record, image = items[-1]
+    bad = copy.deepcopy(record)
+    bad["Question"] = bad["Question"].replace("rotated in its plane", "mirrored")
+    assert "its Question is not the text its spec gives" in run_verifier(bad, image)
+    bad = copy.deepcopy(record)
+    bad["Choices"] = ["90", "180", "270", "0"]
+    assert any(f.startswith("its Choices") for f in run_verifier(bad, image))
+
 
 def _rank(values: list[float], i: int) -> int:
     return sum(v < values[i] for v in values)
@@ -166,17 +199,17 @@ def test_every_candidate_distractor_is_no_rotation_for_the_verifier():
     rng = np.random.default_rng(12)
     for _ in range(10):
         g = G.random_grid(rng, 4, 0.6, 5)
-        turned = [Drawing.parse(G.to_json(g))]
+        turned = [Drawing.parse(GridSpec.of(g))]
         for _ in range(3):
             turned.append(turned[-1].turned())
         keys = {d.key() for d in turned}
         thumb = thumbnail(draw_grid(g))
         for c in rotations(g, thumb):
-            assert Drawing.parse(G.to_json(c.grid)).key() in keys
+            assert Drawing.parse(GridSpec.of(c.grid)).key() in keys
         kinds = set()
         for c in distinct_distractors(g, mirrors(g, thumb) + pattern_errors(g)):
             kinds.add(c.operator)
-            assert Drawing.parse(G.to_json(c.grid)).key() not in keys, c.transform
+            assert Drawing.parse(GridSpec.of(c.grid)).key() not in keys, c.transform
     assert kinds == {"mirror", "unturned_patterns", "patterns_turned_back"}
 
 

@@ -16,13 +16,14 @@ three are drawn among the sets with at least two kinds of mistake that meet a ta
 before the scene (scenes are redrawn under the same target when none does).  Image
 options: the answer's thumbnail-distance ranks to the reference panels and to the other
 options, as the shortcut audit measures them (:mod:`spatialcad.render.thumbnails`), in
-``spec["answer_ranks"]``.  Text options: whether the answer is strictly the longest text
-(one item in four) or some option is longer, in ``spec["answer_longest_text"]``.
+``spec.answer_ranks``.  Text options: whether the answer is strictly the longest text
+(one item in four) or some option is longer, in ``spec.answer_longest_text``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
@@ -34,41 +35,21 @@ from spatialcad.render.arrow_drawing import board
 from spatialcad.render.drawing import text_panel
 from spatialcad.render.thumbnails import balanced_set, random_target
 from spatialcad.tasks import base
+from spatialcad.tasks.arrow_moving.spec import Arrow, Move, OptionData, Spec, move_text, texts
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
 
 TRIES = 20  # move sequences drawn for one start state
 SCENE_DRAWS = 20  # scenes drawn for one item's target
 ONE_EDIT = 20  # wrong move sequences one edit away from the true ones (at most)
 TWO_EDITS = 20  # and two edits away
-RULES_ONE = (
-    "An arrow moves on a grid. A move goes forward, backward, left or right by a number of "
-    "cells, relative to the way the arrow points ('forward' is the direction it points); "
-    "after each move the arrow points in the direction it moved. "
-)
-RULES_MANY = (
-    "Coloured arrows move on a grid. A move names an arrow by its colour and goes forward, "
-    "backward, left or right by a number of cells, relative to the way that arrow points "
-    "('forward' is the direction it points); the arrow jumps straight to the destination cell "
-    "and then points in the direction it moved. If the destination holds another arrow, the "
-    "two arrows swap cells: the other arrow moves the opposite way into the first arrow's old "
-    "cell and then points in the direction it moved. No move leaves the grid. "
-)
-QUESTIONS = {
-    "path_one": RULES_ONE + "The first image shows the arrow's start state and the second its "
-    "end state. Which sequence of moves takes the arrow from the start state to the end "
-    "state? Answer with A, B, C or D.",
-    "path_many": RULES_MANY + "The first image shows the start state and the second the end "
-    "state. Which sequence of moves, made in order, turns the start state into the end "
-    "state? Answer with A, B, C or D.",
-    "state_many": RULES_MANY + "The first image shows the start state. The arrows make these "
-    "moves in order: {moves}. Which option shows the final state? Answer with A, B, C or D.",
-}
 
 
-def move_text(moves: list[dict[str, Any]], single: bool) -> str:
-    """"forward 1, left 2" for one arrow, "red forward 1, blue left 2" for several."""
-    return ", ".join(("" if single else f"{m['colour']} ") + f"{m['relative']} {m['steps']}"
-                     for m in moves)
+def _moves(moves: list[ar.Move]) -> list[Move]:
+    return [Move.from_json(m.as_dict(), "move") for m in moves]
+
+
+def _arrows(state: ar.State) -> list[Arrow]:
+    return [Arrow.from_json(a.as_dict(), "arrow") for a in state]
 
 
 def _describe(state: ar.State, single: bool) -> str:
@@ -79,6 +60,25 @@ def _describe(state: ar.State, single: bool) -> str:
 
 def _picture(state: ar.State, size: ar.Cell) -> np.ndarray:
     return board(size[0], size[1], [(PALETTE[a.colour], a.cell, a.heading) for a in state])
+
+
+@dataclass(frozen=True)
+class Scene:
+    """Start state, true moves and end state of an item on a grid of ``size``."""
+
+    size: ar.Cell
+    colours: list[str]
+    start: ar.State
+    moves: list[ar.Move]
+    end: ar.State
+
+    def spec(self, kind: str, drawn: int, *, longest: bool | None = None,
+             ranks: tuple[int, int] | None = None) -> Spec:
+        """The item's spec, with the target its options were drawn for."""
+        return Spec(grid=self.size, palette={c: PALETTE[c] for c in self.colours},
+                    start=_arrows(self.start), moves=_moves(self.moves), end=_arrows(self.end),
+                    question=kind, answer_longest_text=longest, answer_ranks=ranks,
+                    scenes_drawn=drawn)
 
 
 class Generator(base.Generator):
@@ -98,85 +98,79 @@ class Generator(base.Generator):
         # ranks, for text options whether the answer is the longest text (one time in four).
         target = random_target(rng) if kind == "state" else bool(rng.integers(4) == 0)
         for drawn in range(1, SCENE_DRAWS + 1):
-            draft = _try_scene(p, kind, target, rng)
+            scene = _scene(p, rng)
+            if scene is None:
+                continue
+            draft = (_state_item(scene, target, drawn, rng) if isinstance(target, tuple)
+                     else _path_item(scene, target, drawn, rng))
             if draft is not None:
-                draft.spec["scenes_drawn"] = drawn
                 return draft
         raise Reject(f"no option set met the target {target}")
 
 
-def _scene(p: dict[str, Any], rng: np.random.Generator
-           ) -> tuple[ar.State, list[ar.Move], ar.State] | None:
+def _scene(p: dict[str, Any], rng: np.random.Generator) -> Scene | None:
     """Start state, moves and end state; several arrows need a swap.  None if not drawn."""
-    size = tuple(p["grid"])
+    size = (p["grid"][0], p["grid"][1])
     colours = list(PALETTE)[: p["arrows"]]
     start = ar.random_state(rng, size, colours)
     for _ in range(TRIES):
         moves = ar.random_moves(rng, start, size, p["moves"])
         end = ar.run(start, moves, size)
-        if end != start and (len(colours) == 1 or ar.swap_count(start, moves, size) > 0):
-            return start, moves, end
+        if end is not None and end != start and (
+                len(colours) == 1 or ar.swap_count(start, moves, size) > 0):
+            return Scene(size, colours, start, moves, end)
     return None
 
 
-def _try_scene(p: dict[str, Any], kind: str, target: tuple[int, int] | bool,
+def _path_item(scene: Scene, longest: bool, drawn: int,
                rng: np.random.Generator) -> Draft | None:
-    scene = _scene(p, rng)
-    if scene is None:
+    """Text options: the true moves and three wrong sequences; the answer is strictly the
+    longest text exactly when ``longest``."""
+    paths = _wrong_paths(scene, rng)
+    spec = scene.spec("path", drawn, longest=longest)
+    data = [OptionData(moves=_moves(moves)) for moves in [scene.moves, *(w for _, w, _ in paths)]]
+    said = texts(spec, data)  # the answer's text, then every wrong sequence's
+    assert said.choices is not None
+    picked = _text_set(said.choices[0], said.choices[1:], longest, rng,
+                       _mixed([op for op, _, _ in paths]))
+    if picked is None:
         return None
-    start, moves, end = scene
-    size = tuple(p["grid"])
-    colours = list(PALETTE)[: p["arrows"]]
-    single = len(colours) == 1
-    truth = {"moves": [m.as_dict() for m in moves]}
-    spec = {
-        "grid": list(size),
-        "palette": {c: list(PALETTE[c]) for c in colours},
-        "start": [a.as_dict() for a in start],
-        "moves": truth["moves"],
-        "end": [a.as_dict() for a in end],
-        "question": kind,
-        "coordinates": "cells (x, y): x to the right, y upwards from the bottom-left cell",
-    }
-    said = move_text(truth["moves"], single)
-    if kind == "path":
-        paths = _wrong_paths(start, moves, end, size, colours, rng)
-        texts = [move_text([m.as_dict() for m in wrong], single) for _, wrong in paths]
-        picked = _text_set(said, texts, target, rng, _mixed([op for op, _ in paths]))
-        if picked is None:
-            return None
-        options = [Option(True, "true_moves", "These moves lead to the end state.",
-                          text=said, data=truth)]
-        for i in picked:
-            op, wrong = paths[i]
-            why = ("These moves end elsewhere (cells as (column, row) from the bottom-left "
-                   f"cell): {_describe(ar.run(start, wrong, size), single)}.")
-            options.append(Option(False, op, why, text=texts[i],
-                                  data={"moves": [m.as_dict() for m in wrong]}))
-        reference = [Panel(_picture(start, size), "Start"), Panel(_picture(end, size), "End")]
-        question = QUESTIONS["path_one" if single else "path_many"]
-        spec["answer_longest_text"] = target
-    else:
-        listing = "\n".join(f"{i + 1}. {move_text([m], False)}"
-                            for i, m in enumerate(truth["moves"]))
-        reference = [Panel(_picture(start, size), "Start"),
-                     Panel(text_panel(listing, (280, 280)), "Moves")]
-        states = _wrong_states(start, moves, end, size, colours, rng)
-        answer = _picture(end, size)
-        images = [_picture(state, size) for _, _, state in states]
-        picked = balanced_set(answer, [r.image for r in reference], images, target, rng,
-                              _mixed([op for op, _, _ in states]))
-        if picked is None:
-            return None
-        options = [Option(True, "final_state", "This is the state the moves lead to.",
-                          image=answer, data={"arrows": [a.as_dict() for a in end]})]
-        for i in picked:
-            op, why, state = states[i]
-            options.append(Option(False, op, why, image=images[i],
-                                  data={"arrows": [a.as_dict() for a in state]}))
-        question = QUESTIONS["state_many"].format(moves=said)
-        spec["answer_ranks"] = list(target)
-    return Draft(question=question, spec=spec, reference=reference, options=options)
+    options = [Option(True, "true_moves", "These moves lead to the end state.",
+                      text=said.choices[0], data=data[0].to_json())]
+    for i in picked:
+        op, _, end = paths[i]
+        why = ("These moves end elsewhere (cells as (column, row) from the bottom-left "
+               f"cell): {_describe(end, spec.single)}.")
+        options.append(Option(False, op, why, text=said.choices[i + 1],
+                              data=data[i + 1].to_json()))
+    reference = [Panel(_picture(scene.start, scene.size), "Start"),
+                 Panel(_picture(scene.end, scene.size), "End")]
+    return Draft(said.question, spec.to_json(), reference, options)
+
+
+def _state_item(scene: Scene, ranks: tuple[int, int], drawn: int,
+                rng: np.random.Generator) -> Draft | None:
+    """Image options: the end board and three wrong boards; the answer has the
+    thumbnail-distance ``ranks``."""
+    spec = scene.spec("state", drawn, ranks=ranks)
+    listing = "\n".join(f"{i + 1}. {move_text([m], False)}" for i, m in enumerate(spec.moves))
+    reference = [Panel(_picture(scene.start, scene.size), "Start"),
+                 Panel(text_panel(listing, (280, 280)), "Moves")]
+    states = _wrong_states(scene, rng)
+    answer = _picture(scene.end, scene.size)
+    images = [_picture(state, scene.size) for _, _, state in states]
+    picked = balanced_set(answer, [r.image for r in reference], images, ranks, rng,
+                          _mixed([op for op, _, _ in states]))
+    if picked is None:
+        return None
+    data = [OptionData(arrows=_arrows(scene.end)),
+            *(OptionData(arrows=_arrows(states[i][2])) for i in picked)]
+    options = [Option(True, "final_state", "This is the state the moves lead to.",
+                      image=answer, data=data[0].to_json())]
+    for i, d in zip(picked, data[1:], strict=True):
+        op, why, _ = states[i]
+        options.append(Option(False, op, why, image=images[i], data=d.to_json()))
+    return Draft(texts(spec, data).question, spec.to_json(), reference, options)
 
 
 def _mixed(operators: list[str]) -> Callable[[tuple[int, ...]], bool]:
@@ -198,7 +192,8 @@ def _text_set(answer: str, texts: list[str], longest: bool, rng: np.random.Gener
     return None
 
 
-def _variants(moves: list[ar.Move], colours: list[str], size: ar.Cell):
+def _variants(moves: list[ar.Move], colours: list[str],
+              size: ar.Cell) -> list[tuple[str, list[ar.Move]]]:
     """(operator, moves) with one move's direction, length or arrow changed, or two moves
     swapped."""
     out = []
@@ -235,23 +230,24 @@ def _edited_sequences(moves: list[ar.Move], colours: list[str], size: ar.Cell,
     return out
 
 
-def _wrong_paths(start: ar.State, moves: list[ar.Move], end: ar.State, size: ar.Cell,
-                 colours: list[str], rng: np.random.Generator) -> list[tuple[str, list[ar.Move]]]:
-    """Valid move sequences, other than ``moves``, that end elsewhere than ``end``."""
-    seen, pool = {tuple(moves)}, []
-    for op, wrong in _edited_sequences(moves, colours, size, rng):
-        state = ar.run(start, wrong, size)
-        if state is not None and state != end and tuple(wrong) not in seen:
+def _wrong_paths(scene: Scene,
+                 rng: np.random.Generator) -> list[tuple[str, list[ar.Move], ar.State]]:
+    """(operator, moves, where they end): valid move sequences, other than the true ones,
+    that end elsewhere than the end state."""
+    seen, pool = {tuple(scene.moves)}, []
+    for op, wrong in _edited_sequences(scene.moves, scene.colours, scene.size, rng):
+        state = ar.run(scene.start, wrong, scene.size)
+        if state is not None and state != scene.end and tuple(wrong) not in seen:
             seen.add(tuple(wrong))
-            pool.append((op, wrong))
+            pool.append((op, wrong, state))
     return pool
 
 
-def _wrong_states(start: ar.State, moves: list[ar.Move], end: ar.State, size: ar.Cell,
-                  colours: list[str], rng: np.random.Generator) -> list[tuple[str, str, ar.State]]:
-    """Distinct states other than ``end``: the true moves under a broken rule, and where
-    edited move sequences lead."""
-    seen, pool = {end}, []
+def _wrong_states(scene: Scene, rng: np.random.Generator) -> list[tuple[str, str, ar.State]]:
+    """(operator, explanation, state): distinct states other than the end state, the true
+    moves under a broken rule, and where edited move sequences lead."""
+    start, moves, size = scene.start, scene.moves, scene.size
+    seen, pool = {scene.end}, []
     rule_errors = [
         ("other_keeps_heading", "A swapped arrow wrongly keeps its heading.",
          ar.run(start, moves, size, other_turns=False)),
@@ -262,10 +258,10 @@ def _wrong_states(start: ar.State, moves: list[ar.Move], end: ar.State, size: ar
         if state is not None and state not in seen:
             seen.add(state)
             pool.append((op, why, state))
-    for op, wrong in _edited_sequences(moves, colours, size, rng):
+    for op, wrong in _edited_sequences(moves, scene.colours, size, rng):
         state = ar.run(start, wrong, size)
         if state is not None and state not in seen:
             seen.add(state)
-            said = move_text([m.as_dict() for m in wrong], False)
+            said = move_text(_moves(wrong), False)
             pool.append((op, f"It is where the moves {said} lead instead.", state))
     return pool

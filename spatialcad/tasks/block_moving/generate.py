@@ -18,58 +18,16 @@ import numpy as np
 from spatialcad.geometry import blocks
 from spatialcad.geometry.blocks import Move, State
 from spatialcad.geometry.colours import BLOCK_COLOURS as PALETTE
-from spatialcad.render.axes import framing_beside_axes, scene_with_axes
-from spatialcad.render.stacks import TWO_SIDES, cube_labels, most_visible
+from spatialcad.render.block_views import (
+    VIEWS,
+    all_visible,
+    colour_labels,
+    looks_different,
+    state_pictures,
+)
 from spatialcad.tasks import base
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
-
-VIEWS = TWO_SIDES
-PANEL = (290, 270)
-MIN_VISIBLE = 0.35  # of a cube face's area (scale**2 pixels), in at least one view
-MIN_DIFFERENCE = 0.5  # pixels (in face areas) by which a wrong final state must look different
-QUESTION = (
-    "The images show a stack of coloured cubes in an initial state and in a final state, each "
-    "seen from the front-right and from the back-left; the arrows give the directions of the "
-    "x, y and z axes and the checkered floor marks the cells. A move shifts one cube by one "
-    "cell in the direction +x, -x, +y, -y, +z or -z; if that cell holds another cube, the two "
-    "cubes swap places. After each move, every cube that rests neither on the floor nor on "
-    "another cube falls straight down until it does. Which sequence of moves, applied in "
-    "order, turns the initial state into the final state? Answer with A, B, C or D."
-)
-
-
-def state_pictures(state: State, space: list[int]) -> list[np.ndarray]:
-    """The state from each of ``VIEWS`` (the same framing for every state of ``space``)."""
-    cells = list(state.values())
-    colours = {state[c]: PALETTE[c] for c in state}
-    return [scene_with_axes(cells, colours, cam, space, PANEL) for cam in VIEWS.values()]
-
-
-def colour_labels(state: State, space: list[int]) -> list[np.ndarray]:
-    """Per view, the colour index (into ``PALETTE``) seen at each pixel, or -1."""
-    names = list(PALETTE)
-    out = []
-    for cam in VIEWS.values():
-        labels = cube_labels(list(state.values()), framing_beside_axes(cam, space, PANEL))
-        lookup = np.array([names.index(c) for c in state] + [-1])
-        out.append(lookup[labels])
-    return out
-
-
-def all_visible(state: State, space: list[int]) -> bool:
-    """Every cube shows at least ``MIN_VISIBLE`` of a face in one of the views."""
-    framings = [framing_beside_axes(cam, space, PANEL) for cam in VIEWS.values()]
-    return bool(np.all(most_visible(list(state.values()), framings) >= MIN_VISIBLE))
-
-
-def looks_different(a: list[np.ndarray], b: list[np.ndarray], space: list[int]) -> bool:
-    scale = framing_beside_axes(VIEWS["front-right"], space, PANEL).scale
-    return sum(int(np.count_nonzero(x != y)) for x, y in zip(a, b, strict=True)) >= (
-        MIN_DIFFERENCE * scale**2)
-
-
-def moves_text(moves: list[Move]) -> str:
-    return ", ".join(f"{colour} cube {d}" for colour, d in moves)
+from spatialcad.tasks.block_moving.spec import OptionData, Spec, moves_text, texts
 
 
 class Generator(base.Generator):
@@ -99,26 +57,24 @@ class Generator(base.Generator):
             raise Reject("a cube is hidden in both views")
         final_look = colour_labels(final, space)
         wrong = _distractors(rng, start, moves, space, final_look)
+        spec = Spec(space, names, [start[c] for c in names], [final[c] for c in names],
+                    list(VIEWS))
+        data = [OptionData(moves), *(OptionData(seq) for _, seq, _ in wrong)]
+        said = texts(spec, data)
+        assert said.choices is not None
         options = [Option(True, "true_sequence", "These moves turn the initial state into the "
-                          "final state.", text=moves_text(moves),
-                          data={"moves": [list(m) for m in moves]})]
-        for op, seq, end in wrong:
+                          "final state.", text=said.choices[0], data=data[0].to_json())]
+        for (op, _, end), text, d in zip(wrong, said.choices[1:], data[1:], strict=True):
             options.append(Option(
                 False, op,
                 f"These moves end with {_describe_difference(end, final)}, unlike the final "
                 "state.",
-                text=moves_text(seq), data={"moves": [list(m) for m in seq]},
+                text=text, data=d.to_json(),
             ))
         pictures = [state_pictures(start, space), state_pictures(final, space)]
         return Draft(
-            question=QUESTION,
-            spec={
-                "space": space,
-                "colors": names,
-                "voxels": [list(start[c]) for c in names],
-                "final": [list(final[c]) for c in names],
-                "views": list(VIEWS),
-            },
+            question=said.question,
+            spec=spec.to_json(),
             reference=[
                 Panel(img, f"{when}: {view}")
                 for when, imgs in zip(("Initial", "Final"), pictures, strict=True)

@@ -21,7 +21,7 @@ choice of pattern errors and mirrors) uniformly among the sets where the answer 
 exactly these ranks (near ties excluded).  A grid with no such set is replaced by a new
 grid under the same targets, so the shipped ranks stay uniform: nearest / farthest /
 odd one out / most typical each pick the answer with probability 1/4 by construction.
-The pair is recorded in ``spec["answer_ranks"]``, the grids tried in ``spec["grids_drawn"]``.
+The pair is recorded in ``spec.answer_ranks``, the grids tried in ``spec.grids_drawn``.
 Level 0 has no choice of distractors (just three mirrors move the marker); on a 3x3 grid
 the answer is then almost always the most typical option, so level 0 uses 4x4 grids (the
 straight mirrors fix no line of cells), where every rank pair occurs (the rarest, farthest
@@ -48,12 +48,15 @@ from spatialcad.render.grid2d import draw_grid
 from spatialcad.render.thumbnails import answer_ranks, distances, thumbnail
 from spatialcad.tasks import base
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
-
-QUESTION = (
-    "The top image shows a grid of cells with a red square on one of its corners. Which "
-    "option shows this grid rotated in its plane (turned as a whole, not flipped over)? "
-    "Answer with A, B, C or D."
+from spatialcad.tasks.rotation_2d.spec import (
+    AnswerRanks,
+    GridSpec,
+    OptionData,
+    Spec,
+    Transform,
+    texts,
 )
+
 # The four reflections of the square: a mirror, then counter-clockwise quarter turns.
 REFLECTIONS = (("lr", 0), ("ud", 0), ("lr", 1), ("lr", 3))
 MIRROR_WORDS = {"lr": "reflected left-right", "ud": "reflected upside down"}
@@ -75,7 +78,7 @@ class Candidate:
 
     operator: str
     grid: Grid
-    transform: dict[str, Any]
+    transform: Transform
     explanation: str
     thumb: np.ndarray
 
@@ -99,16 +102,16 @@ class Generator(base.Generator):
         target = (int(rng.integers(4)), int(rng.integers(4)))
         grid, choices, drawn = _balanced_grid(p, target, rng)
         chosen = choices[int(rng.integers(len(choices)))]
-        options = [_option(i == 0, c) for i, c in enumerate(chosen)]
+        data = [OptionData(GridSpec.of(c.grid), c.transform) for c in chosen]
+        spec = Spec(GridSpec.of(grid), (p["size"], p["size"]), p["patterned"],
+                    AnswerRanks(*target), drawn)
         return Draft(
-            question=QUESTION,
-            spec={"reference": grid2d.to_json(grid), "size": [p["size"], p["size"]],
-                  "patterned": p["patterned"],
-                  "answer_ranks": {"distance_to_reference": target[0],
-                                   "distance_to_options": target[1]},
-                  "grids_drawn": drawn},
+            question=texts(spec, data).question,
+            spec=spec.to_json(),
             reference=[Panel(draw_grid(grid), "Reference grid")],
-            options=options,
+            options=[Option(i == 0, c.operator, c.explanation, image=draw_grid(c.grid),
+                            data=d.to_json())
+                     for i, (c, d) in enumerate(zip(chosen, data, strict=True))],
         )
 
 
@@ -127,17 +130,12 @@ def _balanced_grid(
     raise Reject(f"no grid of {MAX_GRIDS} lets the answer have the ranks {target}")
 
 
-def _option(is_answer: bool, c: Candidate) -> Option:
-    data = {"grid": grid2d.to_json(c.grid), "transform": c.transform}
-    return Option(is_answer, c.operator, c.explanation, image=draw_grid(c.grid), data=data)
-
-
 def _reflect(grid: Grid, axis: str, quarter_turns: int) -> Grid:
     return grid2d.rotate(grid2d.mirror(grid, axis), quarter_turns)
 
 
 def rotations(grid: Grid, ref_thumb: np.ndarray) -> list[Candidate]:
-    return [Candidate("rotation", grid2d.rotate(grid, t), {"turns": t},
+    return [Candidate("rotation", grid2d.rotate(grid, t), Transform(turns=t),
                       f"It is the reference turned {turn_words(t)}.", np.rot90(ref_thumb, t))
             for t in (1, 2, 3)]
 
@@ -152,7 +150,7 @@ def mirrors(grid: Grid, ref_thumb: np.ndarray) -> list[Candidate]:
         then = f", then turned {turn_words(extra)}" if extra else ""
         flipped = ref_thumb[:, ::-1] if axis == "lr" else ref_thumb[::-1]
         out.append(Candidate(
-            "mirror", wrong, {"mirror": axis, "turns": extra},
+            "mirror", wrong, Transform(mirror=axis, turns=extra),
             f"It is a mirror image of the reference ({MIRROR_WORDS[axis]}{then}); "
             "no rotation produces a mirror image.", np.rot90(flipped, extra)))
     return out
@@ -166,7 +164,7 @@ def pattern_errors(grid: Grid) -> list[Candidate]:
                else "the symbols inside the cells were turned the opposite way")
         wrong = grid2d.turn_patterns(grid2d.rotate(grid, turns), symbol_turns - turns)
         out.append(Candidate(
-            kind, wrong, {"turns": turns, "symbol_turns": symbol_turns},
+            kind, wrong, Transform(turns=turns, symbol_turns=symbol_turns),
             f"The cells and the marker are turned {turn_words(turns)}, but {how}.",
             thumbnail(draw_grid(wrong))))
     return out

@@ -3,9 +3,6 @@ coloured tiles, symbols and the corner marker."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import numpy as np
 
 from spatialcad.cad.scene import (
@@ -21,20 +18,23 @@ from spatialcad.cad.scene import (
 from spatialcad.geometry import grid2d
 from spatialcad.geometry.colours import GRID_CELL_COLOURS, GRID_INK, GRID_MARKER
 from spatialcad.render import grid2d as grid_drawing
+from spatialcad.tasks.rotation_2d.spec import GridSpec, parse_option, parse_spec
 
 PATTERN_PIXELS = 12  # a cell symbol as a grid of this many tiles a side
 
 
 def build(scene: Scene, record: Record) -> None:
-    scene.put("Reference grid", tile_pieces(rotation_grid_tiles(record["spec"]["reference"])))
+    reference = parse_spec(record["spec"]).reference
+    scene.put("Reference grid", tile_pieces(rotation_grid_tiles(reference)))
     for o in record["options"]:
-        scene.put(option_title(o), tile_pieces(rotation_grid_tiles(o["data"]["grid"])))
+        grid = parse_option(o["data"]).grid
+        scene.put(option_title(o), tile_pieces(rotation_grid_tiles(grid)))
 
 
-def rotation_grid_tiles(data: Mapping[str, Any]) -> list[Tile]:
+def rotation_grid_tiles(data: GridSpec) -> list[Tile]:
     """A 2DRotation grid in the z = 0 plane, cell (row, col) at x = col, y = -row: coloured
     cells, black symbols slightly above them, and the red corner marker."""
-    grid = grid2d.from_json(data)
+    grid = data.grid()
     rows, cols = grid.shape
     names = {i: (n, GRID_CELL_COLOURS[n]) for i, n in enumerate(grid2d.COLOURS)}
     tiles = grid_tiles(grid.colours, names, (0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (0.0, 1.0, 0.0))
@@ -43,7 +43,7 @@ def rotation_grid_tiles(data: Mapping[str, Any]) -> list[Tile]:
     for (r, c), kind in np.ndenumerate(grid.patterns):
         if kind:
             mask = grid_drawing.pattern_mask(grid2d.PATTERNS[kind - 1], PATTERN_PIXELS) >= 0.5
-            mask = np.rot90(np.fliplr(mask) if grid.flips[r, c] else mask, grid.turns[r, c])
+            mask = np.rot90(np.fliplr(mask) if grid.flips[r, c] else mask, int(grid.turns[r, c]))
             tiles += grid_tiles(mask, ink, (c, -r, RAISE), (step, 0.0, 0.0), (0.0, step, 0.0))
     size = 0.3  # the marker square sits just outside its corner
     x = -size if grid.marker[1] == "l" else cols

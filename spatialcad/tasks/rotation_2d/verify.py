@@ -16,11 +16,12 @@ from typing import Any
 import cv2
 import numpy as np
 
-from spatialcad.geometry.grid2d import from_json
 from spatialcad.render.grid2d import draw_grid
+from spatialcad.tasks.rotation_2d.spec import GridSpec, parse_option, parse_spec
 from spatialcad.verify.base import crop
 
 Matrix = tuple[tuple[int, int], tuple[int, int]]
+Cell = tuple[str, str | None, Matrix]  # colour, symbol, orientation
 IDENTITY: Matrix = ((1, 0), (0, 1))
 QUARTER: Matrix = ((0, -1), (1, 0))  # counter-clockwise, x right and y up
 FLIP_LR: Matrix = ((-1, 0), (0, 1))
@@ -40,20 +41,21 @@ def _mul(a: Matrix, b: Matrix) -> Matrix:
 class Drawing:
     """A grid as ``{(row, col): (colour, symbol, orientation)}`` plus the marker's cell."""
 
-    def __init__(self, rows: int, cols: int, cells: dict, marker: tuple[int, int]) -> None:
+    def __init__(self, rows: int, cols: int, cells: dict[tuple[int, int], Cell],
+                 marker: tuple[int, int]) -> None:
         self.rows, self.cols, self.cells, self.marker = rows, cols, cells, marker
 
     @classmethod
-    def parse(cls, data: dict[str, Any]) -> Drawing:
-        rows, cols = len(data["colours"]), len(data["colours"][0])
+    def parse(cls, data: GridSpec) -> Drawing:
+        rows, cols = len(data.colours), len(data.colours[0])
         cells = {}
         for r in range(rows):
             for c in range(cols):
-                m = FLIP_LR if data["flips"][r][c] else IDENTITY
-                for _ in range(data["turns"][r][c] % 4):
+                m = FLIP_LR if data.flips[r][c] else IDENTITY
+                for _ in range(data.turns[r][c] % 4):
                     m = _mul(QUARTER, m)
-                cells[r, c] = (data["colours"][r][c], data["patterns"][r][c], m)
-        corner = data["marker"]
+                cells[r, c] = (data.colours[r][c], data.patterns[r][c], m)
+        corner = data.marker
         marker = (0 if corner[0] == "t" else rows - 1, 0 if corner[1] == "l" else cols - 1)
         return cls(rows, cols, cells, marker)
 
@@ -91,21 +93,22 @@ def _pixel_turns(ref: np.ndarray, drawn: np.ndarray) -> list[int]:
 
 
 def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
-    spec = record["spec"]
+    spec = parse_spec(record["spec"])
     failures = []
-    ref = Drawing.parse(spec["reference"])
+    ref = Drawing.parse(spec.reference)
     turned = [ref]
     for _ in range(3):
         turned.append(turned[-1].turned())
     keys = [t.key() for t in turned]
-    ref_img = draw_grid(from_json(spec["reference"]))
+    ref_img = draw_grid(spec.reference.grid())
     failures += _panel_failures("the reference", image, record["layout"]["reference"][0], ref_img)
     fitting = []
     for o, box in zip(record["options"], record["layout"]["options"], strict=True):
         name = f"option {o['letter']}"
-        key = Drawing.parse(o["data"]["grid"]).key()
+        grid = parse_option(o["data"]).grid
+        key = Drawing.parse(grid).key()
         matches = [k for k in range(4) if keys[k] == key]
-        drawn = draw_grid(from_json(o["data"]["grid"]))
+        drawn = draw_grid(grid.grid())
         failures += _panel_failures(name, image, box, drawn)
         diffs = _pixel_turns(ref_img, drawn)
         if matches:
