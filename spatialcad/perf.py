@@ -1,20 +1,33 @@
-"""``make perf``: items per second per task, and where the time goes.
+"""``make perf``: how fast generation is, where the time goes, and what it costs in memory.
 
-Each task generates ``n`` items in-process twice: once plain (items/s), once under
-cProfile to split the time into geometry (scene building, exact answers, FreeCAD),
-rendering (rasterizer, 2D drawings, composite layout), PNG encoding/decoding and
-verification.  Shares come from the cumulative time of the stage entry points.
+Sections (``--section``, repeatable; ``make perf`` runs ``tasks`` and ``bench``):
+
+- ``tasks``: each task makes ``n`` items in-process twice, once plain (items/s), once under
+  cProfile to split the time into geometry (scene building, exact answers, FreeCAD),
+  rendering (rasterizer, 2D drawings, composite layout), PNG encoding/decoding and
+  verification (shares from the cumulative time of the stage entry points).
+- ``bench``: the three-level benchmark (every task at levels 0, 1 and 2, ``--bench-n``
+  items each) with ``generate --jobs J``, one process per level after the other, its wall
+  time, and the PNG-encode floor: the time to encode the same images on J cores.
+- ``memory``: peak memory (max RSS) of ``generate`` of cheap tasks at 1,000 and 10,000
+  items; a streamed run stays flat.
 """
 
 from __future__ import annotations
 
 import cProfile
 import pstats
+import subprocess
+import sys
+import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 import click
 
 from spatialcad.pipeline import make_item
+from spatialcad.render.png import decode_png, encode_png
 from spatialcad.tasks import registry
 
 # stage -> (module path suffix, function name) entry points; time outside them is geometry.
@@ -26,8 +39,9 @@ STAGES: dict[str, list[tuple[str, str]]] = {
         ("render/layout.py", "compose"),
     ],
     "png": [("render/png.py", "encode_png"), ("render/png.py", "decode_png")],
-    "verification": [("verify/__init__.py", "run_verifier")],
+    "verification": [("spatialcad/verification.py", "run_verifier")],
 }
+CHEAP_TASKS = "cube_counting,rotation_2d,arrow_moving"
 
 
 def stage_seconds(stats: pstats.Stats) -> dict[str, float]:
@@ -39,25 +53,19 @@ def stage_seconds(stats: pstats.Stats) -> dict[str, float]:
     return seconds
 
 
-@click.command()
-@click.option("--level", type=int, default=1, show_default=True)
-@click.option("--n", "n", type=int, default=8, show_default=True, help="Items per task.")
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--task", "task_spec", default="all", show_default=True)
-def main(level: int, n: int, seed: int, task_spec: str) -> None:
-    """Measure generation speed per task at one level (single process)."""
+def task_speeds(level: int, n: int, seed: int, names: list[str]) -> None:
     tasks = registry.tasks()
-    names = list(tasks) if task_spec == "all" else task_spec.split(",")
-    header = (f"{'task':<20} {'level':>5} {'items/s':>8} {'rejects/item':>12} "
-              f"{'geometry':>9} {'rendering':>9} {'png':>6} {'verify':>7}")
-    click.echo(header)
+    click.echo(f"{'task':<20} {'level':>5} {'items/s':>8} {'rejects/item':>12} "
+               f"{'geometry':>9} {'rendering':>9} {'png':>6} {'verify':>7}")
+    rates = []
     for name in names:
-        cls = tasks[name]
-        lv = level if cls.max_level is None else min(level, cls.max_level)
+        info = tasks[name]
+        lv = level if info.max_level is None else min(level, info.max_level)
         make_item(name, lv, 0, n, seed + 1)  # warm-up: imports, FreeCAD start, caches
         start = time.perf_counter()
         rejected = sum(make_item(name, lv, i, n, seed).rejected for i in range(n))
         rate = n / (time.perf_counter() - start)
+        rates.append(rate)
         prof = cProfile.Profile()
         prof.enable()
         for i in range(n):
@@ -70,8 +78,85 @@ def main(level: int, n: int, seed: int, task_spec: str) -> None:
         share = {k: 100 * v / total for k, v in {"geometry": geometry, **parts}.items()}
         click.echo(
             f"{name:<20} {lv:>5} {rate:>8.2f} {rejected / n:>12.2f} {share['geometry']:>8.0f}% "
-            f"{share['rendering']:>8.0f}% {share['png']:>5.0f}% {share['verification']:>6.0f}%"
-        )
+            f"{share['rendering']:>8.0f}% {share['png']:>5.0f}% {share['verification']:>6.0f}%")
+    median = sorted(rates)[len(rates) // 2]
+    slow = [f"{nm} {r:.2f}" for nm, r in zip(names, rates, strict=True) if r < median / 3]
+    click.echo(f"median {median:.2f} items/s; tasks slower than a third of it: "
+               f"{', '.join(slow) or 'none'}")
+
+
+def _encode_seconds(paths: list[str]) -> float:
+    images = [decode_png(p) for p in paths]
+    start = time.perf_counter()
+    for image in images:
+        encode_png(image)
+    return time.perf_counter() - start
+
+
+def png_floor(root: Path, jobs: int) -> tuple[int, float]:
+    """(images, seconds) to encode every PNG under ``root`` again on ``jobs`` cores."""
+    paths = sorted(str(p) for p in root.rglob("*.png"))
+    with ProcessPoolExecutor(jobs) as pool:
+        busy = list(pool.map(_encode_seconds, [paths[i::jobs] for i in range(jobs)]))
+    return len(paths), max(busy)
+
+
+def three_levels(n: int, seed: int, jobs: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        for level in (0, 1, 2):
+            subprocess.run([sys.executable, "-m", "spatialcad.cli", "generate", "--task", "all",
+                            "--level", str(level), "--n", str(n), "--seed", str(seed),
+                            "--jobs", str(jobs), "--out", f"{tmp}/L{level}"], check=True,
+                           stdout=subprocess.DEVNULL)
+        wall = time.perf_counter() - start
+        images, floor = png_floor(Path(tmp), jobs)
+    click.echo(f"three-level benchmark: {images} items (levels 0-2, {n} per task) with --jobs "
+               f"{jobs} in {wall:.1f} s ({images / wall:.1f} items/s); PNG-encode floor "
+               f"{floor:.1f} s; ratio {wall / floor:.1f}x")
+
+
+def peak_memory(items: int, tasks: str) -> float:
+    """Peak RSS (MiB) of a child ``generate`` of about ``items`` items of ``tasks``."""
+    names = tasks.split(",")
+    with tempfile.TemporaryDirectory() as tmp:
+        argv = ["spatialcad", "generate", "--task", tasks, "--n", str(items // len(names)),
+                "--out", f"{tmp}/b"]
+        code = ("import resource, sys\nfrom spatialcad.cli import main\n"
+                f"sys.argv = {argv!r}\ntry:\n    main()\nexcept SystemExit:\n    pass\n"
+                "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
+        done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                              text=True)
+    return int(done.stdout.strip().splitlines()[-1]) / 1024
+
+
+def memory(tasks: str) -> None:
+    small, big = peak_memory(1_000, tasks), peak_memory(10_000, tasks)
+    click.echo(f"peak memory of generate ({tasks}, level 0): 1,000 items {small:.0f} MiB, "
+               f"10,000 items {big:.0f} MiB ({100 * (big / small - 1):+.0f}%)")
+
+
+@click.command()
+@click.option("--section", "sections", multiple=True, type=click.Choice(["tasks", "bench",
+              "memory"]), help="What to measure (default: tasks and bench).")
+@click.option("--level", type=int, default=1, show_default=True, help="Level of `tasks`.")
+@click.option("--n", "n", type=int, default=8, show_default=True, help="Items per task.")
+@click.option("--bench-n", type=int, default=40, show_default=True,
+              help="Items per task and level of `bench`.")
+@click.option("--jobs", type=int, default=2, show_default=True, help="Processes of `bench`.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--task", "task_spec", default="all", show_default=True)
+def main(sections: tuple[str, ...], level: int, n: int, bench_n: int, jobs: int, seed: int,
+         task_spec: str) -> None:
+    """Measure generation speed per task, the three-level benchmark, and memory."""
+    sections = sections or ("tasks", "bench")
+    names = list(registry.tasks()) if task_spec == "all" else task_spec.split(",")
+    if "tasks" in sections:
+        task_speeds(level, n, seed, names)
+    if "bench" in sections:
+        three_levels(bench_n, seed, jobs)
+    if "memory" in sections:
+        memory(CHEAP_TASKS)
 
 
 if __name__ == "__main__":
