@@ -9,7 +9,7 @@ import pytest
 from spatialcad.geometry import cube_nets as cn
 from spatialcad.geometry import face_patterns as fp
 from spatialcad.geometry.rotations import proper_rotations
-from spatialcad.tasks.cube_unfolding.verify import roll, shows
+from spatialcad.verify.cube_rolling import roll, shows
 
 
 def hexominoes() -> set[tuple]:

@@ -1,19 +1,31 @@
 """CubeReconstruction: opposite faces by hand, every distractor kind rejected as the
-answer, a symmetric cube whose mirrored views are possible, and the CLI end to end."""
+answer, a symmetric cube whose mirrored views are possible, the typed spec read and written
+back, and the texts proved."""
 
 from __future__ import annotations
 
 import copy
+import json
+from dataclasses import replace
 
 import numpy as np
-from conftest import check_distractors, with_answer
+import pytest
+from conftest import check_distractors, generated_items, with_answer
 
 from spatialcad.geometry import cube_nets as cn
 from spatialcad.geometry.rotations import proper_rotations
 from spatialcad.pipeline import make_item
 from spatialcad.render.png import decode_png
-from spatialcad.tasks.cube_unfolding.verify import roll, shows
+from spatialcad.tasks.cube_reconstruction.spec import (
+    NONE_OF_THEM,
+    OPPOSITE,
+    VIEW,
+    parse_option,
+    parse_spec,
+    texts,
+)
 from spatialcad.verification import run_verifier
+from spatialcad.verify.cube_rolling import roll, shows
 
 
 def test_opposite_faces_of_the_staircase_by_hand():
@@ -29,12 +41,20 @@ def test_each_distractor_fails_as_the_answer():
     assert {"adjacent", "mirror", "turned_face", "opposite_pair"} <= kinds
 
 
-def test_opposite_question_checks_the_texts():
+@pytest.fixture(scope="module")
+def opposite_item():
+    """A level-0 item asking for the opposite colour, with a "none of them" option:
+    (record, image)."""
     for i in range(8):
         result = make_item("cube_reconstruction", 0, i, 8, 3)
-        if result.record["spec"]["question"] == "opposite":
-            break
-    record, image = result.record, decode_png(result.png)
+        if result.record["spec"]["question"] == OPPOSITE and NONE_OF_THEM in result.record[
+                "Choices"]:
+            return result.record, decode_png(result.png)
+    raise AssertionError("no such item among 8")
+
+
+def test_opposite_question_checks_the_texts(opposite_item):
+    record, image = opposite_item
     assert run_verifier(record, image) == []
     bad = copy.deepcopy(record)
     bad["spec"]["named"] = record["Choices"][0] if record["options"][0]["data"]["colour"] \
@@ -42,6 +62,52 @@ def test_opposite_question_checks_the_texts():
     assert run_verifier(bad, image)
     wrong = next(o["letter"] for o in record["options"] if not o["is_answer"])
     assert run_verifier(with_answer(record, wrong), image)
+
+
+def _texts_fail(record, image, field: str, text) -> list[str]:
+    """The failures of ``record`` with ``field`` replaced by ``text`` (which must differ)."""
+    assert record[field] != text
+    bad = copy.deepcopy(record)
+    bad[field] = text
+    return run_verifier(bad, image)
+
+
+def test_the_opposite_items_texts_are_proved(opposite_item):
+    record, image = opposite_item
+    spec = parse_spec(record["spec"])
+    options = [parse_option(o["data"]) for o in record["options"]]
+    view_question = texts(replace(spec, question=VIEW, named=None), options).question
+    message = "its {} is not the text its spec gives"
+    assert message.format("Question") in _texts_fail(record, image, "Question", view_question)
+    other = next(c for c in spec.faces.colour_names if c not in (spec.named,
+                                                                 record["Answer_direct"]))
+    for field in ("Question", "Question_direct"):
+        renamed = record[field].replace(f"the {spec.named} face", f"the {other} face")
+        assert message.format(field) in _texts_fail(record, image, field, renamed)
+    failures = _texts_fail(record, image, "Answer_direct", other)
+    assert message.format("Answer_direct") in failures
+    assert any(f"not the {other} one" in f for f in failures)  # the verifier's own fold
+    failures = _texts_fail(record, image, "Choices", record["Choices"][::-1])
+    assert any(f.startswith("its Choices") for f in failures)
+
+
+def test_the_view_items_texts_are_proved():
+    record, image = next(generated_items("cube_reconstruction", (1,), 1))
+    spec = parse_spec(record["spec"])
+    assert spec.question == VIEW
+    opposite = texts(replace(spec, question=OPPOSITE, named=spec.faces.colour_names[0]), [])
+    failures = _texts_fail(record, image, "Question", opposite.question)
+    assert "its Question is not the text its spec gives" in failures
+    failures = _texts_fail(record, image, "Choices", record["Choices"][::-1])
+    assert any(f.startswith("its Choices") for f in failures)
+
+
+def test_spec_and_option_data_round_trip(opposite_item):
+    items = [opposite_item, *generated_items("cube_reconstruction", (0, 1, 2), 2)]
+    for record, _ in items:
+        assert json.dumps(parse_spec(record["spec"]).to_json()) == json.dumps(record["spec"])
+        for o in record["options"]:
+            assert json.dumps(parse_option(o["data"]).to_json()) == json.dumps(o["data"])
 
 
 def test_a_mirrored_view_of_a_symmetric_cube_is_possible():

@@ -1,16 +1,19 @@
 """CubeUnfolding: a hand-checked fold, every distractor kind rejected as the answer, the
-image read back, determinism, and the CLI end to end."""
+image read back, the typed spec read and written back, and the texts proved."""
 
 from __future__ import annotations
 
 import copy
+import json
+from dataclasses import replace
 
 import numpy as np
 from conftest import check_distractors, generated_items
 
 from spatialcad.geometry import cube_nets as cn
-from spatialcad.tasks.cube_unfolding.verify import roll, shows
+from spatialcad.tasks.cube_unfolding.spec import parse_option, parse_spec, texts
 from spatialcad.verification import run_verifier
+from spatialcad.verify.cube_rolling import roll, shows
 
 # the cross: green in the centre, yellow above, purple below, blue right, brown and cyan left
 CROSS = [(1, 2, "green"), (0, 2, "yellow"), (2, 2, "purple"), (1, 3, "blue"),
@@ -52,3 +55,26 @@ def test_image_must_show_the_data():
     bad = copy.deepcopy(record)
     bad["spec"]["view"]["top"] = np.rot90(bad["spec"]["view"]["top"]).tolist()
     assert any("the cube" in f for f in run_verifier(bad, image))
+
+
+def test_spec_and_option_data_round_trip():
+    for record, _ in generated_items("cube_unfolding", (0, 1, 2), 2):
+        assert json.dumps(parse_spec(record["spec"]).to_json()) == json.dumps(record["spec"])
+        for o in record["options"]:
+            assert json.dumps(parse_option(o["data"]).to_json()) == json.dumps(o["data"])
+
+
+def test_the_texts_are_proved():
+    record, image = next(generated_items("cube_unfolding", (1,), 1))
+    spec = parse_spec(record["spec"])
+    other = {"can": "cannot", "cannot": "can"}[spec.question]
+    bad = copy.deepcopy(record)
+    bad["Question"] = texts(replace(spec, question=other), []).question
+    assert bad["Question"] != record["Question"]
+    assert "its Question is not the text its spec gives" in run_verifier(bad, image)
+    bad = copy.deepcopy(record)
+    bad["Choices"][1] = "Image E"
+    assert any(f.startswith("its Choices") for f in run_verifier(bad, image))
+    bad = copy.deepcopy(record)
+    bad["spec"]["question"] = "could"
+    assert any("malformed" in f for f in run_verifier(bad, image))

@@ -1,8 +1,10 @@
-"""PaperFolding: the folding simulator by hand and by properties, the verifier, the CLI."""
+"""PaperFolding: the folding simulator by hand and by properties, the verifier, the typed
+spec read and written back, and the texts proved."""
 
 from __future__ import annotations
 
 import copy
+import json
 
 import numpy as np
 import pytest
@@ -14,6 +16,7 @@ from spatialcad.pipeline import make_item
 from spatialcad.render.png import decode_png
 from spatialcad.render.thumbnails import answer_ranks, distances, thumbnail
 from spatialcad.tasks.paper_folding.generate import OPERATORS, wrong_pool
+from spatialcad.tasks.paper_folding.spec import Fold, parse_option, parse_spec
 from spatialcad.tasks.paper_folding.verify import Sheet
 from spatialcad.verification import run_verifier
 
@@ -77,7 +80,7 @@ def test_properties_of_random_folds():
         for before, after in zip(states, states[1:], strict=False):
             assert before.outline().covers(after.outline())
         # the verifier's reflection-based unfolding agrees with the layer tracking
-        sheet = Sheet(rows, cols, [f.as_dict() for f in folds])
+        sheet = Sheet(rows, cols, [Fold(f.kind, f.line, f.flap) for f in folds])
         mirrored = {(y // 2, x // 2) for r, c in holes
                     for x, y in sheet.unfold((2 * c + 1, 2 * r + 1))}
         assert mirrored == unfolded
@@ -156,6 +159,26 @@ def test_verifier_checks_drawings_and_folds(items):
     assert any("fold 1" in f for f in run_verifier(record, image))
 
 
+def test_spec_and_option_data_round_trip(items):
+    for item in items:
+        record = item.record
+        assert json.dumps(parse_spec(record["spec"]).to_json()) == json.dumps(record["spec"])
+        for o in record["options"]:
+            assert json.dumps(parse_option(o["data"]).to_json()) == json.dumps(o["data"])
+
+
+def test_the_texts_are_proved(items):
+    item = items[0]
+    image = decode_png(item.png)
+    record = copy.deepcopy(item.record)
+    record["Question"] = record["Question"].replace("completely unfolded", "unfolded once")
+    assert "its Question is not the text its spec gives" in run_verifier(record, image)
+    record = copy.deepcopy(item.record)
+    record["Choices"] = record["Choices"][::-1]
+    assert any(f.startswith("its Choices") for f in run_verifier(record, image))
+    record = copy.deepcopy(item.record)
+    record["Question_direct"] = "How many holes does the unfolded sheet show?"
+    assert "its Question_direct is not the text its spec gives" in run_verifier(record, image)
 
 
 @pytest.fixture(scope="module")

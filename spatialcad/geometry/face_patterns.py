@@ -38,14 +38,6 @@ class FaceSet:
     names: list[str]
     grids: list[np.ndarray]
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "style": self.style,
-            "palette": [list(c) for c in self.palette],
-            "colour_names": self.names,
-            "faces": [g.tolist() for g in self.grids],
-        }
-
     def label(self, face: int, position: str) -> str:
         """A face's name in explanations: by colour, or for dot faces by its ``position``
         in a picture ("the red face", "the top face")."""

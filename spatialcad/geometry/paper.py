@@ -34,9 +34,6 @@ class Fold:
     line: tuple[int, int, int]
     flap: int  # +1 or -1
 
-    def as_dict(self) -> dict:
-        return {"kind": self.kind, "line": list(self.line), "flap": self.flap}
-
     def matrix(self) -> Iso:
         """The reflection across the fold line, as an exact integer isometry."""
         a, b, c = self.line

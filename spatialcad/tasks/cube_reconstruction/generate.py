@@ -10,28 +10,32 @@ possible (a symmetric picture can make a mirrored view possible) is rejected.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from spatialcad.geometry import cube_nets as cn
-from spatialcad.geometry.face_patterns import FaceSet, turned
+from spatialcad.geometry.cube_fields import cell_rows
+from spatialcad.geometry.cube_items import pattern_params, random_net
+from spatialcad.geometry.face_patterns import FaceSet, make_faces, turned
 from spatialcad.geometry.rotations import proper_rotations
+from spatialcad.render.cube_pictures import net_image, view_image
 from spatialcad.tasks import base
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
-from spatialcad.tasks.cube_unfolding.generate import (
-    FACE_WORDS,
-    FOLDING,
-    faces_for,
-    net_image,
-    net_json,
-    pattern_params,
-    random_net,
-    view_image,
-    view_json,
+from spatialcad.tasks.cube_reconstruction.spec import (
+    OPPOSITE,
+    VIEW,
+    ColourOption,
+    CubeDrawing,
+    Faces,
+    NetDrawing,
+    Spec,
+    View,
+    ViewOption,
+    texts,
 )
 
-NONE_OF_THEM = "All three other options are incorrect"
 REF_CELL = 80
 REF_PANEL = (440, 280)
 OPTION_VIEW = 290
@@ -40,27 +44,30 @@ WRONG_VIEWS = ("mirror", "turned_face", "opposite_pair")
 
 class Generator(base.Generator):
     def params(self, level: int) -> dict[str, Any]:
-        kinds = ["opposite", "view"] if level == 0 else ["view"]
+        kinds = [OPPOSITE, VIEW] if level == 0 else [VIEW]
         return {**pattern_params(level), "questions": kinds}
 
     def build(self, level: int, rng: np.random.Generator) -> Draft:
         kinds = self.params(level)["questions"]
         question = kinds[int(rng.integers(len(kinds)))]
-        faces = faces_for(level, rng)
+        try:
+            faces = make_faces(pattern_params(level), rng)
+        except ValueError as exc:
+            raise Reject(str(exc)) from exc
         name = list(cn.NETS)[int(rng.integers(len(cn.NETS)))]
         net = random_net(cn.random_cube(rng), name, rng)
         cube = cn.fold_net(net)
         image, drawing = net_image(net, faces, REF_CELL, REF_PANEL)
-        spec = {"faces": faces.to_json(), **net_json(name, net), "net_drawing": drawing,
-                "question": question}
+        spec = Spec(Faces.of(faces), name, cell_rows(net), NetDrawing.from_json(drawing),
+                    question)
         reference = [Panel(image, "The net")]
-        if question == "opposite":
+        if question == OPPOSITE:
             return _opposite_item(cube, faces, spec, reference, rng)
         return _view_item(cube, faces, spec, reference, rng)
 
 
 def _opposite_item(
-    cube: cn.Cube, faces: FaceSet, spec: dict, reference: list[Panel], rng: np.random.Generator
+    cube: cn.Cube, faces: FaceSet, spec: Spec, reference: list[Panel], rng: np.random.Generator
 ) -> Draft:
     normal = cn.NORMALS[int(rng.integers(6))]
     named = faces.names[cube[normal][0]]
@@ -72,33 +79,36 @@ def _opposite_item(
     colours = adjacent[: 3 if none_is_answer else (2 if none_shown else 3)]
     if not none_is_answer:
         colours.append(truth)
-    summary = f"Folded, the {truth} face is opposite the {named} face."
-    options = [
-        Option(is_answer=c == truth, operator="opposite" if c == truth else "adjacent",
-               explanation=summary + ("" if c == truth else f" The {c} face is next to it."),
-               text=c, data={"colour": c})
-        for c in sorted(colours)
-    ]
+    data = [ColourOption(c) for c in sorted(colours)]
     if none_shown:
-        options.append(Option(
-            is_answer=none_is_answer, operator="none_of_the_others",
-            explanation=summary + (" No option names it." if none_is_answer else
-                                   " One option names it."),
-            text=NONE_OF_THEM, data={"colour": None}))
-    intro = (f"The image shows the net of a cube with {FACE_WORDS[faces.style]}: {FOLDING}. "
-             f"Which colour is on the face opposite the {named} face? ")
+        data.append(ColourOption(None))
+    spec = replace(spec, named=named)
+    said = texts(spec, data)
+    assert said.choices is not None
+    summary = f"Folded, the {truth} face is opposite the {named} face."
+    options = []
+    for d, text in zip(data, said.choices, strict=True):
+        if d.colour is None:
+            is_answer, operator = none_is_answer, "none_of_the_others"
+            why = " No option names it." if none_is_answer else " One option names it."
+        else:
+            is_answer = d.colour == truth
+            operator = "opposite" if is_answer else "adjacent"
+            why = "" if is_answer else f" The {d.colour} face is next to it."
+        options.append(Option(is_answer=is_answer, operator=operator, explanation=summary + why,
+                              text=text, data=d.to_json()))
     return Draft(
-        question=intro + "Answer with A, B, C or D.",
-        question_direct=intro + "Answer with one colour name.",
-        answer_direct=truth,
-        spec={**spec, "named": named},
+        question=said.question,
+        question_direct=said.question_direct,
+        answer_direct=said.answer_direct,
+        spec=spec.to_json(),
         reference=reference,
         options=options,
     )
 
 
 def _view_item(
-    cube: cn.Cube, faces: FaceSet, spec: dict, reference: list[Panel], rng: np.random.Generator
+    cube: cn.Cube, faces: FaceSet, spec: Spec, reference: list[Panel], rng: np.random.Generator
 ) -> Draft:
     rotations = proper_rotations()
     pose = rotations[int(rng.integers(24))]
@@ -112,19 +122,15 @@ def _view_item(
             raise Reject(f"the {kind} view is a possible view")
         if any(cn.same_view(view, other) for _, other, _ in candidates[:i]):
             raise Reject("two options show the same view")
-    options = []
+    options, data = [], []
     for i, (kind, view, why) in enumerate(candidates):
         image, drawing = view_image(view, faces, OPTION_VIEW)
+        data.append(ViewOption(View.of(view), CubeDrawing.from_json(drawing)))
         options.append(Option(is_answer=i == 0, operator=kind, explanation=why, image=image,
-                              data={"view": view_json(view), "drawing": drawing}))
-    orientation = "" if faces.style == "solid" else ", every pattern in its true orientation"
+                              data=data[-1].to_json()))
     return Draft(
-        question=(
-            f"The top image shows the net of a cube with {FACE_WORDS[faces.style]}: {FOLDING}. "
-            "Which option shows the folded cube seen from one of its corners"
-            f"{orientation}? Answer with A, B, C or D."
-        ),
-        spec=spec,
+        question=texts(spec, data).question,
+        spec=spec.to_json(),
         reference=reference,
         options=options,
     )

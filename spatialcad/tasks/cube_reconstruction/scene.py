@@ -3,8 +3,6 @@ the options' corner views."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from spatialcad.cad.scene import (
     Record,
     Scene,
@@ -14,13 +12,14 @@ from spatialcad.cad.scene import (
     tile_pieces,
     view_tiles,
 )
+from spatialcad.tasks.cube_reconstruction.spec import ViewOption, parse_option, parse_spec
 
 
 def build(scene: Scene, record: Record) -> None:
-    spec = record["spec"]
-    colours = face_colours(spec["faces"])
-    grids = [np.array(g) for g in spec["faces"]["faces"]]
-    scene.put(f"Reference net {spec['net']}", net_and_cube(spec["cells"], grids, colours))
+    spec = parse_spec(record["spec"])
+    colours = face_colours(spec.faces.to_json())
+    scene.put(f"Reference net {spec.net}", net_and_cube(spec.cells, spec.faces.grids(), colours))
     for o in record["options"]:
-        if "view" in o["data"]:
-            scene.put(option_title(o), tile_pieces(view_tiles(o["data"]["view"], colours)))
+        data = parse_option(o["data"])
+        if isinstance(data, ViewOption):
+            scene.put(option_title(o), tile_pieces(view_tiles(data.view.grids(), colours)))

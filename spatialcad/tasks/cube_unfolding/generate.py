@@ -7,7 +7,8 @@ swapped with its opposite face, or (patterned faces) a visible face's picture tu
 Every option is checked by folding it and trying the 24 poses; a candidate whose option
 does not behave as its operator claims is rejected.
 
-The pattern levels, net drawing and cube drawing here are shared with CubeReconstruction.
+The face patterns by level, the nets and the pictures are shared with CubeReconstruction
+(spatialcad/geometry/cube_items.py, spatialcad/render/cube_pictures.py).
 """
 
 from __future__ import annotations
@@ -17,39 +18,27 @@ from typing import Any
 import numpy as np
 
 from spatialcad.geometry import cube_nets as cn
+from spatialcad.geometry.cube_fields import cell_rows
+from spatialcad.geometry.cube_items import pattern_params, random_net
 from spatialcad.geometry.face_patterns import FaceSet, make_faces, turned
 from spatialcad.geometry.rotations import proper_rotations
-from spatialcad.render.cube_faces import draw_cube, draw_net
+from spatialcad.render.cube_pictures import net_image, view_image
 from spatialcad.tasks import base
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
-
-FACE_WORDS = {
-    "solid": "six faces of different colours",
-    "glyph": "six faces of different colours, each marked with a black letter",
-    "dots": "six faces with different patterns of coloured dots",
-}
-FOLDING = (
-    "every square shows a face as it looks from outside the cube, and the net is folded "
-    "along its edges away from the viewer"
+from spatialcad.tasks.cube_unfolding.spec import (
+    QUESTIONS,
+    CubeDrawing,
+    Faces,
+    NetDrawing,
+    OptionData,
+    Spec,
+    View,
+    texts,
 )
+
 NET_CELL = 54
 NET_PANEL = (290, 180)
 VIEW_PANEL = 300
-
-
-def pattern_params(level: int) -> dict[str, Any]:
-    """L0 solid colours; L1 letters; L2 3x3 coloured dots; L3+ 4x4 dots, then more colours
-    and denser dots (saturating at L6)."""
-    if level == 0:
-        return {"style": "solid"}
-    if level == 1:
-        return {"style": "glyph"}
-    return {
-        "style": "dots",
-        "grid": 3 if level == 2 else 4,
-        "colours": min(3 + max(0, level - 3), 6),
-        "density": round(min(0.5 + 0.05 * (level - 2), 0.7), 2),
-    }
 
 
 def faces_for(level: int, rng: np.random.Generator) -> FaceSet:
@@ -57,31 +46,6 @@ def faces_for(level: int, rng: np.random.Generator) -> FaceSet:
         return make_faces(pattern_params(level), rng)
     except ValueError as exc:
         raise Reject(str(exc)) from exc
-
-
-def net_image(net: list[cn.NetCell], faces: FaceSet, cell: int, size: tuple[int, int]):
-    cells = [(c.row, c.col, turned(faces.grids[c.face], c.turns)) for c in net]
-    return draw_net(cells, faces.style, faces.palette, cell=cell, size=size)
-
-
-def view_image(view: cn.View, faces: FaceSet, size: int = VIEW_PANEL):
-    shown = [(view[name], *cn.VIEW_FACES[name]) for name in cn.VIEW_FACES]
-    return draw_cube(shown, faces.style, faces.palette, size=size)
-
-
-def random_net(cube: cn.Cube, name: str, rng: np.random.Generator) -> list[cn.NetCell]:
-    """``cube`` unfolded onto net ``name``, laid out in one of four orientations that keep
-    it wider than tall, from a random pose."""
-    cells = cn.layout_turned(cn.NETS[name], 2 * int(rng.integers(2)), bool(rng.integers(2)))
-    return cn.unfold(cube, cells, proper_rotations()[int(rng.integers(24))])
-
-
-def net_json(name: str, net: list[cn.NetCell]) -> dict[str, Any]:
-    return {"net": name, "cells": [[c.row, c.col, c.face, c.turns] for c in net]}
-
-
-def view_json(view: cn.View) -> dict[str, list]:
-    return {name: grid.tolist() for name, grid in view.items()}
 
 
 def _variant(
@@ -151,7 +115,7 @@ class Generator(base.Generator):
         pose = proper_rotations()[int(rng.integers(24))]
         view = cn.corner_view(cube, faces.grids, pose)
         shown = cn.visible_normals(pose)
-        question = ("can", "cannot")[int(rng.integers(2))]
+        question = QUESTIONS[int(rng.integers(2))]
 
         negative = ["swap_visible", "swap_opposite"] + (["rotated"] * (faces.style != "solid"))
         if question == "can":
@@ -163,7 +127,7 @@ class Generator(base.Generator):
             kinds.append(POSITIVE[int(rng.integers(2))])
         names = [list(cn.NETS)[int(i)] for i in rng.choice(len(cn.NETS), size=4, replace=False)]
 
-        options, keys = [], set()
+        options, data, keys = [], [], set()
         for i, (kind, net_name) in enumerate(zip(kinds, names, strict=True)):
             folded, why = _variant(kind, cube, faces, shown, rng)
             fits = bool(cn.possible_poses(folded, faces.grids, view))
@@ -172,29 +136,18 @@ class Generator(base.Generator):
             net = random_net(folded, net_name, rng)
             keys.add(drawn_key(net, faces))
             image, drawing = net_image(net, faces, NET_CELL, NET_PANEL)
-            options.append(Option(
-                is_answer=i == 0, operator=kind, explanation=why, image=image,
-                data={**net_json(net_name, net), "drawing": drawing},
-            ))
+            data.append(OptionData(net_name, cell_rows(net), NetDrawing.from_json(drawing)))
+            options.append(Option(is_answer=i == 0, operator=kind, explanation=why, image=image,
+                                  data=data[-1].to_json()))
         if len(keys) < 4:
             raise Reject("two options draw the same net")
 
-        ref, ref_drawing = view_image(view, faces)
-        orientation = "" if faces.style == "solid" else ", every pattern in the same orientation"
+        ref, ref_drawing = view_image(view, faces, VIEW_PANEL)
+        spec = Spec(Faces.of(faces), View.of(view), CubeDrawing.from_json(ref_drawing),
+                    pose.tolist(), question)
         return Draft(
-            question=(
-                f"The top image shows a cube with {FACE_WORDS[faces.style]}, seen from one of "
-                f"its corners. Each option is a net of a cube: {FOLDING}. Which net {question} "
-                "be folded into a cube that, turned suitably, looks exactly like the one shown"
-                f"{orientation}? Answer with A, B, C or D."
-            ),
-            spec={
-                "faces": faces.to_json(),
-                "view": view_json(view),
-                "view_drawing": ref_drawing,
-                "pose": pose.tolist(),
-                "question": question,
-            },
+            question=texts(spec, data).question,
+            spec=spec.to_json(),
             reference=[Panel(ref, "The cube")],
             options=options,
         )

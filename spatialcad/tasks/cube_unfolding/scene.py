@@ -3,8 +3,6 @@ beside the cube it folds into."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from spatialcad.cad.scene import (
     Record,
     Scene,
@@ -14,13 +12,15 @@ from spatialcad.cad.scene import (
     tile_pieces,
     view_tiles,
 )
+from spatialcad.tasks.cube_unfolding.spec import parse_option, parse_spec
 
 
 def build(scene: Scene, record: Record) -> None:
-    spec = record["spec"]
-    colours = face_colours(spec["faces"])
-    grids = [np.array(g) for g in spec["faces"]["faces"]]
-    scene.put("Reference cube, visible faces", tile_pieces(view_tiles(spec["view"], colours)))
+    spec = parse_spec(record["spec"])
+    colours = face_colours(spec.faces.to_json())
+    grids = spec.faces.grids()
+    scene.put("Reference cube, visible faces", tile_pieces(view_tiles(spec.view.grids(), colours)))
     for o in record["options"]:
-        scene.put(option_title(o, f"net {o['data']['net']} ({o['operator'].replace('_', ' ')})"),
-                  net_and_cube(o["data"]["cells"], grids, colours))
+        data = parse_option(o["data"])
+        scene.put(option_title(o, f"net {data.net} ({o['operator'].replace('_', ' ')})"),
+                  net_and_cube(data.cells, grids, colours))

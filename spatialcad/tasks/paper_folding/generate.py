@@ -28,17 +28,12 @@ from spatialcad.render import paper_drawing as draw
 from spatialcad.render.thumbnails import balanced_set, random_target
 from spatialcad.tasks import base
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
+from spatialcad.tasks.paper_folding.spec import COORDINATES, Fold, OptionData, Spec, texts
 
 Cell = tuple[int, int]
 Pattern = frozenset[Cell]
 Edit = Callable[[Pattern, int, int, np.random.Generator], Pattern | None]
 
-QUESTION = (
-    "A sheet of grid paper is folded step by step as shown: in each step the shaded part is "
-    "folded over along the dashed red line, in the direction of the arrow. Then holes are "
-    "punched through all layers of the folded paper as shown in the last picture. Which "
-    "option shows the holes when the paper is completely unfolded? Answer with A, B, C or D."
-)
 SCENE_DRAWS = 20  # scenes tried for one item's similarity-rank target
 EDITS_PER_OPERATOR = 3  # draws of each operator on the true pattern
 SECOND_EDITS = ("move_hole", "add_hole", "delete_hole")  # applied once more to a wrong pattern
@@ -69,14 +64,14 @@ class Generator(base.Generator):
         # drawn first and kept while the scene is redrawn, so that they stay uniform.
         target = random_target(rng)
         for drawn in range(1, SCENE_DRAWS + 1):
-            draft = self._try_scene(level, rng, target)
+            draft = self._try_scene(level, rng, target, drawn)
             if draft is not None:
-                draft.spec["scenes_drawn"] = drawn
                 return draft
         raise Reject(f"no option set gave the answer the similarity ranks {target}")
 
-    def _try_scene(self, level: int, rng: np.random.Generator, target: tuple[int, int]
-                   ) -> Draft | None:
+    def _try_scene(self, level: int, rng: np.random.Generator, target: tuple[int, int],
+                   drawn: int) -> Draft | None:
+        """Draft ``drawn`` of a scene for the ranks ``target``; None if no option set fits."""
         p = self.params(level)
         rows, cols = p["rows"], p["cols"]
         diagonal = p["diagonal"] and bool(rng.random() < 0.5)
@@ -117,22 +112,13 @@ class Generator(base.Generator):
                    truth, images[0])]
         chosen += [(pool[i].operator, pool[i].explanation, pool[i].pattern, images[1 + i])
                    for i in picked]
+        data = [OptionData(sorted(pattern)) for _, _, pattern, _ in chosen]
         options = [Option(is_answer=k == 0, operator=op, explanation=why, image=image,
-                          data={"holes": [list(c) for c in sorted(pattern)]})
-                   for k, (op, why, pattern, image) in enumerate(chosen)]
-        return Draft(
-            question=QUESTION,
-            spec={
-                "rows": rows,
-                "cols": cols,
-                "folds": [f.as_dict() for f in folds],
-                "holes": [list(h) for h in holes],
-                "coordinates": "x right (columns), y down (rows); holes are [row, col]",
-                "answer_ranks": list(target),
-            },
-            reference=reference,
-            options=options,
-        )
+                          data=d.to_json())
+                   for k, ((op, why, _, image), d) in enumerate(zip(chosen, data, strict=True))]
+        spec = Spec(rows, cols, [Fold(f.kind, f.line, f.flap) for f in folds], holes, COORDINATES,
+                    target, drawn)
+        return Draft(texts(spec, data).question, spec.to_json(), reference, options)
 
 
 def _mirror(t: Pattern, rows: int, cols: int, rng: np.random.Generator) -> Pattern | None:

@@ -11,20 +11,22 @@ from spatialcad.cad.scene import Piece, Record, Scene, lifted, option_title
 from spatialcad.geometry import paper as pf
 from spatialcad.geometry.colours import PAPER
 from spatialcad.render.paper_drawing import HOLE_RADIUS
+from spatialcad.tasks.paper_folding.spec import parse_option, parse_spec
 
 SHEET = 0.05  # thickness of the paper sheets
 
 
 def build(scene: Scene, record: Record) -> None:
-    spec = record["spec"]
-    folds = [pf.Fold(f["kind"], tuple(f["line"]), f["flap"]) for f in spec["folds"]]
-    folded = pf.fold_all(spec["rows"], spec["cols"], folds)[-1]
-    plate = punched(folded.outline(), spec["holes"])
+    spec = parse_spec(record["spec"])
+    folds = [pf.Fold(f.kind, f.line, f.flap) for f in spec.folds]
+    folded = pf.fold_all(spec.rows, spec.cols, folds)[-1]
+    plate = punched(folded.outline(), spec.holes)
     scene.put(f"Folded paper ({len(folds)} folds), punched", [Piece("paper", plate, PAPER)])
-    sheet = pf.Paper.sheet(spec["rows"], spec["cols"]).outline()
+    sheet = pf.Paper.sheet(spec.rows, spec.cols).outline()
     for o in record["options"]:
-        scene.put(option_title(o, f"unfolded sheet, {len(o['data']['holes'])} holes"),
-                  [Piece("paper", punched(sheet, o["data"]["holes"]), PAPER)])
+        holes = parse_option(o["data"]).holes
+        scene.put(option_title(o, f"unfolded sheet, {len(holes)} holes"),
+                  [Piece("paper", punched(sheet, holes), PAPER)])
 
 
 def punched(outline: Any, holes: Sequence[Sequence[int]]) -> Any:

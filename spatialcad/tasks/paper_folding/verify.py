@@ -11,11 +11,13 @@ back from the image.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import cv2
 import numpy as np
 
+from spatialcad.tasks.paper_folding.spec import Fold, parse_option, parse_spec
 from spatialcad.verify.base import crop
 
 HOLE_RADIUS = 0.22  # drawn hole radius, in cells
@@ -44,9 +46,9 @@ def _inside(p: Point, region: list[Constraint], strict: bool) -> bool:
 class Sheet:
     """The regions covered by the paper before and after every fold."""
 
-    def __init__(self, rows: int, cols: int, folds: list[dict[str, Any]]) -> None:
+    def __init__(self, rows: int, cols: int, folds: Sequence[Fold]) -> None:
         self.rows, self.cols = rows, cols
-        self.folds = [(tuple(f["line"]), f["flap"]) for f in folds]
+        self.folds = [(f.line, f.flap) for f in folds]
         box: list[Constraint] = [((1, 0, 0), 1), ((1, 0, cols), -1), ((0, 1, 0), 1),
                                  ((0, 1, rows), -1)]
         self.regions = [box]
@@ -101,14 +103,14 @@ def read_holes(panel: np.ndarray, rows: int, cols: int) -> set[tuple[int, int]]:
 
 
 def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
-    spec = record["spec"]
-    rows, cols, folds = spec["rows"], spec["cols"], spec["folds"]
+    spec = parse_spec(record["spec"])
+    rows, cols, folds = spec.rows, spec.cols, spec.folds
     failures = []
     for j, f in enumerate(folds):
-        a, b, _ = f["line"]
-        if (a, b) not in NORMALS.get(f["kind"], set()) or f["flap"] not in (-1, 1):
-            failures.append(f"fold {j + 1} is not a {f['kind']} fold")
-        elif f["kind"] == "diagonal" and j != len(folds) - 1:
+        a, b, _ = f.line
+        if (a, b) not in NORMALS.get(f.kind, set()) or f.flap not in (-1, 1):
+            failures.append(f"fold {j + 1} is not a {f.kind} fold")
+        elif f.kind == "diagonal" and j != len(folds) - 1:
             failures.append(f"fold {j + 1} is diagonal but not the last fold")
     if failures:
         return failures
@@ -117,7 +119,7 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
         problem = sheet.fold_problem(j)
         if problem:
             failures.append(f"fold {j + 1} {problem}")
-    holes = [tuple(h) for h in spec["holes"]]
+    holes = spec.holes
     final = sheet.regions[-1]
     for r, c in holes:
         corners = [(2 * c + dx, 2 * r + dy) for dx in (0, 2) for dy in (0, 2)]
@@ -129,7 +131,7 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
         return failures
     truth = {(y // 2, x // 2) for r, c in holes for x, y in sheet.unfold((2 * c + 1, 2 * r + 1))}
 
-    patterns = {o["letter"]: {tuple(h) for h in o["data"]["holes"]} for o in record["options"]}
+    patterns = {o["letter"]: set(parse_option(o["data"]).holes) for o in record["options"]}
     matching = [letter for letter, p in patterns.items() if p == truth]
     if matching != [record["Answer"]]:
         failures.append(f"options with the unfolded pattern: {matching}, answer "

@@ -1,0 +1,58 @@
+"""PaperFolding's spec: the sheet, its folds and the punched holes (sheet coordinates, see
+spatialcad/geometry/paper.py), and the similarity ranks the answer was given; an option's
+data: the holes of its unfolded sheet."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from spatialcad.spec import JsonSpec, Texts
+
+QUESTION = (
+    "A sheet of grid paper is folded step by step as shown: in each step the shaded part is "
+    "folded over along the dashed red line, in the direction of the arrow. Then holes are "
+    "punched through all layers of the folded paper as shown in the last picture. Which "
+    "option shows the holes when the paper is completely unfolded? Answer with A, B, C or D."
+)
+COORDINATES = "x right (columns), y down (rows); holes are [row, col]"
+
+Cell = tuple[int, int]  # (row, col)
+
+
+@dataclass(frozen=True)
+class Fold(JsonSpec):
+    """Fold along ``a*x + b*y = c``, the side where ``a*x + b*y - c`` has sign ``flap``
+    folded over (as :class:`spatialcad.geometry.paper.Fold`)."""
+
+    kind: str  # "vertical" | "horizontal" | "diagonal"
+    line: tuple[int, int, int]  # a, b, c
+    flap: int  # +1 or -1
+
+
+@dataclass(frozen=True)
+class Spec(JsonSpec):
+    rows: int
+    cols: int
+    folds: list[Fold]
+    holes: list[Cell]  # punched in the folded paper
+    coordinates: str  # COORDINATES, for readers of the record
+    answer_ranks: tuple[int, int]  # the answer's similarity ranks (render/thumbnails.py)
+    scenes_drawn: int  # scenes tried for these ranks
+
+
+@dataclass(frozen=True)
+class OptionData(JsonSpec):
+    holes: list[Cell]  # of the unfolded sheet, sorted
+
+
+def parse_spec(data: Any) -> Spec:
+    return Spec.from_json(data)
+
+
+def parse_option(data: Any) -> OptionData:
+    return OptionData.from_json(data, "option")
+
+
+def texts(spec: Spec, options: list[OptionData]) -> Texts:
+    return Texts(QUESTION)

@@ -1,0 +1,68 @@
+"""Reading the cube tasks' pictures back from the image: every grid block of a drawn net or
+of a drawn cube's visible faces is read at its centre and must show the recorded picture."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from spatialcad.geometry.cube_fields import CubeDrawingFields, FaceSetFields, NetDrawingFields
+from spatialcad.verify.cube_rolling import SHOWN, NetPicture
+
+SCREEN_RIGHT = np.array([1.0, 1.0, 0.0]) / math.sqrt(2.0)
+SCREEN_UP = np.array([-1.0, 1.0, 2.0]) / math.sqrt(6.0)
+TOLERANCE = 40.0  # largest RGB distance between a read colour and its palette colour
+
+
+def _classify(pixels: np.ndarray, faces: FaceSetFields) -> np.ndarray:
+    """Palette index of each read colour, -1 where none is within TOLERANCE."""
+    palette = np.asarray(faces.palette, dtype=float)
+    dist = np.linalg.norm(pixels[..., None, :].astype(float) - palette, axis=-1)
+    idx = dist.argmin(axis=-1)
+    return np.where(dist.min(axis=-1) <= TOLERANCE, idx, -1)
+
+
+def read_net(panel: np.ndarray, drawing: NetDrawingFields, cells: Sequence[NetPicture],
+             faces: FaceSetFields) -> list[np.ndarray]:
+    """The grid each net cell shows, read at its block centres."""
+    n = len(faces.faces[0])
+    cell, (x0, y0) = drawing.cell, drawing.origin
+    centres = (np.arange(n) + 0.5) * cell / n
+    out = []
+    for r, c, _ in cells:
+        ys = (y0 + r * cell + centres).astype(int)
+        xs = (x0 + c * cell + centres).astype(int)
+        out.append(_classify(panel[np.ix_(ys, xs)], faces))
+    return out
+
+
+def read_view(panel: np.ndarray, drawing: CubeDrawingFields, faces: FaceSetFields
+              ) -> dict[str, np.ndarray]:
+    """The grid each visible face of a drawn cube shows, read at its block centres."""
+    n = len(faces.faces[0])
+    s, (cx, cy) = drawing.scale, drawing.center
+    t = (np.arange(n) + 0.5) / n - 0.5
+    out = {}
+    for name, (w, right, up) in SHOWN.items():
+        p = 0.5 * w + t[None, :, None] * right - t[:, None, None] * up
+        xs = (cx + s * p @ SCREEN_RIGHT).astype(int)
+        ys = (cy - s * p @ SCREEN_UP).astype(int)
+        out[name] = _classify(panel[ys, xs], faces)
+    return out
+
+
+def check_net_image(panel: np.ndarray, drawing: NetDrawingFields,
+                    cells: Sequence[NetPicture], faces: FaceSetFields, what: str) -> list[str]:
+    read = read_net(panel, drawing, cells, faces)
+    bad = [f"{r},{c}" for (r, c, pic), got in zip(cells, read, strict=True)
+           if not np.array_equal(pic, got)]
+    return [f"{what}: cells {bad} do not show their pictures"] if bad else []
+
+
+def check_view_image(panel: np.ndarray, view: dict[str, np.ndarray],
+                     drawing: CubeDrawingFields, faces: FaceSetFields, what: str) -> list[str]:
+    read = read_view(panel, drawing, faces)
+    bad = [k for k in SHOWN if not np.array_equal(read[k], view[k])]
+    return [f"{what}: the {bad} faces do not show their pictures"] if bad else []
