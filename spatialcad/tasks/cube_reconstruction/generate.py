@@ -27,14 +27,11 @@ from spatialcad.tasks.cube_reconstruction.spec import (
     OPPOSITE,
     VIEW,
     ColourOption,
-    CubeDrawing,
-    Faces,
-    NetDrawing,
     Spec,
-    View,
     ViewOption,
     texts,
 )
+from spatialcad.tasks.cube_spec import CubeDrawing, Faces, NetDrawing, View
 
 REF_CELL = 80
 REF_PANEL = (440, 280)

@@ -9,15 +9,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from spatialcad.geometry import cube_nets as cn
-from spatialcad.geometry.cube_fields import (
-    CellRow,
-    CubeDrawingFields,
-    FaceSetFields,
-    NetDrawingFields,
-    ViewFields,
-)
+from spatialcad.geometry.cube_fields import CellRow
 from spatialcad.geometry.cube_items import FACE_WORDS, FOLDING
 from spatialcad.spec import JsonSpec, SpecError, Texts, optional
+from spatialcad.tasks.cube_spec import CubeDrawing, Faces, NetDrawing, View
 
 OPPOSITE, VIEW = "opposite", "view"  # the questions
 INTRO = "The {where} shows the net of a cube with {faces}: {folding}. "
@@ -28,26 +23,6 @@ ORIENTATION = ", every pattern in its true orientation"  # patterned faces only
 CHOOSE = "Answer with A, B, C or D."
 NAME = "Answer with one colour name."
 NONE_OF_THEM = "All three other options are incorrect"
-
-
-@dataclass(frozen=True)
-class Faces(FaceSetFields, JsonSpec):
-    """The six face pictures and their palette."""
-
-
-@dataclass(frozen=True)
-class View(ViewFields, JsonSpec):
-    """The pictures a corner view shows."""
-
-
-@dataclass(frozen=True)
-class CubeDrawing(CubeDrawingFields, JsonSpec):
-    """Where an option's cube is drawn."""
-
-
-@dataclass(frozen=True)
-class NetDrawing(NetDrawingFields, JsonSpec):
-    """Where the net is drawn."""
 
 
 @dataclass(frozen=True)

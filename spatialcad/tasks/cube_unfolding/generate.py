@@ -25,14 +25,11 @@ from spatialcad.geometry.rotations import proper_rotations
 from spatialcad.render.cube_pictures import net_image, view_image
 from spatialcad.tasks import base
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
+from spatialcad.tasks.cube_spec import CubeDrawing, Faces, NetDrawing, View
 from spatialcad.tasks.cube_unfolding.spec import (
     QUESTIONS,
-    CubeDrawing,
-    Faces,
-    NetDrawing,
     OptionData,
     Spec,
-    View,
     texts,
 )
 

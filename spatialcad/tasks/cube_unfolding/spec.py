@@ -7,15 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from spatialcad.geometry.cube_fields import (
-    CellRow,
-    CubeDrawingFields,
-    FaceSetFields,
-    NetDrawingFields,
-    ViewFields,
-)
+from spatialcad.geometry.cube_fields import CellRow
 from spatialcad.geometry.cube_items import FACE_WORDS, FOLDING
 from spatialcad.spec import JsonSpec, SpecError, Texts
+from spatialcad.tasks.cube_spec import CubeDrawing, Faces, NetDrawing, View
 
 QUESTIONS = ("can", "cannot")  # which net the question asks for
 QUESTION = (
@@ -24,26 +19,6 @@ QUESTION = (
     "suitably, looks exactly like the one shown{orientation}? Answer with A, B, C or D."
 )
 ORIENTATION = ", every pattern in the same orientation"  # patterned faces only
-
-
-@dataclass(frozen=True)
-class Faces(FaceSetFields, JsonSpec):
-    """The six face pictures and their palette."""
-
-
-@dataclass(frozen=True)
-class View(ViewFields, JsonSpec):
-    """The pictures a corner view shows."""
-
-
-@dataclass(frozen=True)
-class CubeDrawing(CubeDrawingFields, JsonSpec):
-    """Where the reference cube is drawn."""
-
-
-@dataclass(frozen=True)
-class NetDrawing(NetDrawingFields, JsonSpec):
-    """Where an option's net is drawn."""
 
 
 @dataclass(frozen=True)
