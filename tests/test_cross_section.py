@@ -19,6 +19,7 @@ from spatialcad.tasks import registry
 from spatialcad.tasks.base import Reject
 from spatialcad.tasks.cross_section import generate as task_module
 from spatialcad.tasks.cross_section import verify as checker
+from spatialcad.tasks.cross_section.spec import SolidDesc
 
 try:
     freecad_env.load()
@@ -138,6 +139,11 @@ def random_stacks(count: int) -> list[list[dict]]:
     return [task_module.random_stack(rng, 3, False) for _ in range(count)]
 
 
+def chord_stack(descs: list[dict]) -> list:
+    """The verifier's own model of the stack ``descs``."""
+    return checker.stack([SolidDesc.from_json(d) for d in descs])
+
+
 def test_three_section_engines_agree_far_below_the_threshold() -> None:
     """Evidence for SIMILAR_BELOW: exact slices, polyhedral sweeps and the verifier's chords
     of the same planes differ by well under a tenth of it."""
@@ -145,7 +151,7 @@ def test_three_section_engines_agree_far_below_the_threshold() -> None:
     for descs in random_stacks(3):
         shape = solids.make_composite(descs)
         edges = sweep.stack_edges(descs)
-        chords = checker.stack(descs)
+        chords = chord_stack(descs)
         for name in cut.AXIS_FAMILIES + cut.OBLIQUE_FAMILIES:
             n = cut.family_normal(name)
             lo, hi = sweep.offset_range(edges, n)
@@ -167,7 +173,7 @@ def test_mirror_twin_families_have_mirrored_sections() -> None:
         shape = solids.make_composite(descs)
         kept = task_module.mirror_twins(descs, list(cut.AXIS_FAMILIES + cut.OBLIQUE_FAMILIES))
         assert kept == checker.without_mirror_twins(checker.level_families(2),
-                                                    checker.stack(descs))
+                                                    chord_stack(descs))
         dropped = {"Y135": "Y45", "Z135": "Z45", "X135": "X45"}
         edges = sweep.stack_edges(descs)
         for twin, base in dropped.items():
