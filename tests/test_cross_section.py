@@ -8,6 +8,7 @@ import json
 import numpy as np
 import pytest
 import shapely
+from conftest import generated_items
 from shapely import affinity
 
 from spatialcad import freecad_env
@@ -19,7 +20,8 @@ from spatialcad.tasks import registry
 from spatialcad.tasks.base import Reject
 from spatialcad.tasks.cross_section import generate as task_module
 from spatialcad.tasks.cross_section import verify as checker
-from spatialcad.tasks.cross_section.spec import SolidDesc
+from spatialcad.tasks.cross_section.spec import SolidDesc, parse_option, parse_spec
+from spatialcad.verification import run_verifier
 
 try:
     freecad_env.load()
@@ -132,6 +134,27 @@ def test_verifier_rejects_wrong_letters_and_blank_panels(drafts: dict) -> None:
     blank = image.copy()
     blank[y : y + h, x : x + w] = 255
     assert any("option C panel is blank" in f for f in checker.verify(record, blank))
+
+
+def test_spec_and_option_data_read_back_to_the_same_json() -> None:
+    for record, _ in generated_items("cross_section", (0, 1, 2), 2):
+        assert json.dumps(parse_spec(record["spec"]).to_json()) == json.dumps(record["spec"])
+        for o in record["options"]:
+            assert json.dumps(parse_option(o["data"]).to_json()) == json.dumps(o["data"])
+        assert "changes" in next(o for o in record["options"] if o["is_answer"])["data"]
+
+
+def test_the_question_and_choices_are_proved(drafts: dict) -> None:
+    record, image = assembled(1, drafts[1])
+    assert run_verifier(record, image) == []
+    first = solids.display_name(record["spec"]["solids"][0])
+    other = "a cylinder" if first != "a cylinder" else "a cone"
+    bad = copy.deepcopy(record)
+    bad["Question"] = bad["Question"].replace(f"consists of {first}", f"consists of {other}")
+    assert "its Question is not the text its spec gives" in run_verifier(bad, image)
+    bad = copy.deepcopy(record)
+    bad["Choices"] = ["Image A", "Image B", "Image C", "Image E"]
+    assert any(f.startswith("its Choices") for f in run_verifier(bad, image))
 
 
 def random_stacks(count: int) -> list[list[dict]]:
