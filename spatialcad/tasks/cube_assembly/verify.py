@@ -18,14 +18,7 @@ from typing import Any
 import numpy as np
 
 from spatialcad.geometry.voxels import Voxel
-from spatialcad.render.piece_pictures import (
-    option_framings,
-    option_picture,
-    reference_framings,
-    reference_pictures,
-    tops_visible,
-    visible,
-)
+from spatialcad.render import piece_pictures as pictures
 from spatialcad.tasks.cube_assembly.spec import parse_option, parse_spec
 from spatialcad.verify.base import crop
 
@@ -92,16 +85,17 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
 
     boxes = record["layout"]
     stack_l, parts_l = sorted(stack), [sorted(q) for q in parts]
-    for i, picture in enumerate(reference_pictures(stack_l, parts_l, space)):
+    for i, picture in enumerate(pictures.reference_pictures(stack_l, parts_l, space)):
         if not _matches(crop(image, boxes["reference"][i]), picture):
             failures.append(f"reference panel {i + 1} does not show its cubes")
     for o, cells, box in zip(record["options"], pieces, boxes["options"], strict=True):
         drawn = sorted(set(cells))
-        if not _matches(crop(image, box), option_picture(drawn, space, k)):
+        if not _matches(crop(image, box), pictures.option_picture(drawn, space, k)):
             failures.append(f"option {o['letter']} does not show its piece")
-        if not visible(drawn, option_framings(space, k)):
+        if not pictures.visible(drawn, pictures.option_framings(space, k)):
             failures.append(f"option {o['letter']} hides a cube")
-    ref = reference_framings(space, k)
-    if not tops_visible(stack_l, ref) or not all(visible(q, ref) for q in parts_l):
+    ref = pictures.reference_framings(space, k)
+    if not pictures.tops_visible(stack_l, ref) or not all(
+            pictures.visible(q, ref) for q in parts_l):
         failures.append("a column top of the stack or a cube of a piece is hidden")
     return failures
