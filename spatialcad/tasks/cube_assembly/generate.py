@@ -14,6 +14,9 @@ the reference panels and its summed distance to the other options (what the shor
 audit measures, :mod:`spatialcad.render.thumbnails`); the three wrong options are drawn
 from a pool of one- and two-edit pieces among the sets giving the answer exactly these
 ranks, and the stack is redrawn under the same target when none does.
+
+The pictures are :mod:`spatialcad.render.piece_pictures`' (the verifier draws them again);
+the spec and the question are :mod:`spatialcad.tasks.cube_assembly.spec`'s.
 """
 
 from __future__ import annotations
