@@ -8,6 +8,7 @@ import json
 import numpy as np
 import pytest
 import shapely
+from conftest import generated_items
 from shapely import affinity
 
 from spatialcad import freecad_env
@@ -19,6 +20,8 @@ from spatialcad.tasks import registry
 from spatialcad.tasks.base import Reject
 from spatialcad.tasks.cross_section import generate as task_module
 from spatialcad.tasks.cross_section import verify as checker
+from spatialcad.tasks.cross_section.spec import SolidDesc, parse_option, parse_spec
+from spatialcad.verification import run_verifier
 
 try:
     freecad_env.load()
@@ -133,9 +136,35 @@ def test_verifier_rejects_wrong_letters_and_blank_panels(drafts: dict) -> None:
     assert any("option C panel is blank" in f for f in checker.verify(record, blank))
 
 
+def test_spec_and_option_data_read_back_to_the_same_json() -> None:
+    for record, _ in generated_items("cross_section", (0, 1, 2), 2):
+        assert json.dumps(parse_spec(record["spec"]).to_json()) == json.dumps(record["spec"])
+        for o in record["options"]:
+            assert json.dumps(parse_option(o["data"]).to_json()) == json.dumps(o["data"])
+        assert "changes" in next(o for o in record["options"] if o["is_answer"])["data"]
+
+
+def test_the_question_and_choices_are_proved(drafts: dict) -> None:
+    record, image = assembled(1, drafts[1])
+    assert run_verifier(record, image) == []
+    first = solids.display_name(record["spec"]["solids"][0])
+    other = "a cylinder" if first != "a cylinder" else "a cone"
+    bad = copy.deepcopy(record)
+    bad["Question"] = bad["Question"].replace(f"consists of {first}", f"consists of {other}")
+    assert "its Question is not the text its spec gives" in run_verifier(bad, image)
+    bad = copy.deepcopy(record)
+    bad["Choices"] = ["Image A", "Image B", "Image C", "Image E"]
+    assert any(f.startswith("its Choices") for f in run_verifier(bad, image))
+
+
 def random_stacks(count: int) -> list[list[dict]]:
     rng = np.random.default_rng(5)
     return [task_module.random_stack(rng, 3, False) for _ in range(count)]
+
+
+def chord_stack(descs: list[dict]) -> list:
+    """The verifier's own model of the stack ``descs``."""
+    return checker.stack([SolidDesc.from_json(d) for d in descs])
 
 
 def test_three_section_engines_agree_far_below_the_threshold() -> None:
@@ -145,7 +174,7 @@ def test_three_section_engines_agree_far_below_the_threshold() -> None:
     for descs in random_stacks(3):
         shape = solids.make_composite(descs)
         edges = sweep.stack_edges(descs)
-        chords = checker.stack(descs)
+        chords = chord_stack(descs)
         for name in cut.AXIS_FAMILIES + cut.OBLIQUE_FAMILIES:
             n = cut.family_normal(name)
             lo, hi = sweep.offset_range(edges, n)
@@ -167,7 +196,7 @@ def test_mirror_twin_families_have_mirrored_sections() -> None:
         shape = solids.make_composite(descs)
         kept = task_module.mirror_twins(descs, list(cut.AXIS_FAMILIES + cut.OBLIQUE_FAMILIES))
         assert kept == checker.without_mirror_twins(checker.level_families(2),
-                                                    checker.stack(descs))
+                                                    chord_stack(descs))
         dropped = {"Y135": "Y45", "Z135": "Z45", "X135": "X45"}
         edges = sweep.stack_edges(descs)
         for twin, base in dropped.items():

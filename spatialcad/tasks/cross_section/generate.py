@@ -26,15 +26,25 @@ from spatialcad.render.mesh import solid_mesh
 from spatialcad.render.raster import render
 from spatialcad.tasks import base
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
+from spatialcad.tasks.cross_section.spec import (
+    AXIS_LETTER,
+    Change,
+    OptionData,
+    Plane,
+    SolidDesc,
+    Spec,
+    View,
+    parse_option,
+    texts,
+)
 
-VIEWS = ({"azimuth": 35.0, "elevation": 25.0}, {"azimuth": -55.0, "elevation": 35.0})
+VIEWS = (View(35.0, 25.0), View(-55.0, 35.0))
 PANEL = (400, 400)
 STACKABLE = tuple(k for k in solids.KINDS if k not in solids.POINTED)
 TRUE_DISTINCT = 0.15  # the three true options differ from each other at least this much
 MIN_AREA = 0.2  # an option's section has at least this share of its family's largest area
 MIN_PIECE = 0.03  # ... and every part of it at least this share of its own area (no specks)
 ATTEMPTS = 12  # tries for the options before the candidate is rejected
-AXIS_LETTER = {"XY": "z", "XZ": "y", "YZ": "x"}
 
 
 class Generator(base.Generator):
@@ -64,20 +74,10 @@ class Generator(base.Generator):
         trues = pick_true_options(composite, samples, level, rng)
         answer = pick_false_option(descs, truths, p, rng)
         options = [_true_option(descs, *t) for t in trues] + [answer]
-        names = [solids.display_name(d) for d in descs]
-        listing = ", ".join(names[:-1]) + " and " + names[-1]
+        spec = Spec(_typed(descs), list(VIEWS), p["families"])
         return Draft(
-            question=(
-                "The top row shows a composite solid seen from two angles. It consists of "
-                f"{listing} from top to bottom. Each option shows a plane section, drawn "
-                "scaled to fit its panel. Which of the following images cannot be a "
-                "cross-section of the solid? Answer with A, B, C or D."
-            ),
-            spec={
-                "solids": descs,
-                "views": [dict(v) for v in VIEWS],
-                "families": p["families"],
-            },
+            question=texts(spec, [parse_option(o.data) for o in options]).question,
+            spec=spec.to_json(),
             reference=[
                 Panel(img, f"View {i + 1}") for i, img in enumerate(render_views(composite))
             ],
@@ -186,18 +186,18 @@ def pick_true_options(
 
 def alter(
     descs: list[solids.Desc], rng: np.random.Generator, factor: list[float]
-) -> tuple[list[solids.Desc], list[dict[str, Any]]]:
+) -> tuple[list[solids.Desc], list[Change]]:
     """The stack with one solid (or, half the time, two) made taller/shorter or
     wider/narrower by a factor drawn from ``factor`` (or its inverse)."""
     count = 1 if len(descs) < 3 or rng.random() < 0.5 else 2
-    changes = []
+    changes: list[Change] = []
     altered = list(descs)
     for i in sorted(int(k) for k in rng.choice(len(descs), size=count, replace=False)):
-        f = float(rng.uniform(*factor))
+        f = float(rng.uniform(factor[0], factor[1]))
         f = round(f if rng.random() < 0.5 else 1.0 / f, 3)
         what = "height" if rng.random() < 0.5 else "width"
         altered[i] = solids.rescaled(descs[i], **{what: f})
-        changes.append({"solid": i, "dimension": what, "factor": f})
+        changes.append(Change(i, what, f))
     return altered, changes
 
 
@@ -213,8 +213,8 @@ def pick_false_option(
             continue
         family, offset, exact = found
         changed = "; ".join(
-            f"{solids.display_name(descs[c['solid']], article=False)} {c['factor']:g} times as "
-            f"{'tall' if c['dimension'] == 'height' else 'wide'}"
+            f"{solids.display_name(descs[c.solid], article=False)} {c.factor:g} times as "
+            f"{'tall' if c.dimension == 'height' else 'wide'}"
             for c in changes
         )
         return Option(
@@ -226,7 +226,7 @@ def pick_false_option(
                 f"proportions ({changed})."
             ),
             image=draw_shapes([exact], PANEL),
-            data=option_data(family, offset, exact, altered) | {"changes": changes},
+            data=option_data(family, offset, exact, altered, changes),
         )
     raise Reject("no provably false section found")
 
@@ -274,13 +274,16 @@ def _true_option(descs: list[solids.Desc], family: str, offset: float, exact: An
     )
 
 
-def option_data(family: str, offset: float, geom: Any, descs: list[solids.Desc]) -> dict:
-    normal = [round(float(c), 6) + 0.0 for c in cut.family_normal(family)]
-    return {
-        "plane": {"family": family, "normal": normal, "offset": offset},
-        "polygon": shape.to_text(geom),
-        "solids": descs,
-    }
+def option_data(family: str, offset: float, geom: Any, descs: list[solids.Desc],
+                changes: list[Change] | None = None) -> dict[str, Any]:
+    """The option's JSON data: its plane, its section ``geom`` and the solids it cuts."""
+    x, y, z = (round(float(c), 6) + 0.0 for c in cut.family_normal(family))
+    return OptionData(Plane(family, (x, y, z), offset), shape.to_text(geom), _typed(descs),
+                      changes).to_json()
+
+
+def _typed(descs: list[solids.Desc]) -> list[SolidDesc]:
+    return [SolidDesc.from_json(d) for d in descs]
 
 
 def plane_text(family: str, offset: float) -> str:
@@ -302,4 +305,4 @@ def render_views(composite: Any) -> list[np.ndarray]:
     vertices, triangles = tessellate.triangles(composite, 0.01 * size)
     edges = tessellate.feature_edges(composite, 0.002 * size)
     mesh = solid_mesh(vertices, triangles, SOLID, edges)
-    return [render([mesh], orbit(v["azimuth"], v["elevation"]), PANEL) for v in VIEWS]
+    return [render([mesh], orbit(v.azimuth, v.elevation), PANEL) for v in VIEWS]

@@ -3,7 +3,6 @@ sections, its solids pulled apart, and each altered composite with its section."
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -14,32 +13,34 @@ from spatialcad.cad.scene import Piece, Record, Scene, flat_face, lifted, option
 from spatialcad.geometry.colours import SECTION as SECTION_COLOUR
 from spatialcad.geometry.colours import SECTION_PLANE as PLANE_COLOUR
 from spatialcad.geometry.colours import SOLID as SOLID_COLOUR
-from spatialcad.tasks.cross_section.generate import AXIS_LETTER
+from spatialcad.tasks.cross_section.spec import AXIS_LETTER, Plane, descs, parse_option, parse_spec
 
 EXPLODE = 0.4  # vertical gap between the separately shown solids of a composite
 PLANE_MARGIN = 0.3  # a section plane reaches this far beyond its solid's box
 
 
 def build(scene: Scene, record: Record) -> None:
-    descs = record["spec"]["solids"]
-    composite = solids.make_composite(descs)
+    spec = parse_spec(record["spec"])
+    stacked = descs(spec.solids)
+    composite = solids.make_composite(stacked)
     pieces = [Piece("composite solid", composite, SOLID_COLOUR, 20)]
     altered = []
     for o in record["options"]:
-        if o["data"]["solids"] == descs:
-            pieces += _section_pieces(o, composite)
+        data = parse_option(o["data"])
+        if data.solids == spec.solids:
+            pieces += _section_pieces(o["letter"], data.plane, composite)
         else:
-            altered.append(o)
+            altered.append((o, data))
     scene.put("Composite solid, true sections", pieces)
     scene.put("Solids, top to bottom (pulled apart)", [
         Piece(f"solid {i + 1}: {solids.display_name(d, article=False)}",
-              solids.make_solid(d, z0 + EXPLODE * (len(descs) - 1 - i)), SOLID_COLOUR)
-        for i, (d, z0) in enumerate(zip(descs, solids.stack_bases(descs), strict=True))])
-    for o in altered:
-        changed = solids.make_composite(o["data"]["solids"])
+              solids.make_solid(d, z0 + EXPLODE * (len(stacked) - 1 - i)), SOLID_COLOUR)
+        for i, (d, z0) in enumerate(zip(stacked, solids.stack_bases(stacked), strict=True))])
+    for o, data in altered:
+        changed = solids.make_composite(descs(data.solids))
         scene.put(option_title(o, "section of altered solids"),
                   [Piece("altered composite", changed, SOLID_COLOUR, 20),
-                   *_section_pieces(o, changed)])
+                   *_section_pieces(o["letter"], data.plane, changed)])
 
 
 def plane_words(family: str, offset: float) -> str:
@@ -50,11 +51,10 @@ def plane_words(family: str, offset: float) -> str:
     return f"{start} turned {family[1:]} deg about {family[0].lower()}, offset {offset:g}"
 
 
-def _section_pieces(option: Mapping[str, Any], solid: Any) -> list[Piece]:
-    """Option ``option``'s section plane through ``solid`` and the section itself."""
-    plane = option["data"]["plane"]
-    normal = cut.family_normal(plane["family"])
-    offset = float(plane["offset"])
+def _section_pieces(letter: str, plane: Plane, solid: Any) -> list[Piece]:
+    """Option ``letter``'s section plane through ``solid`` and the section itself."""
+    normal = cut.family_normal(plane.family)
+    offset = float(plane.offset)
     u, v = cut.plane_basis(normal)
     origin = normal * offset
     box = solid.BoundBox
@@ -64,9 +64,8 @@ def _section_pieces(option: Mapping[str, Any], solid: Any) -> list[Piece]:
     lo, hi = spans.min(axis=0) - PLANE_MARGIN, spans.max(axis=0) + PLANE_MARGIN
     rectangle = [origin + a * u + b * v for a, b in ((lo[0], lo[1]), (hi[0], lo[1]),
                                                     (hi[0], hi[1]), (lo[0], hi[1]))]
-    where = plane_words(plane["family"], offset)
+    where = plane_words(plane.family, offset)
     section = cut.section(solid, normal, offset)
-    return [Piece(f"option {option['letter']} plane ({where})", flat_face(rectangle),
-                  PLANE_COLOUR, 70),
-            Piece(f"option {option['letter']} section ({where})",
-                  lifted(section, origin, u, v), SECTION_COLOUR)]
+    return [Piece(f"option {letter} plane ({where})", flat_face(rectangle), PLANE_COLOUR, 70),
+            Piece(f"option {letter} section ({where})",
+                  lifted(section, origin.tolist(), u.tolist(), v.tolist()), SECTION_COLOUR)]

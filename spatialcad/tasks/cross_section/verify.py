@@ -18,6 +18,7 @@ of the level, sampled densely; the option panels show the polygons.
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import Any
 
 import cv2
@@ -26,6 +27,13 @@ import shapely
 
 from spatialcad.geometry import section_shape as shape
 from spatialcad.render.drawing import draw_shapes
+from spatialcad.tasks.cross_section.spec import (
+    OptionData,
+    SolidDesc,
+    Spec,
+    parse_option,
+    parse_spec,
+)
 from spatialcad.verify.base import check_answer_letter, crop
 
 ROWS = 128  # chords per solid for an option's section
@@ -81,9 +89,9 @@ def in_plane_axes(n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 class Solid:
     """One solid of the stack: outline half-planes (or a disk), scale law, heights."""
 
-    def __init__(self, desc: dict[str, Any], z0: float) -> None:
-        outline, base, top = KINDS[desc["kind"]]
-        p = desc["params"]
+    def __init__(self, desc: SolidDesc, z0: float) -> None:
+        outline, base, top = KINDS[desc.kind]
+        p = desc.params
         self.z0, self.z1 = z0, z0 + p["height"]
         self.top = 0.0 if top == "apex" else (1.0 if top is None else p[top] / p[base])
         self.radius = p[base] if outline == "disk" else 0.0
@@ -146,12 +154,12 @@ class Solid:
         return lo, hi, ok & (lo <= hi)
 
 
-def stack(descs: list[dict[str, Any]]) -> list[Solid]:
+def stack(descs: list[SolidDesc]) -> list[Solid]:
     """The solids of a top-to-bottom stack, the bottom one standing on z = 0."""
     out, z = [], 0.0
     for d in reversed(descs):
         out.append(Solid(d, z))
-        z += d["params"]["height"]
+        z += d.params["height"]
     return out
 
 
@@ -199,7 +207,7 @@ def _heights(
     gets all its rows there."""
     grid = np.linspace(s.z0, s.z1, ROWS)
     ok = _chords(s, n, axes, offsets, np.broadcast_to(grid, (len(offsets), ROWS)))[2]
-    hit = ok.any(axis=1)
+    hit = np.any(ok, axis=1)
     first = np.where(hit, ok.argmax(axis=1), 0)
     last = np.where(hit, ROWS - 1 - ok[:, ::-1].argmax(axis=1), 0)
     step = (s.z1 - s.z0) / (ROWS - 1)
@@ -266,17 +274,18 @@ def without_mirror_twins(families: list[str], solids: list[Solid]) -> list[str]:
 
 
 def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
-    spec = record["spec"]
+    spec = parse_spec(record["spec"])
     level = int(record["Level"].removeprefix("Level"))
     families = level_families(level)
     failures = check_answer_letter(record)
-    if spec["families"] != families:
-        failures.append(f"spec families {spec['families']} are not level {level}'s {families}")
-    original = stack(spec["solids"])
+    if spec.families != families:
+        failures.append(f"spec families {spec.families} are not level {level}'s {families}")
+    original = stack(spec.solids)
     polygons = []
     for o in record["options"]:
-        failures += _check_option(o, spec, families)
-        polygons.append(shape.from_text(o["data"]["polygon"]))
+        data = parse_option(o["data"])
+        failures += _check_option(o, data, spec, families)
+        polygons.append(shape.from_text(data.polygon))
     trues = [g for g, o in zip(polygons, record["options"], strict=True) if not o["is_answer"]]
     for i in range(len(trues)):
         for j in range(i):
@@ -288,7 +297,7 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
         n = family_normal(name)
         lo, hi = family_range(original, n)
         truths.append(shape.dense_samples(
-            lambda d, n=n: sections(original, n, d, DENSE_ROWS), lo, hi).shapes)
+            partial(sections, original, n, rows=DENSE_ROWS), lo, hi).shapes)
     every = shape.ShapeSet(np.concatenate(truths))
     for g, o in zip(polygons, record["options"], strict=True):
         if o["is_answer"] and (near := every.nearest(g, need)) < need:
@@ -297,30 +306,32 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
     return failures
 
 
-def _check_option(o: dict[str, Any], spec: dict[str, Any], families: list[str]) -> list[str]:
-    """The option's polygon is its stated solids' section by its stated plane."""
-    data, letter = o["data"], o["letter"]
-    plane, descs = data["plane"], data["solids"]
+def _check_option(o: dict[str, Any], data: OptionData, spec: Spec,
+                  families: list[str]) -> list[str]:
+    """Option ``o`` (data ``data``): its polygon is its stated solids' section by its stated
+    plane."""
+    letter, plane, descs = o["letter"], data.plane, data.solids
     failures = []
-    if plane["family"] not in families:
-        return [f"option {letter}: plane family {plane['family']} is not used at this level"]
-    n = family_normal(plane["family"])
-    if not np.allclose(plane["normal"], n, atol=1e-5):
-        failures.append(f"option {letter}: normal {plane['normal']} is not {plane['family']}'s")
-    kinds = [d["kind"] for d in descs]
+    if plane.family not in families:
+        return [f"option {letter}: plane family {plane.family} is not used at this level"]
+    n = family_normal(plane.family)
+    if not np.allclose(plane.normal, n, atol=1e-5):
+        failures.append(f"option {letter}: normal {list(plane.normal)} is not "
+                        f"{plane.family}'s")
+    kinds = [d.kind for d in descs]
     if o["is_answer"]:
-        if o["operator"] != "altered_proportions" or kinds != [d["kind"] for d in spec["solids"]]:
+        if o["operator"] != "altered_proportions" or kinds != [d.kind for d in spec.solids]:
             failures.append(f"option {letter}: the answer is not the same solids resized")
-        elif descs == spec["solids"]:
+        elif descs == spec.solids:
             failures.append(f"option {letter}: the answer's solids are not altered")
-    elif descs != spec["solids"]:
+    elif descs != spec.solids:
         failures.append(f"option {letter}: a true option is cut from other solids")
     solids = stack(descs)
     lo, hi = family_range(solids, n)
-    if not lo < plane["offset"] < hi:
+    if not lo < plane.offset < hi:
         return failures + [f"option {letter}: the plane misses the solid"]
-    (truth,) = sections(solids, n, [plane["offset"]])
-    stored = shape.from_text(data["polygon"])
+    (truth,) = sections(solids, n, np.array([plane.offset]))
+    stored = shape.from_text(data.polygon)
     if stored.is_empty or not stored.is_valid or truth.area == 0.0:
         return failures + [f"option {letter}: stored polygon or section is empty or invalid"]
     moved = shapely.area(shapely.symmetric_difference(stored, truth)) / truth.area

@@ -14,10 +14,14 @@ the reference panels and its summed distance to the other options (what the shor
 audit measures, :mod:`spatialcad.render.thumbnails`); the three wrong options are drawn
 from a pool of one- and two-edit pieces among the sets giving the answer exactly these
 ranks, and the stack is redrawn under the same target when none does.
+
+The pictures are :mod:`spatialcad.render.piece_pictures`' (the verifier draws them again);
+the spec and the question are :mod:`spatialcad.tasks.cube_assembly.spec`'s.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
@@ -25,34 +29,22 @@ from typing import Any
 import numpy as np
 
 from spatialcad.geometry import rotations, splitting
-from spatialcad.geometry.colours import OPTION_COLOUR, PART_COLOURS, Colour
 from spatialcad.geometry.voxels import Voxel, is_connected, normalized
-from spatialcad.render.layout import GAP, PAD
-from spatialcad.render.stacks import (
-    TWO_SIDES,
-    Framing,
-    box_framing,
-    labelled_column,
-    most_visible,
-    stack_picture,
+from spatialcad.render.piece_pictures import (
+    option_framings,
+    option_picture,
+    reference_framings,
+    reference_pictures,
+    tops_visible,
+    visible,
 )
 from spatialcad.render.thumbnails import balanced_set, random_target
 from spatialcad.tasks import base
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
+from spatialcad.tasks.cube_assembly.spec import OptionData, Spec, part_names, texts
 
-VIEW = (290, 210)  # one view of an option; a picture shows the views one above the other
-ROW_WIDTH = 1280 - 2 * PAD  # the composite's usable width (render.layout)
-MIN_VISIBLE = 0.35  # of a cube face's area, in at least one view
 MIN_DIFFERENCE = 0.5  # face areas of pixels by which two options must differ
 MIN_PART = 3  # cubes per piece
-QUESTION = (
-    "The first picture shows a complete stack of identical cubes; every cube rests on the "
-    "floor or on another cube. The stack is split into {k} face-connected pieces. All pieces "
-    "but one are shown, each in its place in the stack ({parts}). Every picture shows its "
-    "cubes from the front-right (upper view) and from the back-left (lower view), all at the "
-    "same scale. Which option is the missing piece that completes the stack? The options are "
-    "moved, but not rotated. Answer with A, B, C or D."
-)
 DISTRACTORS = ("remove_cube", "add_cube", "move_cube")
 TWO_EDITS = "two_edits"  # the operator of a piece two one-cube edits away from the answer
 EDITS_PER_KIND = 4  # one-cube edits of the missing piece tried per kind
@@ -60,63 +52,6 @@ SECOND_EDITS = 8  # one-cube edits of those tried (pieces two edits from the mis
 STACK_DRAWS = 30  # stacks tried for one item's similarity-rank target
 EDIT_WORDS = {"remove_cube": "a cube removed", "add_cube": "a cube added",
               "move_cube": "a cube moved"}
-
-
-def part_names(k: int) -> list[str]:
-    return [f"Part {i + 1}" for i in range(k - 1)]
-
-
-def reference_framings(space: list[int], k: int) -> list[Framing]:
-    """The framings of the complete stack and the given pieces (``k`` pictures in a row)."""
-    width = min(VIEW[0], (ROW_WIDTH - GAP * (k - 1)) // k)
-    size = (width, width * VIEW[1] // VIEW[0])
-    return [box_framing(cam, space, size) for cam in TWO_SIDES.values()]
-
-
-def option_framings(space: list[int], k: int) -> list[Framing]:
-    """The options' framings: the reference scale, each piece centred on itself."""
-    return [Framing(f.cam, f.scale, VIEW) for f in reference_framings(space, k)]
-
-
-def _picture(cubes: list[Voxel], framings: list[Framing], colour: Colour | None,
-             floor: tuple[int, int] | None) -> np.ndarray:
-    colours = dict.fromkeys(cubes, colour) if colour else None
-    return labelled_column(
-        [stack_picture(cubes, f, colors=colours, floor=floor) for f in framings],
-        [f"from the {name}" for name in TWO_SIDES],
-    )
-
-
-def reference_pictures(stack: list[Voxel], parts: list[list[Voxel]], space: list[int]):
-    framings = reference_framings(space, len(parts) + 1)
-    floor = (space[0], space[1])
-    return [_picture(stack, framings, None, floor)] + [
-        _picture(part, framings, PART_COLOURS[i % len(PART_COLOURS)], floor)
-        for i, part in enumerate(parts)
-    ]
-
-
-def option_picture(piece: list[Voxel], space: list[int], k: int) -> np.ndarray:
-    return _picture(piece, option_framings(space, k), OPTION_COLOUR, None)
-
-
-def visible(cubes: list[Voxel], framings: list[Framing]) -> bool:
-    """Every cube shows at least ``MIN_VISIBLE`` of a face in one of the views."""
-    return bool(np.all(most_visible(cubes, framings) >= MIN_VISIBLE))
-
-
-def column_tops(stack: list[Voxel]) -> list[Voxel]:
-    top: dict[tuple[int, int], Voxel] = {}
-    for x, y, z in stack:
-        if (x, y) not in top or z > top[(x, y)][2]:
-            top[(x, y)] = (x, y, z)
-    return sorted(top.values())
-
-
-def tops_visible(stack: list[Voxel], framings: list[Framing]) -> bool:
-    """The top cube of every column shows (the rest of a column follows by gravity)."""
-    seen = dict(zip(stack, most_visible(stack, framings), strict=True))
-    return all(seen[t] >= MIN_VISIBLE for t in column_tops(stack))
 
 
 def looks_different(a: np.ndarray, b: np.ndarray, scale: float) -> bool:
@@ -129,7 +64,7 @@ class Generator(base.Generator):
         """L0: 3x3x3 space, 2 pieces; L1: 4x4x3, 3 pieces; then the floor side grows every
         odd level, the height every even level, and a piece is added every odd level."""
         side = 3 + (level + 1) // 2
-        return {"space": [side, side, 3 + level // 2], "pieces": 2 + (level + 1) // 2}
+        return {"space": (side, side, 3 + level // 2), "pieces": 2 + (level + 1) // 2}
 
     def build(self, level: int, rng: np.random.Generator) -> Draft:
         # Similarity ranks of the answer (to the reference, and summed to the other options),
@@ -137,9 +72,8 @@ class Generator(base.Generator):
         p = self.params(level)
         target = random_target(rng)
         for drawn in range(1, STACK_DRAWS + 1):
-            item = _try_stack(p["space"], p["pieces"], rng, target)
+            item = _try_stack(p["space"], p["pieces"], rng, target, drawn)
             if item is not None:
-                item.spec["stacks_drawn"] = drawn
                 return item
         raise Reject(f"no option set gave the answer the similarity ranks {target}")
 
@@ -157,11 +91,11 @@ class Candidate:
         return self.edits[0] if len(self.edits) == 1 else TWO_EDITS
 
 
-def _try_stack(space: list[int], k: int, rng: np.random.Generator, target: tuple[int, int]
-               ) -> Draft | None:
-    """One item on a new stack whose answer has the ``target`` similarity ranks; None when
-    the stack is unusable or no option set gives them."""
-    stack = splitting.pyramid_stack(rng, tuple(space))
+def _try_stack(space: tuple[int, int, int], k: int, rng: np.random.Generator,
+               target: tuple[int, int], drawn: int) -> Draft | None:
+    """One item on a new stack (the ``drawn``-th) whose answer has the ``target`` similarity
+    ranks; None when the stack is unusable or no option set gives them."""
+    stack = splitting.pyramid_stack(rng, space)
     if len(stack) < MIN_PART * k:
         return None
     pieces = sorted(splitting.split_connected(rng, stack, k), key=lambda q: (len(q), q))
@@ -186,36 +120,27 @@ def _try_stack(space: list[int], k: int, rng: np.random.Generator, target: tuple
     picked = balanced_set(answer, reference, [c.image for c in pool], target, rng, accept)
     if picked is None:
         return None
+    wrong = [(pool[i], OptionData(normalized(pool[i].cubes), list(pool[i].edits)))
+             for i in picked]
+    data = [OptionData(truth), *(d for _, d in wrong)]
     options = [Option(True, "missing_piece", "It is exactly the cubes of the complete "
                       "stack that the shown pieces leave uncovered.", image=answer,
-                      data={"voxels": [list(v) for v in truth]})]
-    for c in (pool[i] for i in picked):
-        piece = normalized(c.cubes)
-        options.append(Option(False, c.operator, _explain(c.edits, len(missing), len(piece)),
-                              image=c.image, data={"voxels": [list(v) for v in piece],
-                                                   "edits": list(c.edits)}))
-    names = part_names(k)
+                      data=data[0].to_json())]
+    options += [Option(False, c.operator, _explain(c.edits, len(missing), len(d.voxels)),
+                       image=c.image, data=d.to_json()) for c, d in wrong]
+    spec = Spec(voxels=stack, space=space, pieces=k, parts=pieces, answer_ranks=target,
+                stacks_drawn=drawn)
     return Draft(
-        question=QUESTION.format(k=k, parts=_join(names)),
-        spec={
-            "voxels": [list(v) for v in stack],
-            "space": space,
-            "pieces": k,
-            "parts": [[list(v) for v in q] for q in pieces],
-            "answer_ranks": list(target),
-        },
+        question=texts(spec, data).question,
+        spec=spec.to_json(),
         reference=[Panel(img, cap) for img, cap in zip(
-            reference, ["Complete stack", *names], strict=True)],
+            reference, ["Complete stack", *part_names(k)], strict=True)],
         options=options,
     )
 
 
-def _corner(cubes: list[Voxel], pick) -> Voxel:
+def _corner(cubes: list[Voxel], pick: Callable[[Iterable[int]], int]) -> Voxel:
     return (pick(c[0] for c in cubes), pick(c[1] for c in cubes), pick(c[2] for c in cubes))
-
-
-def _join(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _explain(edits: tuple[str, ...], need: int, have: int) -> str:
@@ -249,7 +174,7 @@ def _edit(rng: np.random.Generator, kind: str, piece: list[Voxel],
 
 
 def _wrong_pool(rng: np.random.Generator, missing: list[Voxel], within: tuple[Voxel, Voxel],
-                space: list[int], k: int, answer: np.ndarray) -> list[Candidate]:
+                space: tuple[int, int, int], k: int, answer: np.ndarray) -> list[Candidate]:
     """Distinct wrong pieces, connected, fully visible, looking unlike the answer (picture
     ``answer``), none congruent to it: up to ``EDITS_PER_KIND`` one-cube edits of the missing
     piece per kind, and up to ``SECOND_EDITS`` edits of those."""

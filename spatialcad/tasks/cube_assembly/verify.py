@@ -3,10 +3,12 @@
 Re-derives the missing piece as the cubes of the complete stack that the given pieces leave
 uncovered, and compares every option with it after moving both to their minimum corner
 (the options are drawn centred, so only the shape counts).  Proves: the stack stands and is
-connected; the given pieces are connected, disjoint and inside the stack; the missing piece
-is connected; exactly the answer option has its shape; every option is connected.  With the
-task's own pictures it also checks that the panels show what the record says and that every
-cube the question relies on is visible.
+connected; all pieces but one are given (the question's count of pieces is the spec's:
+spatialcad.verification checks the text); they are connected, disjoint and inside the
+stack; the missing piece is connected; exactly the answer option has its shape; every
+option is connected.  With the task's own pictures (spatialcad.render.piece_pictures) it
+also checks that the panels show what the record says and that every cube the question
+relies on is visible.
 """
 
 from __future__ import annotations
@@ -15,24 +17,13 @@ from typing import Any
 
 import numpy as np
 
-from spatialcad.tasks.cube_assembly.generate import (
-    option_framings,
-    option_picture,
-    reference_framings,
-    reference_pictures,
-    tops_visible,
-    visible,
-)
+from spatialcad.geometry.voxels import Voxel
+from spatialcad.render import piece_pictures as pictures
+from spatialcad.tasks.cube_assembly.spec import parse_option, parse_spec
 from spatialcad.verify.base import crop
 
-Cube = tuple[int, int, int]
 
-
-def _cubes(cells: list[list[int]]) -> set[Cube]:
-    return {(int(x), int(y), int(z)) for x, y, z in cells}
-
-
-def _connected(cubes: set[Cube]) -> bool:
+def _connected(cubes: set[Voxel]) -> bool:
     """Face-connectivity by repeated growth of a labelled set (no shared BFS helper)."""
     if not cubes:
         return False
@@ -45,7 +36,7 @@ def _connected(cubes: set[Cube]) -> bool:
         reached |= grown
 
 
-def _shape(cubes: set[Cube]) -> tuple[Cube, ...]:
+def _shape(cubes: set[Voxel]) -> tuple[Voxel, ...]:
     lo = [min(c[i] for c in cubes) for i in range(3)]
     return tuple(sorted((x - lo[0], y - lo[1], z - lo[2]) for x, y, z in cubes))
 
@@ -56,18 +47,19 @@ def _matches(panel: np.ndarray, picture: np.ndarray) -> bool:
 
 
 def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
-    spec = record["spec"]
-    stack = _cubes(spec["voxels"])
-    parts = [_cubes(q) for q in spec["parts"]]
-    space, k = spec["space"], spec["pieces"]
+    spec = parse_spec(record["spec"])
+    pieces = [parse_option(o["data"]).voxels for o in record["options"]]
+    stack = set(spec.voxels)
+    parts = [set(q) for q in spec.parts]
+    space, k = spec.space, spec.pieces
     failures = []
     if any(z > 0 and (x, y, z - 1) not in stack for x, y, z in stack):
         failures.append("a cube of the complete stack floats")
     if not _connected(stack):
         failures.append("the complete stack is not connected")
-    if len(parts) != k - 1 or f"split into {k} face-connected" not in record["Question"]:
+    if len(parts) != k - 1:
         failures.append(f"{len(parts)} pieces shown for a stack split into {k}")
-    covered: set[Cube] = set()
+    covered: set[Voxel] = set()
     for i, part in enumerate(parts):
         if not _connected(part):
             failures.append(f"piece {i + 1} is not connected")
@@ -81,8 +73,8 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
         return failures + ["the uncovered cubes do not form one connected piece"]
 
     matches = []
-    for o in record["options"]:
-        piece = _cubes(o["data"]["voxels"])
+    for o, cells in zip(record["options"], pieces, strict=True):
+        piece = set(cells)
         if not _connected(piece):
             failures.append(f"option {o['letter']} is not connected")
         elif _shape(piece) == _shape(missing):
@@ -93,16 +85,17 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
 
     boxes = record["layout"]
     stack_l, parts_l = sorted(stack), [sorted(q) for q in parts]
-    for i, picture in enumerate(reference_pictures(stack_l, parts_l, space)):
+    for i, picture in enumerate(pictures.reference_pictures(stack_l, parts_l, space)):
         if not _matches(crop(image, boxes["reference"][i]), picture):
             failures.append(f"reference panel {i + 1} does not show its cubes")
-    for o, box in zip(record["options"], boxes["options"], strict=True):
-        piece = sorted(_cubes(o["data"]["voxels"]))
-        if not _matches(crop(image, box), option_picture(piece, space, k)):
+    for o, cells, box in zip(record["options"], pieces, boxes["options"], strict=True):
+        drawn = sorted(set(cells))
+        if not _matches(crop(image, box), pictures.option_picture(drawn, space, k)):
             failures.append(f"option {o['letter']} does not show its piece")
-        if not visible(piece, option_framings(space, k)):
+        if not pictures.visible(drawn, pictures.option_framings(space, k)):
             failures.append(f"option {o['letter']} hides a cube")
-    ref = reference_framings(space, k)
-    if not tops_visible(stack_l, ref) or not all(visible(q, ref) for q in parts_l):
+    ref = pictures.reference_framings(space, k)
+    if not pictures.tops_visible(stack_l, ref) or not all(
+            pictures.visible(q, ref) for q in parts_l):
         failures.append("a column top of the stack or a cube of a piece is hidden")
     return failures

@@ -1,0 +1,81 @@
+"""Pictures of a split cube stack (CubeAssembly): the complete stack and its pieces in place
+on the floor, and loose pieces centred on themselves, each from the front-right above the
+back-left, all at one scale; and whether their cubes show.  The generator draws these, the
+verifier draws them again to compare with the image."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from spatialcad.geometry.colours import OPTION_COLOUR, PART_COLOURS, Colour
+from spatialcad.geometry.voxels import Voxel
+from spatialcad.render.layout import GAP, PAD
+from spatialcad.render.stacks import (
+    TWO_SIDES,
+    Framing,
+    box_framing,
+    labelled_column,
+    most_visible,
+    stack_picture,
+)
+
+VIEW = (290, 210)  # one view of an option; a picture shows the views one above the other
+ROW_WIDTH = 1280 - 2 * PAD  # the composite's usable width (render.layout)
+MIN_VISIBLE = 0.35  # of a cube face's area, in at least one view
+
+
+def reference_framings(space: Sequence[int], k: int) -> list[Framing]:
+    """The framings of the complete stack and the given pieces (``k`` pictures in a row)."""
+    width = min(VIEW[0], (ROW_WIDTH - GAP * (k - 1)) // k)
+    size = (width, width * VIEW[1] // VIEW[0])
+    return [box_framing(cam, space, size) for cam in TWO_SIDES.values()]
+
+
+def option_framings(space: Sequence[int], k: int) -> list[Framing]:
+    """The options' framings: the reference scale, each piece centred on itself."""
+    return [Framing(f.cam, f.scale, VIEW) for f in reference_framings(space, k)]
+
+
+def _picture(cubes: Sequence[Voxel], framings: list[Framing], colour: Colour | None,
+             floor: tuple[int, int] | None) -> np.ndarray:
+    colours = dict.fromkeys(cubes, colour) if colour else None
+    return labelled_column(
+        [stack_picture(cubes, f, colors=colours, floor=floor) for f in framings],
+        [f"from the {name}" for name in TWO_SIDES],
+    )
+
+
+def reference_pictures(stack: Sequence[Voxel], parts: Sequence[Sequence[Voxel]],
+                       space: Sequence[int]) -> list[np.ndarray]:
+    """The complete stack (grey) and the given pieces (a colour each) on the floor."""
+    framings = reference_framings(space, len(parts) + 1)
+    floor = (space[0], space[1])
+    return [_picture(stack, framings, None, floor)] + [
+        _picture(part, framings, PART_COLOURS[i % len(PART_COLOURS)], floor)
+        for i, part in enumerate(parts)
+    ]
+
+
+def option_picture(piece: Sequence[Voxel], space: Sequence[int], k: int) -> np.ndarray:
+    return _picture(piece, option_framings(space, k), OPTION_COLOUR, None)
+
+
+def visible(cubes: Sequence[Voxel], framings: list[Framing]) -> bool:
+    """Every cube shows at least ``MIN_VISIBLE`` of a face in one of the views."""
+    return bool(np.all(most_visible(cubes, framings) >= MIN_VISIBLE))
+
+
+def column_tops(stack: Sequence[Voxel]) -> list[Voxel]:
+    top: dict[tuple[int, int], Voxel] = {}
+    for x, y, z in stack:
+        if (x, y) not in top or z > top[(x, y)][2]:
+            top[(x, y)] = (x, y, z)
+    return sorted(top.values())
+
+
+def tops_visible(stack: Sequence[Voxel], framings: list[Framing]) -> bool:
+    """The top cube of every column shows (the rest of a column follows by gravity)."""
+    seen = dict(zip(stack, most_visible(stack, framings), strict=True))
+    return all(seen[t] >= MIN_VISIBLE for t in column_tops(stack))

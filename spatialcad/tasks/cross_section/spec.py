@@ -1,0 +1,83 @@
+"""CrossSection's spec: the stacked solids, the two views of the composite and the level's
+plane families; an option's data: its plane, its section polygon and the solids it cuts
+(for the answer, the altered solids and what was changed).  Also the question it asks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from spatialcad.cad.solids import display_name
+from spatialcad.spec import JsonSpec, Texts, optional
+
+QUESTION = (
+    "The top row shows a composite solid seen from two angles. It consists of {listing} "
+    "from top to bottom. Each option shows a plane section, drawn scaled to fit its panel. "
+    "Which of the following images cannot be a cross-section of the solid? Answer with A, "
+    "B, C or D."
+)
+AXIS_LETTER = {"XY": "z", "XZ": "y", "YZ": "x"}  # the coordinate an axis family's plane fixes
+
+
+@dataclass(frozen=True)
+class SolidDesc(JsonSpec):
+    """A solid as spatialcad.cad.solids describes it (``to_json()`` is its ``Desc``)."""
+
+    kind: str  # a key of spatialcad.cad.solids.KINDS
+    params: dict[str, float]  # the kind's dimensions
+
+
+@dataclass(frozen=True)
+class View(JsonSpec):
+    azimuth: float  # degrees
+    elevation: float
+
+
+@dataclass(frozen=True)
+class Spec(JsonSpec):
+    solids: list[SolidDesc]  # top to bottom; the bottom one stands on z = 0
+    views: list[View]  # of the reference pictures
+    families: list[str]  # the plane families of the level (spatialcad.cad.section)
+
+
+@dataclass(frozen=True)
+class Plane(JsonSpec):
+    family: str
+    normal: tuple[float, float, float]  # the family's unit normal
+    offset: float  # the plane is normal . p = offset
+
+
+@dataclass(frozen=True)
+class Change(JsonSpec):
+    """One solid of the answer's stack made taller/shorter or wider/narrower."""
+
+    solid: int  # index into the spec's solids
+    dimension: str  # "height" or "width"
+    factor: float
+
+
+@dataclass(frozen=True)
+class OptionData(JsonSpec):
+    plane: Plane
+    polygon: str  # the section in the plane's (u, v) coordinates, as WKT (5 decimals)
+    solids: list[SolidDesc]  # the solids cut: the spec's, or the answer's altered ones
+    changes: list[Change] | None = optional()  # the answer's alterations
+
+
+def descs(solids: list[SolidDesc]) -> list[dict[str, Any]]:
+    """``solids`` as spatialcad.cad.solids takes them."""
+    return [s.to_json() for s in solids]
+
+
+def parse_spec(data: Any) -> Spec:
+    return Spec.from_json(data)
+
+
+def parse_option(data: Any) -> OptionData:
+    return OptionData.from_json(data, "option")
+
+
+def texts(spec: Spec, options: list[OptionData]) -> Texts:
+    """The question, naming the spec's solids top to bottom; the options are pictures."""
+    names = [display_name(d) for d in descs(spec.solids)]
+    return Texts(QUESTION.format(listing=", ".join(names[:-1]) + " and " + names[-1]))

@@ -1,0 +1,58 @@
+"""CubeAssembly's spec: the complete stack, how many pieces it is split into and the given
+pieces in place; an option's data: its piece (moved to the origin) and, for a wrong piece,
+the one-cube edits of the missing piece that made it.  Also the question it asks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from spatialcad.geometry.voxels import Voxel
+from spatialcad.spec import JsonSpec, Texts, optional
+
+QUESTION = (
+    "The first picture shows a complete stack of identical cubes; every cube rests on the "
+    "floor or on another cube. The stack is split into {k} face-connected pieces. All pieces "
+    "but one are shown, each in its place in the stack ({parts}). Every picture shows its "
+    "cubes from the front-right (upper view) and from the back-left (lower view), all at the "
+    "same scale. Which option is the missing piece that completes the stack? The options are "
+    "moved, but not rotated. Answer with A, B, C or D."
+)
+
+
+@dataclass(frozen=True)
+class Spec(JsonSpec):
+    voxels: list[Voxel]  # the complete stack
+    space: tuple[int, int, int]  # the box the stack was built in (and the floor drawn)
+    pieces: int  # the stack is split into this many pieces
+    parts: list[list[Voxel]]  # the given pieces (all but the missing one), in place
+    answer_ranks: tuple[int, int]  # the answer's picture-similarity ranks (render.thumbnails)
+    stacks_drawn: int  # stacks tried until one gave the answer these ranks
+
+
+@dataclass(frozen=True)
+class OptionData(JsonSpec):
+    voxels: list[Voxel]  # the option's piece, moved to its minimum corner
+    edits: list[str] | None = optional()  # a wrong piece's edits of the missing one
+
+
+def part_names(k: int) -> list[str]:
+    """The captions of the given pieces of a stack split into ``k``."""
+    return [f"Part {i + 1}" for i in range(k - 1)]
+
+
+def _join(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def parse_spec(data: Any) -> Spec:
+    return Spec.from_json(data)
+
+
+def parse_option(data: Any) -> OptionData:
+    return OptionData.from_json(data, "option")
+
+
+def texts(spec: Spec, options: list[OptionData]) -> Texts:
+    """The question, naming the pieces of ``spec``; the options are pictures."""
+    return Texts(QUESTION.format(k=spec.pieces, parts=_join(part_names(spec.pieces))))
