@@ -36,7 +36,7 @@ def records(bench):
 
 
 def test_hf_dataset_loads(sc, bench, tmp_path):
-    datasets = pytest.importorskip("datasets")
+    import datasets
     out = tmp_path / "hf"
     code, stdout, err = sc("export", bench, "--format", "hf", "--out", out)
     assert code == 0, err
@@ -97,8 +97,8 @@ def _chromium(tmp_path, *args):
         capture_output=True, text=True, timeout=60, check=True)
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (apt-get install chromium)")
 def test_gallery_renders_in_chromium(sc, bench, tmp_path):
+    assert CHROMIUM, "needs Debian's chromium: `make test` installs it (apt-get install chromium)"
     page = tmp_path / "site" / "index.html"
     code, stdout, err = sc("gallery", bench, "--out", page)
     assert code == 0 and "6 items" in stdout, err

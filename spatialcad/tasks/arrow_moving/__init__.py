@@ -8,4 +8,5 @@ TASK = declare(TaskInfo(
     category="MentalAnimation",
     order=10,
     package=__name__,
+    practical_max_level=12,
 ))

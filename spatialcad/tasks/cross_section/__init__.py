@@ -8,5 +8,6 @@ TASK = declare(TaskInfo(
     category="VisualPenetration",
     order=7,
     package=__name__,
+    practical_max_level=12,
     needs_freecad=True,
 ))

@@ -8,4 +8,5 @@ TASK = declare(TaskInfo(
     category="VisualPenetration",
     order=9,
     package=__name__,
+    practical_max_level=10,
 ))
