@@ -17,6 +17,12 @@ from spatialcad.tasks import registry
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
 from spatialcad.tasks.cube_counting.spec import parse_option, parse_spec
 from spatialcad.tasks.cube_counting.verify import bounds_by_milp
+from spatialcad.tasks.three_view.spec import (
+    STACK_QUESTION,
+    STACK_REFERENCE,
+    StackOption,
+    StackSpec,
+)
 from spatialcad.verification import run_verifier
 from spatialcad.verify.raycast import nearest_cubes
 
@@ -127,15 +133,16 @@ def test_three_view_symmetric_stack_right_view_is_rejected():
     options = [
         Option(op == "left_view", op, op,
                image=stack_view(stack, view, colors=dict.fromkeys(r, RED)),
-               data={"view": view, "red": [list(v) for v in r]})
+               data=StackOption(view, sorted(r)).to_json())
         for op, r, view in [("left_view", red, "left"), ("right_view", red, "right"),
                             ("moved_red_left", moved, "left"), ("moved_red_right", moved, "right")]
     ]
-    spec = {"voxels": [list(v) for v in stack], "red": [[0, 1, 0]], "asked_view": "left"}
-    draft = Draft("q", spec, [Panel(stack_view(stack, "front"), "Front")], options)
+    spec = StackSpec(stack, sorted(red), [1, 3, 1], list(STACK_REFERENCE), "left")
+    draft = Draft(STACK_QUESTION, spec.to_json(), [Panel(stack_view(stack, "front"), "Front")],
+                  options)
     record, image = assemble(task, draft, level=0, image_id="0000", letter="A", item_seed=1)
     failures = run_verifier(record, image)
-    assert any("options drawing the left view" in f for f in failures), failures
+    assert len(failures) == 1 and "options drawing the left view" in failures[0], failures
 
 
 def test_three_view_generator_rejects_symmetric_candidates(monkeypatch):
