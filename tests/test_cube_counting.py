@@ -6,7 +6,7 @@ import copy
 
 import numpy as np
 import pytest
-from conftest import only_the_answer_verifies
+from conftest import generated_items, only_the_answer_verifies
 
 from spatialcad.geometry import counting, voxels
 from spatialcad.geometry.colours import RED
@@ -15,7 +15,14 @@ from spatialcad.render.png import decode_png
 from spatialcad.render.stacks import stack_view
 from spatialcad.tasks import registry
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
+from spatialcad.tasks.cube_counting.spec import parse_option, parse_spec
 from spatialcad.tasks.cube_counting.verify import bounds_by_milp
+from spatialcad.tasks.three_view.spec import (
+    STACK_QUESTION,
+    STACK_REFERENCE,
+    StackOption,
+    StackSpec,
+)
 from spatialcad.verification import run_verifier
 from spatialcad.verify.raycast import nearest_cubes
 
@@ -79,6 +86,29 @@ def test_question_kinds_and_none_option_occur():
         assert r["Answer_direct"] == expect
 
 
+def test_spec_and_option_data_round_trip():
+    for record, _ in generated_items("cube_counting", (0, 1, 2), 2):
+        assert parse_spec(record["spec"]).to_json() == record["spec"]
+        for o in record["options"]:
+            assert parse_option(o["data"]).to_json() == o["data"]
+
+
+def test_edited_texts_are_rejected():
+    """The question, the fill-in answer and the option texts are the ones the spec gives."""
+    items = (_item("cube_counting", 1, i) for i in range(16))
+    record, image = next((r, im) for r, im in items if r["spec"]["question"] == "min")
+    assert run_verifier(record, image) == []
+    edits = {
+        "Question": record["Question"].replace("minimum", "maximum"),
+        "Answer_direct": str(record["spec"]["bounds"]["min"] + 1),
+        "Choices": [*record["Choices"][:3], "1000"],
+    }
+    for field, text in edits.items():
+        assert text != record[field]
+        bad = {**record, field: text}
+        assert any(f"its {field}" in f for f in run_verifier(bad, image)), field
+
+
 def test_three_view_distractors_rejected_as_answer():
     for index in range(4):
         record, image = _item("three_view", 0, index)
@@ -103,15 +133,16 @@ def test_three_view_symmetric_stack_right_view_is_rejected():
     options = [
         Option(op == "left_view", op, op,
                image=stack_view(stack, view, colors=dict.fromkeys(r, RED)),
-               data={"view": view, "red": [list(v) for v in r]})
+               data=StackOption(view, sorted(r)).to_json())
         for op, r, view in [("left_view", red, "left"), ("right_view", red, "right"),
                             ("moved_red_left", moved, "left"), ("moved_red_right", moved, "right")]
     ]
-    spec = {"voxels": [list(v) for v in stack], "red": [[0, 1, 0]], "asked_view": "left"}
-    draft = Draft("q", spec, [Panel(stack_view(stack, "front"), "Front")], options)
+    spec = StackSpec(stack, sorted(red), [1, 3, 1], list(STACK_REFERENCE), "left")
+    draft = Draft(STACK_QUESTION, spec.to_json(), [Panel(stack_view(stack, "front"), "Front")],
+                  options)
     record, image = assemble(task, draft, level=0, image_id="0000", letter="A", item_seed=1)
     failures = run_verifier(record, image)
-    assert any("options drawing the left view" in f for f in failures), failures
+    assert len(failures) == 1 and "options drawing the left view" in failures[0], failures
 
 
 def test_three_view_generator_rejects_symmetric_candidates(monkeypatch):

@@ -6,7 +6,7 @@ import copy
 
 import numpy as np
 import pytest
-from conftest import only_the_answer_verifies
+from conftest import generated_items, only_the_answer_verifies
 
 from spatialcad.geometry import rotations as R
 from spatialcad.geometry.colours import SAND
@@ -17,6 +17,13 @@ from spatialcad.render.stacks import IsometricLook, common_isometric_framing, st
 from spatialcad.tasks import registry
 from spatialcad.tasks.base import Draft, Option, Panel
 from spatialcad.tasks.rotation_3d.generate import PANEL, random_steps, steps_matrix
+from spatialcad.tasks.rotation_3d.spec import (
+    QUESTIONS,
+    OptionData,
+    Spec,
+    parse_option,
+    parse_spec,
+)
 from spatialcad.tasks.rotation_3d.verify import congruence_class, rotation_group
 from spatialcad.verification import run_verifier
 
@@ -86,11 +93,11 @@ def test_mirrored_achiral_stack_is_rejected_as_a_distractor():
     def picture(vox):
         return stack_picture(vox, framing, colors={tuple(v): SAND for v in vox})
 
-    options = [Option(op == "rotation", op, "", image=picture(v), data={"voxels": _lists(v)})
-               for op, v in shapes]
-    spec = {"voxels": _lists(stack), "question": "can", "panel": list(PANEL),
-            "colour": list(SAND), "option_voxels": [_lists(v) for _, v in shapes]}
-    draft = Draft("q", spec, [Panel(picture(stack), "Reference stack")], options)
+    options = [Option(op == "rotation", op, "", image=picture(v),
+                      data=OptionData(list(v), []).to_json()) for op, v in shapes]
+    spec = Spec(voxels=stack, space=[3, 2, 2], question="can", chiral=False,
+                option_voxels=[list(v) for _, v in shapes], colour=SAND, panel=PANEL).to_json()
+    draft = Draft(QUESTIONS["can"], spec, [Panel(picture(stack), "Reference stack")], options)
     record, image = assemble(registry.task("rotation_3d"), draft, level=0, image_id="0000",
                              letter="C", item_seed=1)
     failures = run_verifier(record, image)
@@ -114,3 +121,21 @@ def test_generated_mirrors_are_of_chiral_stacks_and_pictures_match_voxels():
     a, b = bad["options"][0], bad["options"][1]
     a["data"]["voxels"], b["data"]["voxels"] = b["data"]["voxels"], a["data"]["voxels"]
     assert any("picture of its voxels" in f for f in run_verifier(bad, image))
+
+
+def test_spec_and_option_data_round_trip():
+    for record, _ in generated_items("rotation_3d", (0, 1, 2), 2):
+        assert parse_spec(record["spec"]).to_json() == record["spec"]
+        for o in record["options"]:
+            assert parse_option(o["data"]).to_json() == o["data"]
+
+
+def test_edited_texts_are_rejected():
+    """The question is the one of the spec's kind; the choices name the pictures."""
+    record, image = _item(0, 1)
+    assert record["spec"]["question"] == "can" and run_verifier(record, image) == []
+    edits = {"Question": record["Question"].replace("can be", "cannot be"),
+             "Choices": ["Image A", "Image B", "Image C", "Image E"]}
+    for field, text in edits.items():
+        assert text != record[field]
+        assert any(f"its {field}" in f for f in run_verifier({**record, field: text}, image))

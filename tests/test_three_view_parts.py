@@ -10,6 +10,7 @@ import pytest
 from conftest import generated_items, only_the_answer_verifies
 
 from spatialcad import freecad_env
+from spatialcad.cad.part_views import part_view
 from spatialcad.cad.parts import ASSETS_DIR, cached_part
 from spatialcad.cad.projection import project, turned
 from spatialcad.cad.step_io import write_step
@@ -19,7 +20,8 @@ from spatialcad.geometry.rotations import proper_rotations
 from spatialcad.render.camera import VIEWS
 from spatialcad.render.engineering import draw_view
 from spatialcad.tasks import registry
-from spatialcad.tasks.three_view.generate_parts import MIN_DIFF_PX, drawn_difference, part_view
+from spatialcad.tasks.three_view.generate_parts import MIN_DIFF_PX, drawn_difference
+from spatialcad.tasks.three_view.spec import parse_option, parse_spec
 from spatialcad.tasks.three_view.verify_parts import MIN_DIFF_PIXELS, pixels_apart
 from spatialcad.verification import run_verifier
 
@@ -74,7 +76,7 @@ def test_part_view_equals_projecting_the_turned_part():
         shape = turned(part, rotation)
         for name in ("front", "top", "left", "right", "back", "bottom"):
             direct = ld.centred(view(shape, name, 0.05))
-            cached = ld.centred(part_view(path, rotation, name, 0.05))
+            cached = ld.centred(part_view(path, rotation, *VIEWS[name].basis()[:2], 0.05))
             assert ld.difference(direct, cached, 0.05) == (0.0, 0.0), (rotation, name)
 
 
@@ -129,6 +131,28 @@ def test_every_item_verifies_and_only_its_answer_does(items):
     for record, image in items:
         operators |= only_the_answer_verifies(record, image)
     assert operators == {"line_deleted", "turned", "flipped", "other_view"}
+
+
+def test_spec_and_option_data_round_trip(items):
+    for record, _ in [*generated_items("three_view", (0,), 3), *items]:
+        assert parse_spec(record["spec"]).to_json() == record["spec"]
+        for o in record["options"]:
+            assert parse_option(o["data"]).to_json() == o["data"]
+
+
+def test_edited_texts_are_rejected(items):
+    """A question asking for another view, or other choices, is not the item's."""
+    stack = next(generated_items("three_view", (0,), 1))
+    part = items[0]
+    asked, shown = part[0]["spec"]["asked_view"], part[0]["spec"]["reference_views"][1]
+    for (record, image), (old, new) in [(stack, ("the left view", "the right view")),
+                                        (part, (f"its {asked} view", f"its {shown} view"))]:
+        assert run_verifier(record, image) == []
+        edits = {"Question": record["Question"].replace(old, new),
+                 "Choices": ["Image A", "Image B", "Image D", "Image C"]}
+        for field, text in edits.items():
+            assert text != record[field]
+            assert any(f"its {field}" in f for f in run_verifier({**record, field: text}, image))
 
 
 def test_levels_use_parts_with_more_faces(items):

@@ -16,11 +16,17 @@ from spatialcad.render.gridread import read_grid
 from spatialcad.render.stacks import stack_view
 from spatialcad.tasks import base
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
+from spatialcad.tasks.cube_counting.spec import (
+    KINDS,
+    NUMBER_WORDS,
+    VIEW_CAPTIONS,
+    Bounds,
+    OptionData,
+    Spec,
+    parse_option,
+    texts,
+)
 
-NONE_OF_THEM = "All three other options are incorrect"
-KINDS = ("min", "max", "possible")
-VIEW_CAPTIONS = {"top": "Top view", "front": "Front view", "left": "Left view"}
-NUMBER_WORDS = {2: "two", 3: "three"}
 SPREAD = 5  # wrong counts are taken up to this far below the minimum / above the maximum
 
 
@@ -47,39 +53,19 @@ class Generator(base.Generator):
             raise Reject("bounds from the read views differ from the bounds from the voxels")
 
         kind = KINDS[int(rng.integers(len(KINDS)))]
+        spec = Spec(voxels=stack, space=p["space"], views=p["views"], question=kind,
+                    bounds=Bounds(low, high))
         n_views = NUMBER_WORDS[len(p["views"])]
-        names = ", ".join(VIEW_CAPTIONS[v].lower() for v in p["views"])
-        intro = (
-            f"The images show {n_views} views ({names}) of a stack of identical cubes. Every "
-            "cube rests on the ground or on another cube. "
-        )
-        asked = {
-            "min": "What is the minimum number of cubes the stack can have?",
-            "max": "What is the maximum number of cubes the stack can have?",
-            "possible": "How many cubes could the stack have?",
-        }[kind]
-        direct = {
-            "min": "What is the minimum number of cubes the stack can have? Answer with a "
-            "single integer.",
-            "max": "What is the maximum number of cubes the stack can have? Answer with a "
-            "single integer.",
-            "possible": "What are the minimum and maximum numbers of cubes the stack can have? "
-            "Answer as two integers separated by a comma: min,max.",
-        }[kind]
         summary = f"Given {n_views} views, at least {low} and at most {high} cubes fit the views."
         options = _options(kind, low, high, rng, summary)
+        said = texts(spec, [parse_option(o.data) for o in options])
+        for option, text in zip(options, said.choices or [], strict=True):
+            option.text = text
         return Draft(
-            question=intro + asked + " Answer with A, B, C or D.",
-            question_direct=intro + direct,
-            answer_direct=f"{low},{high}" if kind == "possible" else str(
-                low if kind == "min" else high),
-            spec={
-                "voxels": [list(v) for v in stack],
-                "space": p["space"],
-                "views": p["views"],
-                "question": kind,
-                "bounds": {"min": low, "max": high},
-            },
+            question=said.question,
+            question_direct=said.question_direct,
+            answer_direct=said.answer_direct,
+            spec=spec.to_json(),
             reference=[
                 Panel(img, VIEW_CAPTIONS[v]) for img, v in zip(images, p["views"], strict=True)
             ],
@@ -90,7 +76,8 @@ class Generator(base.Generator):
 def _options(
     kind: str, low: int, high: int, rng: np.random.Generator, summary: str
 ) -> list[Option]:
-    """Three numbers and possibly "none of them", exactly one being the answer.
+    """Three numbers and possibly "none of them", exactly one being the answer (their texts
+    come from the spec's ``texts``).
 
     The answer's rank among the numbers shown is drawn uniformly (wrong numbers are taken
     below and above it to match): left alone, a possible count sits between impossible ones
@@ -120,8 +107,7 @@ def _options(
             is_answer=v == truth and not none_is_answer,
             operator="bound" if v == truth else "wrong_count",
             explanation=f"{summary} {v} is {'' if v == truth else 'not '}{what}.",
-            text=str(v),
-            data={"value": v},
+            data=OptionData(v).to_json(),
         )
         for v in sorted(numbers)
     ]
@@ -133,8 +119,7 @@ def _options(
                 explanation=f"{summary} "
                 + ("None of the numbers is " if none_is_answer else "One number is ")
                 + f"{what}.",
-                text=NONE_OF_THEM,
-                data={"value": None},
+                data=OptionData(None).to_json(),
             )
         )
     return options

@@ -24,17 +24,12 @@ from spatialcad.geometry.voxels import Voxel
 from spatialcad.render.stacks import IsometricLook, common_isometric_framing, stack_picture
 from spatialcad.tasks import base
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
+from spatialcad.tasks.rotation_3d.spec import KINDS, OptionData, Spec, parse_option, texts
 
 Steps = list[tuple[str, int]]
 
 PANEL = (290, 290)
 MIN_PIXELS = 20  # a wrong option's signature differs from a rotation's in at least this many
-QUESTIONS = {
-    "can": "The top image shows a stack of identical cubes. Which option can be obtained by "
-    "rotating this stack in space? Answer with A, B, C or D.",
-    "cannot": "The top image shows a stack of identical cubes. Which option cannot be "
-    "obtained by rotating this stack in space? Answer with A, B, C or D.",
-}
 AXIS_WORDS = {"x": "x (left-right)", "y": "y (front-back)", "z": "z (vertical)"}
 
 
@@ -69,7 +64,7 @@ class Generator(base.Generator):
         stack = voxels.random_stack(rng, tuple(p["space"]), p["fill"])
         if len(stack) < p["min_cubes"]:
             raise Reject("stack too small")
-        kind = ("can", "cannot")[int(rng.integers(2))]
+        kind = KINDS[int(rng.integers(2))]
         looks = _Looks(stack)
         chiral = rotations.is_chiral(stack)
         if kind == "can":
@@ -81,13 +76,16 @@ class Generator(base.Generator):
         removable = [stack[int(i)] for i in rng.permutation(len(stack))]
         wrong = [_mirror_option(stack, looks, rng) if op == "mirror" else None
                  for op in wrong_ops]
-        wrong = [o or _removed_cube_option(stack, removable, looks, rng) for o in wrong]
-        options = [*rotated, *wrong]
+        options = [*rotated,
+                   *(o or _removed_cube_option(stack, removable, looks, rng) for o in wrong)]
         for option in options:
             option.is_answer = (option.operator == "rotation") == (kind == "can")
-        shown = [stack, *(o.data["voxels"] for o in options)]
+        spec = Spec(voxels=stack, space=p["space"], question=kind, chiral=chiral,
+                    option_voxels=[parse_option(o.data).voxels for o in options],
+                    colour=SAND, panel=PANEL)
+        shown = [stack, *spec.option_voxels]
         framing = common_isometric_framing(shown, PANEL)
-        pictures = [stack_picture(s, framing, colors={tuple(v): SAND for v in s}) for s in shown]
+        pictures = [stack_picture(s, framing, colors=dict.fromkeys(s, SAND)) for s in shown]
         for option, picture in zip(options, pictures[1:], strict=True):
             option.image = picture
         looks_of = [IsometricLook(s) for s in shown[1:]]
@@ -96,16 +94,8 @@ class Generator(base.Generator):
                 if looks_of[i].difference(looks_of[j]) < MIN_PIXELS:
                     raise Reject("two options look the same")
         return Draft(
-            question=QUESTIONS[kind],
-            spec={
-                "voxels": [list(v) for v in stack],
-                "space": p["space"],
-                "question": kind,
-                "chiral": chiral,
-                "option_voxels": [o.data["voxels"] for o in options],
-                "colour": list(SAND),
-                "panel": list(PANEL),
-            },
+            question=texts(spec, []).question,
+            spec=spec.to_json(),
             reference=[Panel(pictures[0], "Reference stack")],
             options=options,
         )
@@ -143,8 +133,8 @@ def _rotation_options(
         if any(picture.difference(s) < MIN_PIXELS for s in seen):
             continue
         seen.append(picture)
-        options.append(_option("rotation", turned, steps,
-                               f"It is the stack turned {steps_words(steps)}.", {}))
+        options.append(_option("rotation", f"It is the stack turned {steps_words(steps)}.",
+                               OptionData(list(turned), steps)))
         if len(options) == count:
             return options
     raise Reject("too few rotations that look different (symmetric stack)")
@@ -159,7 +149,7 @@ def _mirror_option(stack: list[Voxel], looks: _Looks, rng: np.random.Generator) 
         return None
     text = (f"It is the mirror image of the stack (reflected along {'xyz'[axis]}), turned "
             f"{steps_words(steps)}; the stack is chiral, so no rotation gives it.")
-    return _option("mirror", turned, steps, text, {"mirror_axis": "xyz"[axis]})
+    return _option("mirror", text, OptionData(list(turned), steps, mirror_axis="xyz"[axis]))
 
 
 def _removed_cube_option(
@@ -178,11 +168,9 @@ def _removed_cube_option(
             continue
         text = (f"It is the stack with the cube at {list(cube)} removed, turned "
                 f"{steps_words(steps)}: {len(rest)} cubes instead of {len(stack)}.")
-        return _option("remove_cube", turned, steps, text, {"removed": list(cube)})
+        return _option("remove_cube", text, OptionData(list(turned), steps, removed=cube))
     raise Reject("no removable cube gives a visibly different stack")
 
 
-def _option(op: str, vox: tuple[Voxel, ...], steps: Steps, text: str,
-            extra: dict[str, Any]) -> Option:
-    data = {"voxels": [list(v) for v in vox], "steps": [list(s) for s in steps], **extra}
-    return Option(is_answer=False, operator=op, explanation=text, data=data)
+def _option(op: str, text: str, data: OptionData) -> Option:
+    return Option(is_answer=False, operator=op, explanation=text, data=data.to_json())

@@ -12,13 +12,16 @@ its rotations draws the reference picture).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
 import cv2
 import numpy as np
 
+from spatialcad.geometry.voxels import Voxel
 from spatialcad.render.stacks import IsometricLook, common_isometric_framing, stack_picture
+from spatialcad.tasks.rotation_3d.spec import OptionData, Spec, parse_option, parse_spec
 from spatialcad.verify.base import crop
 
 MIN_PIXELS = 20
@@ -48,24 +51,24 @@ def placed(vox: np.ndarray, m: np.ndarray) -> tuple[tuple[int, ...], ...]:
     return tuple(map(tuple, a[np.lexsort(a.T[::-1])].tolist()))
 
 
-def congruence_class(voxels: list[list[int]]) -> tuple:
+def congruence_class(voxels: Sequence[Sequence[int]]) -> tuple:
     vox = np.array(voxels, dtype=int).reshape(-1, 3)
     return min(placed(vox, m) for m in rotation_group())
 
 
-def _turned_copies(voxels: list[list[int]]) -> list[tuple]:
+def _turned_copies(voxels: Sequence[Voxel]) -> list[tuple]:
     vox = np.array(voxels, dtype=int).reshape(-1, 3)
     return sorted({placed(vox, m) for m in rotation_group()})
 
 
-def _exact(voxels: list[list[int]]) -> tuple:
-    return tuple(sorted(map(tuple, voxels)))
+def _exact(voxels: Sequence[Voxel]) -> tuple:
+    return tuple(sorted(voxels))
 
 
 def _looks_wrong(ref_looks: list[IsometricLook], ref: IsometricLook,
-                 option: list[list[int]]) -> str | None:
+                 option: Sequence[Voxel]) -> str | None:
     """Why the option's picture could pass for a rotation of the reference, or None."""
-    own = IsometricLook(map(tuple, option))
+    own = IsometricLook(option)
     if any(own.difference(look) < MIN_PIXELS for look in ref_looks):
         return "its picture equals the picture of a rotation of the reference"
     if any(IsometricLook(c).difference(ref) < MIN_PIXELS for c in _turned_copies(option)):
@@ -73,17 +76,15 @@ def _looks_wrong(ref_looks: list[IsometricLook], ref: IsometricLook,
     return None
 
 
-def _picture_failures(record: dict[str, Any], image: np.ndarray) -> list[str]:
-    spec = record["spec"]
-    stacks = [spec["voxels"], *(o["data"]["voxels"] for o in record["options"])]
+def _picture_failures(record: dict[str, Any], image: np.ndarray, spec: Spec,
+                      options: list[OptionData]) -> list[str]:
+    stacks = [spec.voxels, *(o.voxels for o in options)]
     names = ["the reference", *(f"option {o['letter']}" for o in record["options"])]
     boxes = [record["layout"]["reference"][0], *record["layout"]["options"]]
-    framing = common_isometric_framing([map(tuple, s) for s in stacks], tuple(spec["panel"]))
-    colour = tuple(spec["colour"])
+    framing = common_isometric_framing(stacks, spec.panel)
     failures = []
     for name, vox, box in zip(names, stacks, boxes, strict=True):
-        drawn = stack_picture([tuple(v) for v in vox], framing,
-                              colors={tuple(v): colour for v in vox})
+        drawn = stack_picture(vox, framing, colors=dict.fromkeys(vox, spec.colour))
         shown = crop(image, box)
         if shown.shape != drawn.shape:
             drawn = cv2.resize(drawn, (shown.shape[1], shown.shape[0]),
@@ -94,28 +95,29 @@ def _picture_failures(record: dict[str, Any], image: np.ndarray) -> list[str]:
 
 
 def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
-    spec = record["spec"]
-    kind = spec["question"]
-    reference = congruence_class(spec["voxels"])
+    spec = parse_spec(record["spec"])
+    options = [parse_option(o["data"]) for o in record["options"]]
+    reference = congruence_class(spec.voxels)
     failures = []
-    listed = Counter(_exact(v) for v in spec["option_voxels"])
-    if listed != Counter(_exact(o["data"]["voxels"]) for o in record["options"]):
+    listed = Counter(_exact(v) for v in spec.option_voxels)
+    if listed != Counter(_exact(o.voxels) for o in options):
         failures.append("the options' voxels differ from spec option_voxels")
-    ref_look = IsometricLook(map(tuple, spec["voxels"]))
-    ref_looks = [IsometricLook(c) for c in _turned_copies(spec["voxels"])]
+    ref_look = IsometricLook(spec.voxels)
+    ref_looks = [IsometricLook(c) for c in _turned_copies(spec.voxels)]
     fitting = []
-    for o in record["options"]:
+    for o, data in zip(record["options"], options, strict=True):
         name = f"option {o['letter']}"
-        congruent = congruence_class(o["data"]["voxels"]) == reference
+        congruent = congruence_class(data.voxels) == reference
         if congruent != (o["operator"] == "rotation"):
             failures.append(f"{name} ({o['operator']}) is "
                             f"{'' if congruent else 'not '}congruent to the reference")
-        if congruent == (kind == "can"):
+        if congruent == (spec.question == "can"):
             fitting.append(o["letter"])
         if not congruent:
-            why = _looks_wrong(ref_looks, ref_look, o["data"]["voxels"])
+            why = _looks_wrong(ref_looks, ref_look, data.voxels)
             if why:
                 failures.append(f"{name} cannot be told from a rotation: {why}")
     if fitting != [record["Answer"]]:
-        failures.append(f"options fitting '{kind}': {fitting}, answer {record['Answer']}")
-    return failures + _picture_failures(record, image)
+        failures.append(f"options fitting '{spec.question}': {fitting}, "
+                        f"answer {record['Answer']}")
+    return failures + _picture_failures(record, image, spec, options)

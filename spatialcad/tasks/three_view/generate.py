@@ -1,5 +1,5 @@
 """3ViewProjection.  Level 0: which picture is the left view of a cube stack with red cubes?
-Levels 1 and up ask for a view of an engineering part (see :mod:`three_view_parts`).
+Levels 1 and up ask for a view of an engineering part (see :mod:`.generate_parts`).
 
 Level 0 reference: isometric, front and top views.  Options: the left view (answer), the right
 view, and the left and right views of the same stack with its red cubes moved to other
@@ -21,6 +21,13 @@ from spatialcad.render.stacks import stack_isometric, stack_view
 from spatialcad.tasks import base
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
 from spatialcad.tasks.three_view.generate_parts import build_part_item, face_band
+from spatialcad.tasks.three_view.spec import (
+    STACK_ASKED,
+    STACK_REFERENCE,
+    StackOption,
+    StackSpec,
+    texts,
+)
 
 
 def colour_grid(stack: list[Voxel], red: set[Voxel], view: str) -> np.ndarray:
@@ -74,31 +81,22 @@ class Generator(base.Generator):
             for j in range(i):
                 if grids[i].shape == grids[j].shape and np.array_equal(grids[i], grids[j]):
                     raise Reject(f"{candidates[i][0]} draws the same as {candidates[j][0]}")
-        colors = {v: RED for v in red}
+        colors = dict.fromkeys(red, RED)
+        spec = StackSpec(voxels=stack, red=sorted(red), space=p["space"],
+                         reference_views=list(STACK_REFERENCE), asked_view=STACK_ASKED)
         options = [
             Option(
                 is_answer=op == "left_view",
                 operator=op,
                 explanation=text,
-                image=stack_view(stack, view, colors={v: RED for v in reds}),
-                data={"view": view, "red": [list(v) for v in sorted(reds)]},
+                image=stack_view(stack, view, colors=dict.fromkeys(reds, RED)),
+                data=StackOption(view, sorted(reds)).to_json(),
             )
             for op, reds, view, text in candidates
         ]
         return Draft(
-            question=(
-                "The top row shows a stack of cubes, some of them red, in an isometric view, "
-                "a front view and a top view. Which option is the left view of the stack "
-                "(seen from its left side, looking in the direction of the front view's right)? "
-                "Answer with A, B, C or D."
-            ),
-            spec={
-                "voxels": [list(v) for v in stack],
-                "red": [list(v) for v in sorted(red)],
-                "space": p["space"],
-                "reference_views": ["isometric", "front", "top"],
-                "asked_view": "left",
-            },
+            question=texts(spec, []).question,
+            spec=spec.to_json(),
             reference=[
                 Panel(stack_isometric(stack, colors=colors), "Isometric view"),
                 Panel(stack_view(stack, "front", colors=colors), "Front view"),

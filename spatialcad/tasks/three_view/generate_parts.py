@@ -22,8 +22,7 @@ count: simple parts at level 1, more faces and hidden lines above.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, replace
 from itertools import combinations, islice
 from pathlib import Path
 from typing import Any
@@ -31,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from spatialcad.cad import tessellate
+from spatialcad.cad.part_views import part_view
 from spatialcad.cad.parts import (
     ASSETS_DIR,
     PartEntry,
@@ -39,17 +39,24 @@ from spatialcad.cad.parts import (
     part_sha256,
     portable,
 )
-from spatialcad.cad.projection import project, turned
+from spatialcad.cad.projection import turned
 from spatialcad.geometry import line_drawing as ld
+from spatialcad.geometry.drawing_edits import TRANSFORMS
 from spatialcad.geometry.line_drawing import LineDrawing
 from spatialcad.geometry.rotations import proper_rotations
 from spatialcad.render.camera import VIEWS
 from spatialcad.render.engineering import draw_isometric, draw_view, view_scale
 from spatialcad.render.thumbnails import balanced_set, random_target
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
+from spatialcad.tasks.three_view.spec import (
+    PRINCIPAL,
+    PartFile,
+    PartOption,
+    PartSpec,
+    texts,
+    view_words,
+)
 
-PRINCIPAL = ("front", "top", "left")
-OPPOSITE = {"front": "back", "top": "bottom", "left": "right"}
 # face-count bands of the levels (inclusive); the last band serves every higher level
 FACE_BANDS = ((1, 14), (15, 20), (21, 10**6))
 PART_DRAWS = 12  # parts tried for one item's similarity-rank target
@@ -59,66 +66,16 @@ MIN_DIFF_PX = 16.0  # line length (px) one drawing must have and the other lack
 SAME_LINE_PX = 4.0  # lines closer than this (px) count as the same line
 KIND_WEIGHT = 0.12
 DEFLECTION = 0.0005  # curve discretization, as a fraction of the part's largest dimension
-TRANSFORMS = {
-    "turned_ccw": (ld.TURN_CCW, "turned 90 degrees counter-clockwise"),
-    "turned_cw": (ld.TURN_CW, "turned 90 degrees clockwise"),
-    "flipped_lr": (ld.FLIP_LR, "flipped left-right"),
-    "flipped_ud": (ld.FLIP_UD, "flipped upside down"),
-}
-VIEW_WORDS = {
-    "front": "the front view (seen from the front)",
-    "back": "the back view (seen from behind)",
-    "top": "the top view (seen from above, the front at the bottom)",
-    "bottom": "the bottom view (seen from below)",
-    "left": "the left view (seen from the part's left side)",
-    "right": "the right view (seen from the part's right side)",
+TRANSFORM_WORDS = {  # by the names of geometry.drawing_edits.TRANSFORMS
+    "turned_ccw": "turned 90 degrees counter-clockwise",
+    "turned_cw": "turned 90 degrees clockwise",
+    "flipped_lr": "flipped left-right",
+    "flipped_ud": "flipped upside down",
 }
 
 
 def face_band(level: int) -> tuple[int, int]:
     return FACE_BANDS[min(level, len(FACE_BANDS)) - 1]
-
-
-def canonical_axes(toward: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Screen (right, up) used to project from the axis direction ``toward``: up is +z, or
-    +y when looking along z."""
-    up = np.array([0, 1, 0]) if abs(toward[2]) else np.array([0, 0, 1])
-    return np.cross(up, toward), up
-
-
-@lru_cache(maxsize=512)
-def _axis_drawing(path: Path, toward: tuple[int, int, int], deflection: float) -> LineDrawing:
-    right, up = canonical_axes(np.array(toward))
-    return project(cached_part(path), right, up, deflection)
-
-
-def part_view(path: Path, rotation: np.ndarray, view: str, deflection: float) -> LineDrawing:
-    """The ``view`` of the part in ``path`` turned by ``rotation`` (one of the 24).
-
-    Hidden-line removal is the slow step (up to seconds for intersecting cylinders) and
-    depends only on the viewing direction, so a part is projected at most once from each
-    of its six axis directions per process; the turned part's view is such a projection
-    turned in the drawing plane.
-    """
-    right, up, _ = VIEWS[view].basis()
-    r0 = np.rint(rotation.T @ right).astype(int)
-    u0 = np.rint(rotation.T @ up).astype(int)
-    toward = np.cross(r0, u0)
-    rc, uc = canonical_axes(toward)
-    in_plane = np.array([[r0 @ rc, r0 @ uc], [u0 @ rc, u0 @ uc]], dtype=np.float64)
-    return _axis_drawing(path, tuple(int(t) for t in toward), deflection).transformed(in_plane)
-
-
-def option_drawing(views: dict[str, LineDrawing], data: dict[str, Any]) -> LineDrawing:
-    """An option's drawing from its recipe: a view, optionally edited (shared with the
-    verifier so both read recipes alike)."""
-    d = views[data["view"]]
-    if data.get("transform"):
-        d = d.transformed(TRANSFORMS[data["transform"]][0])
-    if data.get("deleted"):
-        hidden, index = data["deleted"]
-        d = d.without(bool(hidden), int(index))
-    return d
 
 
 def drawn_difference(a: LineDrawing, b: LineDrawing, scale: float) -> float:
@@ -132,7 +89,7 @@ def drawn_difference(a: LineDrawing, b: LineDrawing, scale: float) -> float:
 @dataclass
 class Candidate:
     operator: str
-    data: dict[str, Any]  # the recipe of its drawing (see option_drawing)
+    data: PartOption  # the recipe of its drawing
     explanation: str
     what: str  # what it draws, e.g. "the left view flipped left-right"
 
@@ -162,27 +119,29 @@ def build_part_item(level: int, rng: np.random.Generator, directory: Path | None
     # drawn first and kept while parts are redrawn, so that they stay uniform.
     target = random_target(rng)
     for drawn in range(1, PART_DRAWS + 1):
-        item = _try_part(level, rng, (directory or ASSETS_DIR).resolve(), target)
+        item = _try_part(level, rng, (directory or ASSETS_DIR).resolve(), target, drawn)
         if item is not None:
-            item.spec["parts_drawn"] = drawn
             return item
     raise Reject(f"no option set gave the answer the similarity ranks {target}")
 
 
-def _try_part(level: int, rng: np.random.Generator, directory: Path, target: tuple[int, int]
-              ) -> Draft | None:
+def _try_part(level: int, rng: np.random.Generator, directory: Path, target: tuple[int, int],
+              drawn: int) -> Draft | None:
+    """An item on a part drawn from ``directory``, the ``drawn``-th tried, or None when no
+    option set gives the answer the similarity ranks ``target``."""
     entry, part = pick_part(directory, level, rng)
     rotation = proper_rotations()[int(rng.integers(24))]
     largest = max(part.BoundBox.XLength, part.BoundBox.YLength, part.BoundBox.ZLength)
     scale, deflection = view_scale(largest), DEFLECTION * largest
-    views = {v: part_view(entry.path, rotation, v, deflection) for v in VIEWS if v != "isometric"}
+    views = {v: part_view(entry.path, rotation, *VIEWS[v].basis()[:2], deflection)
+             for v in VIEWS if v != "isometric"}
     areas = {v: ld.outline(views[v], deflection).area for v in PRINCIPAL}
     first = max(PRINCIPAL, key=lambda v: (areas[v], -PRINCIPAL.index(v)))
     rest = [v for v in PRINCIPAL if v != first]
     second = rest[int(rng.integers(2))]
     asked = next(v for v in rest if v != second)
 
-    answer = Candidate("correct_view", {"view": asked}, f"It is {VIEW_WORDS[asked]}.",
+    answer = Candidate("correct_view", PartOption(asked), f"It is {view_words(asked)}.",
                        f"the {asked} view")
     pool = _wrong_options(answer, views, (first, second), scale, deflection, rng)
     shape = turned(part, rotation)
@@ -203,27 +162,20 @@ def _try_part(level: int, rng: np.random.Generator, directory: Path, target: tup
         return None
     chosen = [(answer, images[0]), *((pool[i][0], images[1 + i]) for i in picked)]
     options = [Option(is_answer=i == 0, operator=c.operator, explanation=c.explanation,
-                      image=image, data=c.data) for i, (c, image) in enumerate(chosen)]
-    return Draft(
-        question=(
-            f"The top row shows a machine part in an isometric view, its {first} view and its "
-            f"{second} view (orthographic; visible edges solid, hidden edges dashed). Which "
-            f"option is its {asked} view, {VIEW_WORDS[asked].split('(', 1)[1][:-1]}? "
-            "Answer with A, B, C or D."
-        ),
-        spec={
-            "part": {"name": entry.path.stem, "file": portable(entry.path),
-                     "sha256": part_sha256(entry.path), "faces": len(part.Faces)},
-            "rotation": rotation.tolist(),
-            "reference_views": ["isometric", first, second],
-            "asked_view": asked,
-            "scale_px_per_mm": scale,
-            "deflection_mm": deflection,
-            "answer_ranks": list(target),
-        },
-        reference=reference,
-        options=options,
+                      image=image, data=c.data.to_json()) for i, (c, image) in enumerate(chosen)]
+    spec = PartSpec(
+        part=PartFile(name=entry.path.stem, file=portable(entry.path),
+                      sha256=part_sha256(entry.path), faces=len(part.Faces)),
+        rotation=rotation.tolist(),
+        reference_views=["isometric", first, second],
+        asked_view=asked,
+        scale_px_per_mm=scale,
+        deflection_mm=deflection,
+        answer_ranks=list(target),
+        parts_drawn=drawn,
     )
+    return Draft(question=texts(spec, []).question, spec=spec.to_json(), reference=reference,
+                 options=options)
 
 
 def _wrong_options(answer: Candidate, views: dict[str, LineDrawing], shown: tuple[str, str],
@@ -231,13 +183,13 @@ def _wrong_options(answer: Candidate, views: dict[str, LineDrawing], shown: tupl
                    ) -> list[tuple[Candidate, LineDrawing]]:
     """Every turned, flipped and other view, and a few line deletions from the answer and
     from each of those, that draws differently from the answer."""
-    asked = answer.data["view"]
+    asked = answer.data.view
     edits = [*_transforms(asked, tuple(TRANSFORMS), rng), *_other_views(asked, shown, rng)]
     bases = [answer, *edits]
     cands = edits + [c for b, n in zip(bases, [DELETIONS_FROM_ANSWER] + [DELETIONS_FROM_EDIT]
                                        * len(edits), strict=True)
-                     for c in islice(_deletions(b, option_drawing(views, b.data), tol, rng), n)]
-    pool = [(c, option_drawing(views, c.data)) for c in cands]
+                     for c in islice(_deletions(b, b.data.drawing(views), tol, rng), n)]
+    pool = [(c, c.data.drawing(views)) for c in cands]
     return [(c, d) for c, d in pool
             if drawn_difference(d, views[asked], scale) >= MIN_DIFF_PX]
 
@@ -248,7 +200,7 @@ def _deletions(base: Candidate, d: LineDrawing, tol: float, rng: np.random.Gener
     for i in rng.permutation(len(lines)):
         hidden, index = lines[int(i)]
         kind = "hidden (dashed)" if hidden else "visible"
-        yield Candidate("line_deleted", {**base.data, "deleted": [hidden, index]},
+        yield Candidate("line_deleted", replace(base.data, deleted=(hidden, index)),
                         f"It is {base.what} with one {kind} line missing.", base.what)
 
 
@@ -256,8 +208,8 @@ def _transforms(view: str, names: tuple[str, ...], rng: np.random.Generator
                 ) -> Iterator[Candidate]:
     for i in rng.permutation(len(names)):
         name = names[int(i)]
-        what = f"the {view} view {TRANSFORMS[name][1]}"
-        yield Candidate(name.split("_")[0], {"view": view, "transform": name}, f"It is {what}.",
+        what = f"the {view} view {TRANSFORM_WORDS[name]}"
+        yield Candidate(name.split("_")[0], PartOption(view, transform=name), f"It is {what}.",
                         what)
 
 
@@ -266,5 +218,5 @@ def _other_views(asked: str, shown: tuple[str, str], rng: np.random.Generator
     others = [v for v in VIEWS if v not in ("isometric", asked, *shown)]
     for i in rng.permutation(len(others)):
         v = others[int(i)]
-        yield Candidate("other_view", {"view": v}, f"It is {VIEW_WORDS[v]}, not the {asked} "
+        yield Candidate("other_view", PartOption(v), f"It is {view_words(v)}, not the {asked} "
                         "view.", f"the {v} view")

@@ -1,5 +1,5 @@
 """3ViewProjection verifier: cube stacks here (level 0), engineering parts in
-:mod:`spatialcad.verify.three_view_parts`.
+:mod:`spatialcad.tasks.three_view.verify_parts`.
 
 Reads every option's drawing back from the image as a grid of empty / grey / red cells,
 re-derives the asked view by walking pixel rays through the stored stack, and proves that
@@ -12,24 +12,30 @@ from typing import Any
 
 import numpy as np
 
+from spatialcad.geometry.voxels import Voxel
 from spatialcad.render.gridread import GridReadError, read_cell_colours
+from spatialcad.tasks.three_view.spec import PartSpec, StackOption, parse_option, parse_spec
 from spatialcad.tasks.three_view.verify_parts import verify_part
 from spatialcad.verify.base import crop
 from spatialcad.verify.raycast import nearest_cubes
 
 
-def drawing(vox: set[tuple[int, int, int]], red: set[tuple[int, int, int]], view: str):
+def drawing(vox: set[Voxel], red: set[Voxel], view: str) -> np.ndarray:
     """Cell codes of a view: 0 empty, 1 grey cube, 2 red cube."""
     cubes = nearest_cubes(vox, view)
     return np.vectorize(lambda v: 0 if v is None else (2 if v in red else 1), otypes=[int])(cubes)
 
 
 def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
-    spec = record["spec"]
-    if "part" in spec:
-        return verify_part(record, image)
-    vox = {tuple(v) for v in spec["voxels"]}
-    red = {tuple(v) for v in spec["red"]}
+    spec = parse_spec(record["spec"])
+    if isinstance(spec, PartSpec):
+        return verify_part(record, image, spec)
+    parsed = [parse_option(o["data"]) for o in record["options"]]
+    options = [o for o in parsed if isinstance(o, StackOption)]
+    if len(options) != len(parsed):
+        return ["an option's data is not a view of the stack with its red cubes"]
+    vox = set(spec.voxels)
+    red = set(spec.red)
     failures = []
     if not red <= vox:
         failures.append("a red cube is not part of the stack")
@@ -37,19 +43,20 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
     if not red <= seen:
         failures.append("a red cube is hidden in the reference views")
     shown = []
-    for o, box in zip(record["options"], record["layout"]["options"], strict=True):
+    for o, data, box in zip(record["options"], options, record["layout"]["options"],
+                            strict=True):
         try:
             grid = read_cell_colours(crop(image, box))
         except GridReadError as exc:
             return [f"option {o['letter']} unreadable: {exc}"]
-        own = drawing(vox, {tuple(v) for v in o["data"]["red"]}, o["data"]["view"])
+        own = drawing(vox, set(data.red), data.view)
         if grid.shape != own.shape or not np.array_equal(grid, own):
             failures.append(f"option {o['letter']} does not draw its stated view")
         shown.append(grid)
-    truth = drawing(vox, red, spec["asked_view"])
+    truth = drawing(vox, red, spec.asked_view)
     matches = [o["letter"] for o, g in zip(record["options"], shown, strict=True)
                if g.shape == truth.shape and np.array_equal(g, truth)]
     if matches != [record["Answer"]]:
-        failures.append(f"options drawing the {spec['asked_view']} view: {matches}, "
+        failures.append(f"options drawing the {spec.asked_view} view: {matches}, "
                         f"answer {record['Answer']}")
     return failures

@@ -20,11 +20,12 @@ import cv2
 import numpy as np
 
 from spatialcad.cad import tessellate
+from spatialcad.cad.part_views import part_view
 from spatialcad.cad.parts import cached_part, part_sha256, resolve
 from spatialcad.cad.projection import turned
 from spatialcad.render.camera import VIEWS
 from spatialcad.render.engineering import draw_view
-from spatialcad.tasks.three_view.generate_parts import option_drawing, part_view
+from spatialcad.tasks.three_view.spec import PartOption, PartSpec, parse_option
 from spatialcad.verify.base import crop
 
 MIN_DIFF_PIXELS = 16
@@ -91,29 +92,32 @@ def outline_mismatch(region: np.ndarray, silhouette: np.ndarray) -> float:
     sil = silhouette.astype(np.uint8)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * BAND_PX + 1, 2 * BAND_PX + 1))
     band = cv2.dilate(sil, kernel) > cv2.erode(sil, kernel)
-    return np.count_nonzero((region ^ silhouette) & ~band) / max(1, np.count_nonzero(sil))
+    return np.count_nonzero((region ^ silhouette) & ~band) / max(1, int(np.count_nonzero(sil)))
 
 
-def verify_part(record: dict[str, Any], image: np.ndarray) -> list[str]:
-    spec = record["spec"]
-    path = resolve(spec["part"]["file"])
+def verify_part(record: dict[str, Any], image: np.ndarray, spec: PartSpec) -> list[str]:
+    path = resolve(spec.part.file)
     if not path.is_file():
         return [f"part file {path} is missing"]
-    if part_sha256(path) != spec["part"]["sha256"]:
+    if part_sha256(path) != spec.part.sha256:
         return [f"part file {path} is not the one the item was made from (SHA-256 differs)"]
-    rotation = np.asarray(spec["rotation"], dtype=int)
+    parsed = [parse_option(o["data"]) for o in record["options"]]
+    options = [o for o in parsed if isinstance(o, PartOption)]
+    if len(options) != len(parsed):
+        return ["an option's data is not the recipe of a part drawing"]
+    rotation = np.asarray(spec.rotation, dtype=int)
     shape = turned(cached_part(path), rotation)
-    scale, deflection = float(spec["scale_px_per_mm"]), float(spec["deflection_mm"])
-    asked = spec["asked_view"]
-    names = {asked, *spec["reference_views"][1:], *(o["data"]["view"] for o in record["options"])}
-    views = {v: part_view(path, rotation, v, deflection) for v in names}
+    scale, deflection = float(spec.scale_px_per_mm), float(spec.deflection_mm)
+    asked = spec.asked_view
+    names = {asked, *spec.reference_views[1:], *(o.view for o in options)}
+    views = {v: part_view(path, rotation, *VIEWS[v].basis()[:2], deflection) for v in names}
     largest = max(shape.BoundBox.XLength, shape.BoundBox.YLength, shape.BoundBox.ZLength)
     vertices, triangles = tessellate.triangles(shape, 0.002 * largest)
 
     failures = []
 
-    def check_panel(panel: np.ndarray, data: dict[str, Any], what: str) -> None:
-        expected = draw_view(option_drawing(views, data), scale)
+    def check_panel(panel: np.ndarray, recipe: PartOption, what: str) -> None:
+        expected = draw_view(recipe.drawing(views), scale)
         if panel.shape != expected.shape:
             failures.append(f"{what}: panel is {panel.shape[:2]}, its drawing {expected.shape[:2]}")
             return
@@ -129,17 +133,17 @@ def verify_part(record: dict[str, Any], image: np.ndarray) -> list[str]:
             failures.append(f"{what}: outline is not the part's {view} silhouette "
                             f"({off:.1%} of its area differs)")
 
-    for view, box in zip(spec["reference_views"][1:], record["layout"]["reference"][1:],
+    for view, box in zip(spec.reference_views[1:], record["layout"]["reference"][1:],
                          strict=True):
         panel = crop(image, box)
-        check_panel(panel, {"view": view}, f"reference {view} view")
+        check_panel(panel, PartOption(view), f"reference {view} view")
         check_outline(panel, view, f"reference {view} view")
 
     panels = [crop(image, box) for box in record["layout"]["options"]]
-    for o, panel in zip(record["options"], panels, strict=True):
-        check_panel(panel, o["data"], f"option {o['letter']}")
+    for o, recipe, panel in zip(record["options"], options, panels, strict=True):
+        check_panel(panel, recipe, f"option {o['letter']}")
     answer = next(i for i, o in enumerate(record["options"]) if o["letter"] == record["Answer"])
-    if record["options"][answer]["data"] != {"view": asked}:
+    if options[answer] != PartOption(asked):
         failures.append(f"the answer's drawing is not the plain {asked} view")
     check_outline(panels[answer], asked, "answer")
     for i, (o, panel) in enumerate(zip(record["options"], panels, strict=True)):

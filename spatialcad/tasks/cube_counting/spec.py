@@ -1,0 +1,77 @@
+"""CubeCounting's spec (the stack, its views, the question kind and the exact bounds), an
+option's data (its count, or None for "none of them") and the question texts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from spatialcad.geometry.voxels import Voxel
+from spatialcad.spec import JsonSpec, SpecError, Texts
+
+NONE_OF_THEM = "All three other options are incorrect"
+VIEW_CAPTIONS = {"top": "Top view", "front": "Front view", "left": "Left view"}
+NUMBER_WORDS = {2: "two", 3: "three"}
+INTRO = ("The images show {count} views ({names}) of a stack of identical cubes. Every cube "
+         "rests on the ground or on another cube. ")
+ASKED = {  # question kind -> (multiple-choice question, fill-in question)
+    "min": ("What is the minimum number of cubes the stack can have?",
+            "What is the minimum number of cubes the stack can have? Answer with a single "
+            "integer."),
+    "max": ("What is the maximum number of cubes the stack can have?",
+            "What is the maximum number of cubes the stack can have? Answer with a single "
+            "integer."),
+    "possible": ("How many cubes could the stack have?",
+                 "What are the minimum and maximum numbers of cubes the stack can have? Answer "
+                 "as two integers separated by a comma: min,max."),
+}
+KINDS = tuple(ASKED)
+CHOOSE = " Answer with A, B, C or D."
+
+
+@dataclass(frozen=True)
+class Bounds(JsonSpec):
+    min: int
+    max: int
+
+
+@dataclass(frozen=True)
+class Spec(JsonSpec):
+    voxels: list[Voxel]
+    space: list[int]  # the stack's box: x, y, z sizes
+    views: list[str]  # the reference views, in the picture's order
+    question: str  # one of KINDS
+    bounds: Bounds  # fewest and most cubes any stack with these views has
+
+
+@dataclass(frozen=True)
+class OptionData(JsonSpec):
+    value: int | None  # None: the "none of them" option
+
+
+def parse_spec(data: Any) -> Spec:
+    spec = Spec.from_json(data)
+    if spec.question not in ASKED:
+        raise SpecError(f"spec.question: expected one of {KINDS}, got {spec.question!r}")
+    if len(spec.views) not in NUMBER_WORDS or not set(spec.views) <= set(VIEW_CAPTIONS):
+        raise SpecError(f"spec.views: expected 2 or 3 of {list(VIEW_CAPTIONS)}, "
+                        f"got {spec.views!r}")
+    return spec
+
+
+def parse_option(data: Any) -> OptionData:
+    return OptionData.from_json(data, "option")
+
+
+def choice_text(option: OptionData) -> str:
+    return NONE_OF_THEM if option.value is None else str(option.value)
+
+
+def texts(spec: Spec, options: list[OptionData]) -> Texts:
+    intro = INTRO.format(count=NUMBER_WORDS[len(spec.views)],
+                         names=", ".join(VIEW_CAPTIONS[v].lower() for v in spec.views))
+    asked, direct = ASKED[spec.question]
+    low, high = spec.bounds.min, spec.bounds.max
+    answer = {"min": str(low), "max": str(high), "possible": f"{low},{high}"}[spec.question]
+    return Texts(intro + asked + CHOOSE, intro + direct, answer,
+                 [choice_text(o) for o in options])

@@ -1,0 +1,53 @@
+"""3DRotation's spec (the reference stack, the question kind, every option's stack and how
+they are drawn), an option's data (its stack and how it was made) and the question."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from spatialcad.geometry.colours import Colour
+from spatialcad.geometry.voxels import Voxel
+from spatialcad.spec import JsonSpec, SpecError, Texts, optional
+
+QUESTIONS = {
+    "can": "The top image shows a stack of identical cubes. Which option can be obtained by "
+    "rotating this stack in space? Answer with A, B, C or D.",
+    "cannot": "The top image shows a stack of identical cubes. Which option cannot be "
+    "obtained by rotating this stack in space? Answer with A, B, C or D.",
+}
+KINDS = tuple(QUESTIONS)
+
+
+@dataclass(frozen=True)
+class Spec(JsonSpec):
+    voxels: list[Voxel]  # the reference stack
+    space: list[int]  # the box it was drawn in: x, y, z sizes
+    question: str  # "can" or "cannot"
+    chiral: bool
+    option_voxels: list[list[Voxel]]  # the options' stacks, before shuffling
+    colour: Colour  # of every cube
+    panel: tuple[int, int]  # width, height of every picture
+
+
+@dataclass(frozen=True)
+class OptionData(JsonSpec):
+    voxels: list[Voxel]
+    steps: list[tuple[str, int]]  # the quarter turns applied: (axis, how many)
+    mirror_axis: str | None = optional()  # a mirror option: the axis reflected along
+    removed: Voxel | None = optional()  # a removed-cube option: the cube taken away
+
+
+def parse_spec(data: Any) -> Spec:
+    spec = Spec.from_json(data)
+    if spec.question not in QUESTIONS:
+        raise SpecError(f"spec.question: expected one of {KINDS}, got {spec.question!r}")
+    return spec
+
+
+def parse_option(data: Any) -> OptionData:
+    return OptionData.from_json(data, "option")
+
+
+def texts(spec: Spec, options: list[OptionData]) -> Texts:
+    return Texts(QUESTIONS[spec.question])
