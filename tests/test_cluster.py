@@ -8,6 +8,7 @@ import re
 import shlex
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -57,12 +58,21 @@ def test_the_local_executor_takes_the_same_path(unsharded, spatialcad, tmp_path)
     assert tree_bytes(out) == tree_bytes(unsharded)
 
 
-def _array_id(proc: subprocess.Popen) -> str:
-    for line in proc.stderr:
-        found = re.search(r"as job array (\d+)", line)
+def _read_lines(stream, into: list[str]) -> threading.Thread:
+    """Collect ``stream``'s lines into ``into`` from a thread (so the pipe never fills)."""
+    thread = threading.Thread(target=lambda: into.extend(stream), daemon=True)
+    thread.start()
+    return thread
+
+
+def _array_id(lines: list[str], proc: subprocess.Popen) -> str:
+    end = time.monotonic() + 120
+    while time.monotonic() < end and proc.poll() is None:
+        found = re.search(r"as job array (\d+)", "".join(lines))
         if found:
             return found.group(1)
-    raise AssertionError("no job array was submitted")
+        time.sleep(0.1)
+    raise AssertionError(f"no job array was submitted: {''.join(lines)}")
 
 
 def _state(job: str) -> str:
@@ -71,20 +81,27 @@ def _state(job: str) -> str:
 
 
 def test_a_killed_array_task_is_submitted_again(slurm, spatialcad, tmp_path):
-    run = ["generate", "--task", "cross_section", "--level", "1", "--n", "6", "--seed", "4"]
+    run = ["generate", "--task", "cross_section", "--level", "1", "--n", "40", "--seed", "4"]
     proc = subprocess.Popen([sys.executable, "-m", "spatialcad.cli", *run, "--executor",
                              "slurm", "--shards", "2", "--out", str(tmp_path / "b")],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    victim = f"{_array_id(proc)}_1"
+    lines: list[str] = []
+    reader = _read_lines(proc.stderr, lines)
+    victim = f"{_array_id(lines, proc)}_1"
+    shard = tmp_path / "b.work" / "shards"
     end = time.monotonic() + 120
-    while _state(victim) != "RUNNING":
-        assert time.monotonic() < end, f"{victim} never ran"
-        time.sleep(0.2)
-    time.sleep(1.5)  # let it make an item or two
-    subprocess.run(["scancel", victim], check=True)
-    stdout, err = proc.communicate(timeout=600)
+    while not any(shard.glob(".1.tmp-*/*/*/*/*.png")):  # shard 1 has made an item
+        assert time.monotonic() < end and proc.poll() is None, "".join(lines)
+        time.sleep(0.1)
+    assert _state(victim) == "RUNNING"
+    # SIGKILL to every process of the task (as the OOM killer or a lost node would): a plain
+    # scancel sends SIGTERM first, which submitit's job wrapper rides out
+    subprocess.run(["scancel", "--full", "--signal=KILL", victim], check=True)
+    proc.wait(timeout=600)
+    reader.join(10)
+    err = "".join(lines)
     assert proc.returncode == 0, err
-    assert "shard 1/2 failed (CANCELLED" in err and "submitting it again" in err
+    assert "shard 1/2 failed (" in err and "submitting it again" in err
     assert spatialcad(*run, "--out", tmp_path / "full")[0] == 0
     assert tree_bytes(tmp_path / "b") == tree_bytes(tmp_path / "full")
 

@@ -39,11 +39,15 @@ FreeCAD, Part = freecad_env.load()
 
 
 def part_record() -> dict[str, Any]:
-    """A 3ViewProjection level-1 record reduced to what the scene reads (the task is still
-    being written): the part named by its spec, and how the item turns it."""
+    """A 3ViewProjection level-1 record of the bundled L-bracket turned by TURN (what the
+    scene reads: the part named by its spec, and how the item turns it)."""
+    step = parts.ASSETS_DIR / "l_bracket.step"
+    spec = {"part": {**PART, "sha256": parts.part_sha256(step), "faces": 8}, "rotation": TURN,
+            "reference_views": ["isometric", "front", "top"], "asked_view": "left",
+            "scale_px_per_mm": 2.0, "deflection_mm": 0.05, "answer_ranks": [0, 0],
+            "parts_drawn": 1}
     return {"id": PART_ID, "Category": "MentalRotation", "Task": "3ViewProjection",
-            "Level": "Level1", "Image_id": "0000", "spec": {"part": PART, "rotation": TURN},
-            "options": []}
+            "Level": "Level1", "Image_id": "0000", "spec": spec, "options": []}
 
 
 @pytest.fixture(scope="module")
@@ -444,7 +448,9 @@ def test_scene_errors(tmp_path, close_new):
     (tmp_path / "empty").mkdir()
     with pytest.raises(ValueError, match="has no benchmark.json"):
         item_scene.open_item(tmp_path / "empty", PART_ID)
-    missing = {**part_record(), "spec": {"part": {"name": "x", "file": "no/such.step"}}}
+    record = part_record()
+    missing = {**record, "spec": {**record["spec"], "part": {**record["spec"]["part"],
+                                                            "file": "no/such.step"}}}
     with pytest.raises(ValueError, match="such.step"):
         item_scene.build_scene(missing, doc)
     assert item_scene.item_id({**part_record(), "id": None}) == \

@@ -8,4 +8,5 @@ TASK = declare(TaskInfo(
     category="VisualPenetration",
     order=8,
     package=__name__,
+    practical_max_level=20,
 ))

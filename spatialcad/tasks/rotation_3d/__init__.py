@@ -8,4 +8,5 @@ TASK = declare(TaskInfo(
     category="MentalRotation",
     order=2,
     package=__name__,
+    practical_max_level=15,
 ))
