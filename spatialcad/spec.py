@@ -9,13 +9,14 @@ may be ``bool``, ``int``, ``float``, ``str``, ``Any``, nested ``JsonSpec`` class
 :func:`optional` is left out of the JSON while it is ``None`` (keys only some items have).
 
 Also here: :class:`Texts`, what a task's question texts are, derived from its spec alone,
-so that a verifier can re-derive them (spatialcad/verification.py).
+so that a verifier can re-derive them (spatialcad/verification.py), and :func:`spoken_list`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import types
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar, Union, get_args, get_origin, get_type_hints
 
@@ -132,6 +133,11 @@ class JsonSpec:
             elif not (f.metadata.get(OMIT_NONE) or f.default is not dataclasses.MISSING):
                 raise SpecError(f"{where}: missing key {name!r}")
         return cls(**values)
+
+
+def spoken_list(words: Sequence[str]) -> str:
+    """``["a", "b", "c"]`` -> ``"a, b and c"`` (one word alone as it is)."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 @dataclass(frozen=True)

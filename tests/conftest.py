@@ -37,7 +37,11 @@ def tree_bytes(root: Path) -> dict[str, bytes]:
 
 @pytest.fixture
 def spatialcad(monkeypatch, capsys):
+    """Run ``spatialcad ARGS`` in-process: ``(exit code, stdout, stderr)``."""
     return lambda *args: run_cli(monkeypatch, capsys, *args)
+
+
+sc = spatialcad  # the shorter name the evaluation and export tests use
 
 
 def deepcad_samples() -> Path:

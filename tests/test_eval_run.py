@@ -8,9 +8,8 @@ import time
 import pytest
 from eval_server import FakeEndpoint, dead_url, gold_table
 
-from spatialcad import cli, pipeline
+from spatialcad import pipeline
 from spatialcad.evaluate import ladder
-from spatialcad.evaluate.commands import COMMANDS
 
 FAST = ["--timeout", "0.3", "--backoff", "0.01"]
 
@@ -25,14 +24,6 @@ def bench(tmp_path_factory):
 @pytest.fixture(scope="module")
 def gold(bench):
     return gold_table(bench)
-
-
-@pytest.fixture
-def sc(spatialcad, monkeypatch):
-    """The `spatialcad` fixture with the evaluation commands on the group."""
-    for command in COMMANDS:
-        monkeypatch.setitem(cli.cli.commands, command.name, command)
-    return spatialcad
 
 
 def results(run):

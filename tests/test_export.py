@@ -11,8 +11,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from spatialcad import cli, pipeline
-from spatialcad.evaluate.commands import COMMANDS
+from spatialcad import pipeline
 from spatialcad.export.vlmeval import COLUMNS
 from spatialcad.render.png import decode_png
 
@@ -22,13 +21,6 @@ def bench(tmp_path_factory):
     out = tmp_path_factory.mktemp("exportbench") / "b"
     pipeline.generate(["cube_counting", "three_view"], 0, 3, 1, out)
     return out
-
-
-@pytest.fixture
-def sc(spatialcad, monkeypatch):
-    for command in COMMANDS:
-        monkeypatch.setitem(cli.cli.commands, command.name, command)
-    return spatialcad
 
 
 def records(bench):

@@ -19,9 +19,8 @@ import pytest
 from conftest import tree_bytes
 from eval_server import FakeEndpoint, gold_table
 
-from spatialcad import cli, pipeline
+from spatialcad import pipeline
 from spatialcad.benchmark import BenchmarkWriter
-from spatialcad.evaluate.commands import COMMANDS
 from spatialcad.outdir import lock_path
 from spatialcad.plan import RunPlan, Shard
 
@@ -35,13 +34,6 @@ def bench(tmp_path_factory) -> Path:
     pipeline.generate(["cube_counting", "rotation_2d"], 0, 3, 0, out,
                       command="spatialcad generate")
     return out
-
-
-@pytest.fixture
-def sc(spatialcad, monkeypatch):
-    for command in COMMANDS:
-        monkeypatch.setitem(cli.cli.commands, command.name, command)
-    return spatialcad
 
 
 def reseal(bench: Path) -> None:

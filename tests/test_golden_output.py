@@ -1,5 +1,6 @@
 """The bytes of every file of `generate --task all` at levels 0-3 (n=3, seeds 0 and 1) equal
-the SHA-256 digests recorded in tests/fixtures/golden_sha256.json.
+the SHA-256 digests recorded in tests/fixtures/golden_sha256.json, and every record's spec
+and option data read back through the task's typed spec (spec.py) to the same JSON text.
 
 Refactoring must not change a single output byte.  A change that is meant to change the
 output (a fixed defect, a new feature of the records) regenerates the fixture in its own
@@ -17,8 +18,19 @@ from pathlib import Path
 
 import pytest
 
+from spatialcad.tasks import registry
+
 FIXTURE = Path(__file__).parent / "fixtures" / "golden_sha256.json"
 RUNS = [(level, seed) for level in range(4) for seed in (0, 1)]
+
+
+def assert_specs_read_back(records: list[dict]) -> None:
+    for r in records:
+        spec = registry.by_record_task(r["Task"]).module("spec")
+        where = f"{r['Task']} {r['Level']} {r['Image_id']}"
+        assert json.dumps(spec.parse_spec(r["spec"]).to_json()) == json.dumps(r["spec"]), where
+        for o in r["options"]:
+            assert json.dumps(spec.parse_option(o["data"]).to_json()) == json.dumps(o["data"])
 
 
 def run_digests(level: int, seed: int, out: Path) -> dict[str, str]:
@@ -38,6 +50,7 @@ def key(level: int, seed: int) -> str:
 def test_output_equals_the_recorded_bytes(tmp_path, level, seed):
     recorded = json.loads(FIXTURE.read_text())[key(level, seed)]
     found = run_digests(level, seed, tmp_path / "b")
+    assert_specs_read_back(json.loads((tmp_path / "b" / "benchmark.json").read_text()))
     assert sorted(found) == sorted(recorded)
     changed = [name for name in recorded if found[name] != recorded[name]]
     assert not changed, f"{len(changed)} files changed, e.g. {changed[:5]}"

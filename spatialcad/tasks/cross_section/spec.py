@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spatialcad.cad.solids import display_name
-from spatialcad.spec import JsonSpec, Texts, optional
+from spatialcad.spec import JsonSpec, Texts, optional, spoken_list
 
 QUESTION = (
     "The top row shows a composite solid seen from two angles. It consists of {listing} "
@@ -80,4 +80,4 @@ def parse_option(data: Any) -> OptionData:
 def texts(spec: Spec, options: list[OptionData]) -> Texts:
     """The question, naming the spec's solids top to bottom; the options are pictures."""
     names = [display_name(d) for d in descs(spec.solids)]
-    return Texts(QUESTION.format(listing=", ".join(names[:-1]) + " and " + names[-1]))
+    return Texts(QUESTION.format(listing=spoken_list(names)))

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spatialcad.geometry.voxels import Voxel
-from spatialcad.spec import JsonSpec, Texts, optional
+from spatialcad.spec import JsonSpec, Texts, optional, spoken_list
 
 QUESTION = (
     "The first picture shows a complete stack of identical cubes; every cube rests on the "
@@ -41,10 +41,6 @@ def part_names(k: int) -> list[str]:
     return [f"Part {i + 1}" for i in range(k - 1)]
 
 
-def _join(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def parse_spec(data: Any) -> Spec:
     return Spec.from_json(data)
 
@@ -55,4 +51,4 @@ def parse_option(data: Any) -> OptionData:
 
 def texts(spec: Spec, options: list[OptionData]) -> Texts:
     """The question, naming the pieces of ``spec``; the options are pictures."""
-    return Texts(QUESTION.format(k=spec.pieces, parts=_join(part_names(spec.pieces))))
+    return Texts(QUESTION.format(k=spec.pieces, parts=spoken_list(part_names(spec.pieces))))
