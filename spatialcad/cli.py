@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import os
 import shlex
 import signal
 import sys
@@ -15,6 +16,7 @@ from tqdm import tqdm
 
 from spatialcad import __version__, cluster, freecad_env, pipeline, shards
 from spatialcad.cad.part_import import import_parts, import_report_lines
+from spatialcad.cad.part_views import CACHE_ENV
 from spatialcad.cad.parts import SUFFIXES, catalogue, list_parts
 from spatialcad.cluster import SlurmSettings
 from spatialcad.outdir import check_replaceable_dir
@@ -136,11 +138,17 @@ def _warn_past_practical(chosen: list[registry.TaskInfo], level: int) -> None:
               "(repeatable).")
 @click.option("--no-wait", is_flag=True,
               help="With --executor: submit, print the job id and the merge command, exit.")
+@click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Cache of the engineering parts' projections (three_view levels >= 1), "
+              "shared by processes and shards; the items are the same with or without it. "
+              "Default: $SPATIALCAD_CACHE_DIR, else ~/.cache/spatialcad.")
+@click.option("--no-cache", is_flag=True, help="Keep no projection cache on disk.")
 def generate(task_spec: str, level: int, n: int, seed: int, out: Path | None, jobs: int,
              overwrite: bool, deepcad_dir: Path | None, shard_spec: str | None,
              resume: bool, executor: str | None, shards: int | None,
              slurm_partition: str | None, slurm_time: int, slurm_cpus: int,
-             slurm_setup: tuple[str, ...], no_wait: bool) -> None:
+             slurm_setup: tuple[str, ...], no_wait: bool, cache_dir: Path | None,
+             no_cache: bool) -> None:
     """Generate N verified items per task at one level into OUT.
 
     Every item is proved by its task's verifier before it is written; a candidate that
@@ -160,6 +168,8 @@ def generate(task_spec: str, level: int, n: int, seed: int, out: Path | None, jo
         fail(f"--jobs must be >= 1, got {jobs}")
     chosen = _parse_tasks(task_spec, level)
     names = [t.name for t in chosen]
+    if no_cache or cache_dir is not None:  # read by spatialcad/cad/part_views.py, also in workers
+        os.environ[CACHE_ENV] = "" if no_cache else str(cache_dir.resolve())
     _warn_past_practical(chosen, level)
     if any(t.needs_freecad for t in chosen):
         try:

@@ -7,9 +7,10 @@ import copy
 
 import numpy as np
 import pytest
-from conftest import generated_items, only_the_answer_verifies
+from conftest import generated_items, only_the_answer_verifies, tree_bytes
 
 from spatialcad import freecad_env
+from spatialcad.cad import part_views
 from spatialcad.cad.part_views import part_view
 from spatialcad.cad.parts import ASSETS_DIR, cached_part
 from spatialcad.cad.projection import project, turned
@@ -205,3 +206,28 @@ def test_drawings_are_drawn_with_dashed_hidden_lines():
     dashed = draw_view(top, 5.0)
     assert solid.shape == dashed.shape
     assert pixels_apart(solid, dashed) >= MIN_DIFF_PIXELS  # gaps along both hidden lines
+
+
+def test_projection_cache_cold_warm_damaged_and_off_give_the_same_items(spatialcad, tmp_path,
+                                                                        monkeypatch):
+    """The disk cache of projections (shared by processes and shards) never changes an
+    item: a cold cache, the warm one, a damaged entry and no cache give the same bytes."""
+    monkeypatch.setenv(part_views.CACHE_ENV, "")  # restored afterwards (the CLI sets it)
+    cache = tmp_path / "cache"
+    args = ["generate", "--task", "three_view", "--level", "1", "--n", "2", "--seed", "8"]
+
+    def spatialcad_fresh(*more):  # as a new process would: no projections in memory
+        part_views._axis_drawing.cache_clear()
+        return spatialcad(*args, *more)
+
+    assert spatialcad_fresh("--out", tmp_path / "cold", "--cache-dir", cache)[0] == 0
+    entries = sorted(cache.rglob("*.npz"))
+    assert len(entries) >= 3  # at least the three principal directions of a part
+    assert spatialcad_fresh("--out", tmp_path / "warm", "--cache-dir", cache)[0] == 0
+    entries[0].write_bytes(b"damaged")
+    assert spatialcad_fresh("--out", tmp_path / "mended", "--cache-dir", cache)[0] == 0
+    assert spatialcad_fresh("--out", tmp_path / "off", "--no-cache")[0] == 0
+    cold = tree_bytes(tmp_path / "cold")
+    for other in ("warm", "mended", "off"):
+        assert tree_bytes(tmp_path / other) == cold, other
+    assert entries[0].read_bytes() != b"damaged"  # rewritten
