@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -41,12 +42,18 @@ class Camera:
 
     def basis(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Unit vectors (right, up, forward) of the camera frame in world coordinates."""
+        return self._basis
+
+    @cached_property
+    def _basis(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         f = np.asarray(self.direction, dtype=np.float64)
         f = f / np.linalg.norm(f)
         r = np.cross(f, np.asarray(self.up, dtype=np.float64))
         r = r / np.linalg.norm(r)
         u = np.cross(r, f)
         u = u / np.linalg.norm(u)
+        for v in (r, u, f):
+            v.flags.writeable = False  # shared by every call: nobody may change them
         return r, u, f
 
     def project(self, points: np.ndarray) -> np.ndarray:
@@ -55,8 +62,13 @@ class Camera:
         u is screen-right, v is screen-up and depth grows away from the eye.
         """
         p = np.asarray(points, dtype=np.float64).reshape(-1, 3)
-        r, u, f = self.basis()
-        return p @ np.stack([r, u, f], axis=1)
+        return p @ self._to_camera
+
+    @cached_property
+    def _to_camera(self) -> np.ndarray:
+        m = np.stack(self.basis(), axis=1)
+        m.flags.writeable = False
+        return m
 
 
 _S3 = 1.0 / math.sqrt(3.0)
