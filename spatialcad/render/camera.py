@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 Vec3 = tuple[float, float, float]
 
@@ -39,7 +40,9 @@ class Camera:
         object.__setattr__(self, "direction", d)
         object.__setattr__(self, "up", u)
 
-    def basis(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def basis(
+        self,
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
         """Unit vectors (right, up, forward) of the camera frame in world coordinates."""
         f = np.asarray(self.direction, dtype=np.float64)
         f = f / np.linalg.norm(f)
