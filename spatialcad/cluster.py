@@ -81,9 +81,9 @@ def executor(kind: str, folder: Path, slurm: SlurmSettings, count: int) -> Any:
     import submitit
 
     if kind == "local":
-        ex = submitit.LocalExecutor(folder=str(folder))
-        ex.update_parameters(timeout_min=slurm.time_min)
-        return ex
+        local = submitit.LocalExecutor(folder=str(folder))
+        local.update_parameters(timeout_min=slurm.time_min)
+        return local
     try:
         ex = submitit.AutoExecutor(folder=str(folder), cluster="slurm")
     except RuntimeError as exc:  # no srun on PATH

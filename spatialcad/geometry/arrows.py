@@ -12,6 +12,7 @@ leave the grid is invalid.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -27,7 +28,7 @@ class Arrow:
     cell: Cell
     heading: int
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"colour": self.colour, "cell": list(self.cell), "heading": HEADINGS[self.heading]}
 
 
@@ -37,7 +38,7 @@ class Move:
     relative: str  # a key of TURNS
     steps: int
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"colour": self.colour, "relative": self.relative, "steps": self.steps}
 
 
@@ -69,9 +70,10 @@ def apply(state: State, move: Move, size: Cell, *, mover_turns: bool = True,
 def run(state: State, moves: list[Move], size: Cell, **rules: bool) -> State | None:
     """The state after every move in turn, or None if one of them is invalid."""
     for move in moves:
-        state = apply(state, move, size, **rules)
-        if state is None:
+        after = apply(state, move, size, **rules)
+        if after is None:
             return None
+        state = after
     return state
 
 
@@ -80,6 +82,7 @@ def swap_count(state: State, moves: list[Move], size: Cell) -> int:
     count = 0
     for move in moves:
         after = apply(state, move, size)
+        assert after is not None, "swap_count takes valid moves"
         occupied = {a.cell for a in state if a.colour != move.colour}
         count += next(a.cell for a in after if a.colour == move.colour) in occupied
         state = after
@@ -106,5 +109,7 @@ def random_moves(rng: np.random.Generator, state: State, size: Cell, count: int)
     for _ in range(count):
         options = valid_moves(state, size)
         moves.append(options[int(rng.integers(len(options)))])
-        state = apply(state, moves[-1], size)
+        after = apply(state, moves[-1], size)
+        assert after is not None  # valid_moves only offers moves that stay on the grid
+        state = after
     return moves

@@ -50,7 +50,8 @@ def apply_move(state: State, move: Move, space: Sequence[int]) -> State | None:
     if colour not in state or direction not in DIRECTIONS:
         return None
     src = state[colour]
-    dst = tuple(a + d for a, d in zip(src, DIRECTIONS[direction], strict=True))
+    (x, y, z), (dx, dy, dz) = src, DIRECTIONS[direction]
+    dst = (x + dx, y + dy, z + dz)
     if not inside(dst, space):
         return None
     out = dict(state)

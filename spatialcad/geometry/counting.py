@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 from scipy.optimize import linear_sum_assignment
 
 
@@ -38,7 +39,7 @@ class Profiles:
 def _heights(matrix: np.ndarray, name: str) -> np.ndarray:
     """Column heights of a side view (rows top-to-bottom), which must be gap-free columns."""
     up = np.asarray(matrix, dtype=bool)[::-1]  # rows bottom-to-top
-    heights = up.sum(axis=0)
+    heights: npt.NDArray[np.int_] = up.sum(axis=0)
     expected = np.arange(up.shape[0])[:, None] < heights[None, :]
     if not np.array_equal(up, expected):
         raise InconsistentViews(f"the {name} view has a floating cube (gap in a column)")

@@ -119,7 +119,7 @@ def fold(cells: Sequence[Cell]) -> dict[Cell, Frame]:
     Crossing the edge from a cell in its in-plane direction ``d`` turns the neighbour by a
     quarter turn about ``normal x d``: the neighbour's normal becomes ``d``.
     """
-    cells = [tuple(c) for c in cells]
+    cells = [(row, col) for row, col in cells]
     frames = {cells[0]: Frame((0, 0, 1), (0, 1, 0))}
     todo = [cells[0]]
     while todo:
@@ -129,12 +129,14 @@ def fold(cells: Sequence[Cell]) -> dict[Cell, Frame]:
             nb = (r + dr, c + dc)
             if nb not in cells or nb in frames:
                 continue
-            d = tuple(dc * a - dr * b for a, b in zip(f.right, f.up, strict=True))
+            d0, d1, d2 = (dc * a - dr * b for a, b in zip(f.right, f.up, strict=True))
+            d = (d0, d1, d2)
             axis = cross(f.normal, d)
 
             def hinge(v: Vec, axis: Vec = axis) -> Vec:
                 along = dot(axis, v)
-                return tuple(along * a + x for a, x in zip(axis, cross(axis, v), strict=True))
+                h0, h1, h2 = (along * a + x for a, x in zip(axis, cross(axis, v), strict=True))
+                return h0, h1, h2
 
             frames[nb] = Frame(hinge(f.normal), hinge(f.up))
             todo.append(nb)

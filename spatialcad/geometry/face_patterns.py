@@ -56,7 +56,7 @@ def images(grid: np.ndarray) -> list[np.ndarray]:
     return [turned(g, k) for g in (grid, np.fliplr(grid)) for k in range(4)]
 
 
-def key(grid: np.ndarray) -> tuple:
+def key(grid: np.ndarray) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return (grid.shape, tuple(grid.ravel().tolist()))
 
 
@@ -67,7 +67,7 @@ def rotationally_asymmetric(grid: np.ndarray) -> bool:
 
 def pairwise_distinct(grids: list[np.ndarray]) -> bool:
     """No picture equals another one turned or mirrored."""
-    seen: set[tuple] = set()
+    seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
     for g in grids:
         keys = {key(im) for im in images(g)}
         if keys & seen:
@@ -83,7 +83,8 @@ def solid_faces(rng: np.random.Generator) -> FaceSet:
 
 
 def _tint(c: Colour, white: float = 0.45) -> Colour:
-    return tuple(int(round(v + (255 - v) * white)) for v in c)
+    r, g, b = (int(round(v + (255 - v) * white)) for v in c)
+    return r, g, b
 
 
 def glyph_faces(rng: np.random.Generator) -> FaceSet:

@@ -55,14 +55,14 @@ class LineDrawing:
         return LineDrawing(self.visible, kept) if hidden else LineDrawing(kept, self.hidden)
 
     def to_json(self) -> dict[str, Any]:
-        def r(lines: tuple[Polyline, ...]) -> list:
+        def r(lines: tuple[Polyline, ...]) -> list[Any]:
             return [np.round(p, 4).tolist() for p in lines]
 
         return {"visible": r(self.visible), "hidden": r(self.hidden)}
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> LineDrawing:
-        def a(lines: list) -> tuple[Polyline, ...]:
+        def a(lines: list[Any]) -> tuple[Polyline, ...]:
             return tuple(np.asarray(p, dtype=np.float64).reshape(-1, 2) for p in lines)
 
         return LineDrawing(a(data["visible"]), a(data["hidden"]))

@@ -77,7 +77,8 @@ class Iso:
         b00, b01, b10, b11 = self.m
         m = (a00 * b00 + a01 * b10, a00 * b01 + a01 * b11,
              a10 * b00 + a11 * b10, a10 * b01 + a11 * b11)
-        return Iso(m, tuple(int(v) for v in other.apply(self.t)))
+        tx, ty = other.apply(self.t)
+        return Iso(m, (int(tx), int(ty)))
 
     def inverse(self) -> Iso:
         m00, m01, m10, m11 = self.m  # orthogonal: the inverse is the transpose
@@ -121,7 +122,8 @@ class Paper:
         return self.outline().intersection(fold.side(fold.flap), grid_size=GRID)
 
     def fold(self, fold: Fold) -> Paper:
-        stay, flap = [], []
+        stay: list[Layer] = []
+        flap: list[Layer] = []
         mirror = fold.matrix()
         for layer in self.layers:
             image = layer.image()
@@ -160,12 +162,14 @@ class Paper:
 
 
 def _bounds(shape: Polygon) -> tuple[int, int, int, int]:
-    return tuple(int(round(v)) for v in shape.bounds)
+    x0, y0, x1, y1 = (int(round(v)) for v in shape.bounds)
+    return x0, y0, x1, y1
 
 
 def is_rectangle(shape: Polygon) -> bool:
     x0, y0, x1, y1 = _bounds(shape)
-    return abs(shape.area - (x1 - x0) * (y1 - y0)) < 1e-9
+    area: float = shape.area
+    return abs(area - (x1 - x0) * (y1 - y0)) < 1e-9
 
 
 def grid_folds(paper: Paper) -> list[Fold]:

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 import shapely
 from shapely.geometry.base import BaseGeometry
 
@@ -52,7 +53,8 @@ def normalized(geoms: np.ndarray | list[BaseGeometry]) -> np.ndarray:
     centers[full] = shapely.get_coordinates(shapely.centroid(g[full]))
     scale = np.sqrt(np.where(full, area, 1.0))
     _, index = shapely.get_coordinates(g, return_index=True)
-    return shapely.transform(g, lambda c: (c - centers[index]) / scale[index, None])
+    out: np.ndarray = shapely.transform(g, lambda c: (c - centers[index]) / scale[index, None])
+    return out
 
 
 def symmetries(geom: BaseGeometry, inverse: bool = False) -> np.ndarray:
@@ -227,7 +229,7 @@ def dense_samples(
     at the very ends are slivers.
     """
     width = hi - lo
-    ends = [[min_gap], (np.arange(count) + 0.5) / count, [1.0 - min_gap]]
+    ends: list[npt.ArrayLike] = [[min_gap], (np.arange(count) + 0.5) / count, [1.0 - min_gap]]
     offsets = lo + width * np.concatenate(ends)
     shapes = section_at(offsets)
     norm = normalized(shapes)
@@ -251,7 +253,8 @@ def dense_samples(
 
 def to_text(geom: BaseGeometry) -> str:
     """WKT with 5 decimals (sections are a few units wide), as stored in records."""
-    return shapely.to_wkt(geom, rounding_precision=5, trim=True)
+    text: str = shapely.to_wkt(geom, rounding_precision=5, trim=True)
+    return text
 
 
 def from_text(text: str) -> BaseGeometry:

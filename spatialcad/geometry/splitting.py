@@ -62,7 +62,7 @@ def split_connected(
     Each step grows one part by one unassigned neighbouring cube; smaller parts are more
     likely to grow (weight ``1 / size**2``), which keeps the parts of similar size.
     """
-    todo = set(map(tuple, cubes))
+    todo = {(x, y, z) for x, y, z in cubes}
     if not is_connected(todo) or len(todo) < k:
         raise ValueError("need a connected stack with at least k cubes")
     order = sorted(todo)
@@ -81,13 +81,13 @@ def split_connected(
 
 def removable_cubes(part: Iterable[Voxel]) -> list[Voxel]:
     """Cubes whose removal leaves ``part`` connected and non-empty."""
-    cubes = sorted(set(map(tuple, part)))
+    cubes = sorted({(x, y, z) for x, y, z in part})
     return [c for c in cubes if len(cubes) > 1 and is_connected(set(cubes) - {c})]
 
 
 def addable_cells(part: Iterable[Voxel], within: tuple[Voxel, Voxel]) -> list[Voxel]:
     """Empty cells face-adjacent to ``part`` inside the box ``within = (low, high)``."""
-    cubes = set(map(tuple, part))
+    cubes = {(x, y, z) for x, y, z in part}
     low, high = within
     return sorted({
         n for c in cubes for n in neighbours(c)

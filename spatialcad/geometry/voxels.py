@@ -45,7 +45,7 @@ def to_grid(voxels: Iterable[Voxel]) -> np.ndarray:
 
 
 def from_grid(occ: np.ndarray) -> list[Voxel]:
-    return sorted(map(tuple, np.argwhere(occ).tolist()))
+    return sorted((x, y, z) for x, y, z in np.argwhere(occ).tolist())
 
 
 def is_supported(voxels: Iterable[Voxel]) -> bool:

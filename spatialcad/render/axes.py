@@ -8,10 +8,11 @@ import cv2
 import numpy as np
 
 from spatialcad.geometry.colours import Colour as Color
+from spatialcad.geometry.voxels import Voxel
 
 from .camera import Camera
 from .drawing import FONT
-from .stacks import Colour, Framing, Voxel, box_framing, stack_picture
+from .stacks import Framing, box_framing, stack_picture
 
 LENGTH = 30  # arrow length in pixels
 PAD = 8
@@ -60,7 +61,7 @@ def draw_axes(img: np.ndarray, cam: Camera, color: Color = (0, 0, 0)) -> np.ndar
 
 def scene_with_axes(
     voxels: Sequence[Voxel],
-    colors: dict[Voxel, Colour],
+    colors: dict[Voxel, Color],
     cam: Camera,
     space: Sequence[int],
     size: tuple[int, int],

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
+import numpy.typing as npt
 
 Vec3 = tuple[float, float, float]
 
@@ -40,7 +41,9 @@ class Camera:
         object.__setattr__(self, "direction", d)
         object.__setattr__(self, "up", u)
 
-    def basis(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def basis(
+        self,
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
         """Unit vectors (right, up, forward) of the camera frame in world coordinates."""
         return self._basis
 

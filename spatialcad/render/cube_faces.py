@@ -11,9 +11,11 @@ find the centre of every grid block.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from spatialcad.geometry.colours import Colour
 
@@ -36,7 +38,8 @@ def face_image(grid: np.ndarray, style: str, palette: Sequence[Colour], px: int)
     if style != "dots":
         edges = np.rint(np.arange(n + 1) * px / n).astype(int)
         idx = np.searchsorted(edges, np.arange(px), side="right") - 1
-        return colours[grid[np.ix_(idx, idx)]]
+        picture: npt.NDArray[np.uint8] = colours[grid[np.ix_(idx, idx)]]
+        return picture
     img = np.empty((px, px, 3), dtype=np.uint8)
     img[:] = colours[0]
     block = px / n
@@ -68,7 +71,7 @@ def draw_net(
     *,
     cell: int,
     size: tuple[int, int],
-) -> tuple[np.ndarray, dict]:
+) -> tuple[np.ndarray, dict[str, Any]]:
     """A net of ``(row, col, picture)`` cells, centred in a ``size`` = (w, h) panel.
 
     Returns the image and ``{"cell": px, "origin": [x, y]}``: cell (r, c) covers
@@ -98,7 +101,7 @@ def draw_cube(
     *,
     size: int,
     margin: int = 14,
-) -> tuple[np.ndarray, dict]:
+) -> tuple[np.ndarray, dict[str, Any]]:
     """The unit cube centred at the origin seen by the isometric camera, with the given
     faces ``(picture, outward normal, right, up)`` drawn (right and up seen from outside).
 
@@ -121,8 +124,8 @@ def draw_cube(
         n, r3, u3 = (np.asarray(v, dtype=float) for v in (normal, r, u))
         mid = 0.5 * n
         tl, tr, bl = mid - 0.5 * r3 + 0.5 * u3, mid + 0.5 * r3 + 0.5 * u3, mid - 0.5 * r3 - 0.5 * u3
-        src = np.float32([[0, 0], [tex, 0], [0, tex]]) - 0.5
-        dst = np.float32([screen(p) * SS for p in (tl, tr, bl)]) - 0.5
+        src = np.array([[0, 0], [tex, 0], [0, tex]], dtype=np.float32) - 0.5
+        dst = np.array([screen(p) * SS for p in (tl, tr, bl)], dtype=np.float32) - 0.5
         cv2.warpAffine(face_image(grid, style, palette, tex), cv2.getAffineTransform(src, dst),
                        (size * SS, size * SS), dst=big, flags=cv2.INTER_LINEAR,
                        borderMode=cv2.BORDER_TRANSPARENT)

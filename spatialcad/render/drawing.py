@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 from shapely.geometry import (
     GeometryCollection,
     LinearRing,
@@ -56,7 +57,7 @@ class _Frame:
         self.cx, self.cy = (minx + maxx) / 2.0, (miny + maxy) / 2.0
         self.flip = flip_y
 
-    def px(self, xy: np.ndarray) -> np.ndarray:
+    def px(self, xy: np.ndarray) -> npt.NDArray[np.float64]:
         """Float pixel coordinates (cv2 convention: pixel centres at integers)."""
         xy = np.asarray(xy, dtype=np.float64).reshape(-1, 2)
         x = (xy[:, 0] - self.cx) * self.scale + self.w / 2.0 - 0.5
@@ -64,7 +65,7 @@ class _Frame:
         y = (self.h / 2.0 - dy if self.flip else self.h / 2.0 + dy) - 0.5
         return np.stack([x, y], axis=1)
 
-    def fixed(self, xy: np.ndarray) -> np.ndarray:
+    def fixed(self, xy: np.ndarray) -> npt.NDArray[np.int32]:
         """Fixed-point int32 pixel coordinates for cv2 calls with ``shift``."""
         return np.rint(self.px(xy) * _ONE).astype(np.int32)
 
@@ -84,7 +85,7 @@ def _flatten(geoms: Iterable[BaseGeometry]) -> list[BaseGeometry]:
 
 
 def draw_shapes(
-    geoms: list,
+    geoms: list[BaseGeometry],
     size: tuple[int, int] = (400, 400),
     *,
     fill: Color | None = (170, 200, 235),

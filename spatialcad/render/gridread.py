@@ -147,10 +147,10 @@ def _read(
     centres: dict[tuple[int, int], tuple[int, int, int, int]] = {}
     half = max(1, int(round(0.2 * min(px, py))))
     for r in range(rows):
-        cy = int(oy + (r + 0.5) * py)
+        y = int(oy + (r + 0.5) * py)
         for c in range(cols):
-            cx = int(ox + (c + 0.5) * px)
-            box = (max(0, cy - half), cy + half, max(0, cx - half), cx + half)
+            x = int(ox + (c + 0.5) * px)
+            box = (max(0, y - half), y + half, max(0, x - half), x + half)
             centres[(r, c)] = box
             region = face[box[0] : box[1], box[2] : box[3]]
             occ[r, c] = 1 if region.size and region.mean() > 0.5 else 0

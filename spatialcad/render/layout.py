@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import cv2
 import numpy as np
@@ -60,7 +61,7 @@ def compose(
     width: int = 1280,
     labels: Sequence[str] = "ABCD",
     title: str | None = None,
-) -> tuple[np.ndarray, dict]:
+) -> tuple[np.ndarray, dict[str, Any]]:
     """Compose an item image of exactly ``width`` px: reference row, then options row.
 
     Reference panels sit side by side with their captions centred beneath; option panels
@@ -107,7 +108,7 @@ def compose(
     height = y + PAD
 
     canvas = np.full((height, width, 3), 255, dtype=np.uint8)
-    if title_box is not None:
+    if title and title_box is not None:
         put_text_block(canvas, title, title_box, font_scale=0.8, thickness=2, align="center")
     for (x, yy, w, h), p, cap in zip(ref_boxes, refs, captions, strict=True):
         canvas[yy : yy + h, x : x + w] = p

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from spatialcad.geometry.colours import Colour as Color
 from spatialcad.geometry.voxels import Voxel
@@ -119,7 +120,7 @@ def solid_mesh(
     vertices: np.ndarray | Sequence[Sequence[float]],
     triangles: np.ndarray | Sequence[Sequence[int]],
     color: Color = (200, 200, 200),
-    edges: np.ndarray | Sequence | None = None,
+    edges: np.ndarray | Sequence[Sequence[Sequence[float]]] | None = None,
 ) -> Mesh:
     """A uniformly coloured mesh, e.g. from FreeCAD ``Shape.tessellate()`` (verts, tris).
 
@@ -171,4 +172,5 @@ def feature_edges(
     feature[two] = dots < cos_lim
     feature &= ps[starts, 0] != ps[starts, 1]
     sel = starts[feature]
-    return v[os_[sel]].reshape(-1, 2, 3)
+    segments: npt.NDArray[np.float64] = v[os_[sel]]
+    return segments.reshape(-1, 2, 3)

@@ -54,7 +54,8 @@ def _parts(geom: BaseGeometry) -> list[BaseGeometry]:
     return list(getattr(geom, "geoms", [geom])) if not geom.is_empty else []
 
 
-def _line(img: np.ndarray, fr: SheetFrame, a, b, colour: Colour, width: int) -> None:
+def _line(img: np.ndarray, fr: SheetFrame, a: tuple[float, float], b: tuple[float, float],
+          colour: Colour, width: int) -> None:
     p, q = fr.px([a, b])
     cv2.line(img, tuple(map(int, p)), tuple(map(int, q)), colour, width, cv2.LINE_AA, _SHIFT)
 
@@ -113,7 +114,8 @@ def _dashed(img: np.ndarray, fr: SheetFrame, seg: LineString, colour: Colour) ->
               (ax + (bx - ax) * t1, ay + (by - ay) * t1), colour, 3)
 
 
-def _curved_arrow(img: np.ndarray, fr: SheetFrame, start, end, colour: Colour) -> None:
+def _curved_arrow(img: np.ndarray, fr: SheetFrame, start: tuple[float, float],
+                  end: tuple[float, float], colour: Colour) -> None:
     """A bent arrow from ``start`` to ``end`` (world points), head at ``end``."""
     s, e = np.asarray(start, float), np.asarray(end, float)
     chord = e - s

@@ -23,7 +23,7 @@ def encode_png(img: np.ndarray) -> bytes:
     return buf.tobytes()
 
 
-def decode_png(data: bytes | str | os.PathLike) -> np.ndarray:
+def decode_png(data: bytes | str | os.PathLike[str]) -> np.ndarray:
     """RGB uint8 image from PNG bytes or a file path."""
     if isinstance(data, bytes | bytearray | memoryview):
         raw = bytes(data)

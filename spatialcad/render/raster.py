@@ -8,6 +8,7 @@ from collections import OrderedDict
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from spatialcad.geometry.colours import Colour as Color
 
@@ -59,7 +60,7 @@ def fit_scale(
     return float(min(cands)) if cands else 1.0
 
 
-def _pad_size(n: np.ndarray) -> np.ndarray:
+def _pad_size(n: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     """Round box sizes up to a few classes per octave (<= 25 % waste per axis)."""
     n = np.maximum(n, 1)
     g = np.maximum(1, (2 ** np.floor(np.log2(n))).astype(np.int64) // 4)
@@ -351,7 +352,8 @@ def _render(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: float | None,
         limit = zbuf + np.take(tol + 1.5 * np.r_[0.0, grad], ids + 1)
         # max over 3x3 neighbourhoods (inf = background is kept)
         limit = cv2.dilate(limit, np.ones((3, 3), np.uint8), borderType=cv2.BORDER_REPLICATE)
-        color = tuple(int(c) for c in edge_color)
+        r, g, b = (int(c) for c in edge_color)
+        color = (r, g, b)
         _draw_edges(
             img,
             ex.reshape(-1, 2),

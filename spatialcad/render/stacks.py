@@ -74,7 +74,9 @@ def box_framing(
 
 def floor_mesh(nx: int, ny: int) -> Mesh:
     """A checkerboard of unit tiles just below z = 0 over ``[0, nx] x [0, ny]`` (no edges)."""
-    verts, tris, cols = [], [], []
+    verts: list[tuple[float, float, float]] = []
+    tris: list[tuple[int, int, int]] = []
+    cols: list[Colour] = []
     for x in range(nx):
         for y in range(ny):
             base = len(verts)
@@ -103,7 +105,7 @@ def cube_labels(voxels: Sequence[Voxel], framing: Framing) -> np.ndarray:
 
     Drawn without edges, shading or anti-aliasing, each cube in its own code colour.
     """
-    vox = [tuple(int(c) for c in v) for v in voxels]
+    vox = [(int(x), int(y), int(z)) for x, y, z in voxels]
     codes = {v: (i % 256, i // 256, 0) for i, v in enumerate(vox)}
     img = render(
         voxel_mesh(vox, codes), framing.cam, framing.size, scale=framing.scale,

@@ -13,6 +13,7 @@ from itertools import combinations
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 THUMB = 32  # side of a thumbnail, pixels
 TIE = 1e-4  # distances closer than this are a near tie (one grey level is ~1e-6)
@@ -27,7 +28,10 @@ def thumbnail(image: np.ndarray) -> np.ndarray:
 def distances(thumbs: Sequence[np.ndarray]) -> np.ndarray:
     """Mean absolute difference of every thumbnail to every other one."""
     stack = np.stack(thumbs)
-    return np.abs(stack[:, None] - stack[None]).mean(axis=(2, 3, 4), dtype=np.float64)
+    dist: npt.NDArray[np.float64] = np.abs(stack[:, None] - stack[None]).mean(
+        axis=(2, 3, 4), dtype=np.float64
+    )
+    return dist
 
 
 def answer_ranks(dist: np.ndarray, refs: Sequence[int], options: Sequence[int]

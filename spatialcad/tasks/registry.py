@@ -58,13 +58,13 @@ class TaskInfo:
 
     def generator(self, options: Mapping[str, Any] | None = None) -> Generator:
         """A generator of the task's items with run-wide ``options`` (e.g. ``deepcad_dir``)."""
-        return self.module("generate").Generator(options)  # type: ignore[no-any-return]
+        return self.module("generate").Generator(options)
 
     def verifier(self) -> Callable[[dict[str, Any], np.ndarray], list[str]]:
-        return self.module("verify").verify  # type: ignore[no-any-return]
+        return self.module("verify").verify
 
     def scene_builder(self) -> Callable[[Any, dict[str, Any]], None]:
-        return self.module("scene").build  # type: ignore[no-any-return]
+        return self.module("scene").build
 
 
 _TASKS: dict[str, TaskInfo] = {}
