@@ -1,6 +1,6 @@
 # spatialcad — one-command setup, benchmark, tests and performance report.
 #   make bench LEVEL=2    build a complete level-2 benchmark in output/bench-L2
-#   make test             run the test suite
+#   make test             lint (ruff, mypy), then run the test suite
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV ?= .venv
@@ -44,18 +44,21 @@ bench: setup
 
 # The gallery test renders the HTML page in headless Chromium (Debian's package).
 test-deps:
-	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
-	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null || \
-	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null); } || true
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
+	  { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null || \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null); }; } || \
+	  echo "make test: Debian's chromium and chromium-driver are needed for the page tests" >&2
 
-test: setup test-deps
+test: lint test-deps
 	$(VPY) -m pytest
 
 perf: setup
-	$(VPY) -m spatialcad.perf --level 1 --n $(PERF_N)
+	$(VPY) -m spatialcad.perf --level 1 --n $(PERF_N) --section tasks --section bench
 
 lint: setup
 	$(VENV)/bin/ruff check spatialcad tests macros
+	$(VENV)/bin/mypy
 
 clean:
 	rm -rf $(VENV) output/*/ .pytest_cache

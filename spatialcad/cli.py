@@ -168,8 +168,10 @@ def generate(task_spec: str, level: int, n: int, seed: int, out: Path | None, jo
         fail(f"--jobs must be >= 1, got {jobs}")
     chosen = _parse_tasks(task_spec, level)
     names = [t.name for t in chosen]
-    if no_cache or cache_dir is not None:  # read by spatialcad/cad/part_views.py, also in workers
-        os.environ[CACHE_ENV] = "" if no_cache else str(cache_dir.resolve())
+    if no_cache:  # read by spatialcad/cad/part_views.py, in workers too
+        os.environ[CACHE_ENV] = ""
+    elif cache_dir is not None:
+        os.environ[CACHE_ENV] = str(cache_dir.resolve())
     _warn_past_practical(chosen, level)
     if any(t.needs_freecad for t in chosen):
         try:

@@ -75,14 +75,15 @@ def _load(file: Path) -> LineDrawing | None:
 
 def _save(file: Path, drawing: LineDrawing) -> None:
     """Write ``file`` atomically; an unwritable cache is no error (it is only a cache)."""
-    arrays = {"counts": np.array([len(drawing.visible), len(drawing.hidden)])}
+    arrays: dict[str, np.ndarray] = {
+        "counts": np.array([len(drawing.visible), len(drawing.hidden)])}
     arrays |= {f"v{i}": p for i, p in enumerate(drawing.visible)}
     arrays |= {f"h{i}": p for i, p in enumerate(drawing.hidden)}
     try:
         file.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=file.parent, suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
-            np.savez(f, **arrays)
+            np.savez(f, **arrays)  # type: ignore[arg-type]  # a key could be "allow_pickle"
         os.replace(tmp, file)
     except OSError:
         pass

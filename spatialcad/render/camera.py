@@ -48,7 +48,9 @@ class Camera:
         return self._basis
 
     @cached_property
-    def _basis(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _basis(
+        self,
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
         f = np.asarray(self.direction, dtype=np.float64)
         f = f / np.linalg.norm(f)
         r = np.cross(f, np.asarray(self.up, dtype=np.float64))
@@ -59,17 +61,18 @@ class Camera:
             v.flags.writeable = False  # shared by every call: nobody may change them
         return r, u, f
 
-    def project(self, points: np.ndarray) -> np.ndarray:
+    def project(self, points: npt.ArrayLike) -> npt.NDArray[np.float64]:
         """Project world points (N, 3) to (N, 3) rows of (u, v, depth).
 
         u is screen-right, v is screen-up and depth grows away from the eye.
         """
         p = np.asarray(points, dtype=np.float64).reshape(-1, 3)
-        return p @ self._to_camera
+        projected: npt.NDArray[np.float64] = p @ self._to_camera
+        return projected
 
     @cached_property
-    def _to_camera(self) -> np.ndarray:
-        m = np.stack(self.basis(), axis=1)
+    def _to_camera(self) -> npt.NDArray[np.float64]:
+        m: npt.NDArray[np.float64] = np.stack(self.basis(), axis=1)
         m.flags.writeable = False
         return m
 
