@@ -68,3 +68,17 @@ def test_declarations_are_checked(toy):
         registry.declare(dataclasses.replace(toy, name="other", category="Mechanics"))
     with pytest.raises(ValueError, match="both make 'ToyCount' records"):
         registry.declare(dataclasses.replace(toy, name="other"))
+
+
+def test_levels_past_the_practical_range_are_listed_and_warned_about(toy, spatialcad, tmp_path,
+                                                                     monkeypatch):
+    code, stdout, _ = spatialcad("tasks")
+    assert "cube_assembly        CubeAssembly        VisualPenetration  0, 1, ... (practical up " \
+           "to 10)" in stdout
+    monkeypatch.setitem(registry._TASKS, "toy_count",
+                        dataclasses.replace(toy, max_level=None, practical_max_level=1))
+    code, _, err = spatialcad("generate", "--task", "toy_count", "--level", "2", "--n", 1,
+                              "--out", tmp_path / "b")
+    assert code == 0
+    assert ("warning: level 2 of toy_count is past its practical range (up to 1): one item may "
+            "take minutes") in err
