@@ -80,8 +80,7 @@ def assemble(
         "Choices": choices,
         "Answer": letter,
         "Explanation": "\n".join(f"{LETTERS[i]}: {o.explanation}" for i, o in enumerate(options)),
-        "Question_direct": draft.question_direct,
-        "Answer_direct": draft.answer_direct,
+        **_fill_form(draft),
         "seed": item_seed,
         "generator": {"name": f"spatialcad.tasks.{task.name}", "version": __version__},
         "spec": draft.spec,
@@ -93,6 +92,14 @@ def assemble(
     }
     record["image"] = rec.image_path(record) + ".png"
     return record, image
+
+
+def _fill_form(draft: Draft) -> dict[str, str]:
+    """``Question_direct`` and ``Answer_direct``, each only if the draft has it: an item
+    without a fill-in form has neither key (SpatialViz-Bench's scorer takes any record
+    holding ``Answer_direct``, even a null one, for a numeric item)."""
+    form = {"Question_direct": draft.question_direct, "Answer_direct": draft.answer_direct}
+    return {k: v for k, v in form.items() if v is not None}
 
 
 def make_item(task_name: str, level: int, index: int, n: int, seed: int,

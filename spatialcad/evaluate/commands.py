@@ -304,24 +304,30 @@ def report_cmd(runs: tuple[Path, ...], out: Path | None) -> None:
 @click.command("export")
 @click.argument("dir_", metavar="DIR", type=click.Path(path_type=Path, exists=True,
                                                        file_okay=False))
-@click.option("--format", "fmt", type=click.Choice(["hf", "vlmeval", "jsonl"]), required=True,
-              help="hf: Hugging Face dataset directory (datasets.load_from_disk); vlmeval: "
-              "VLMEvalKit multiple-choice TSV; jsonl: one record per line.")
+@click.option("--format", "fmt", type=click.Choice(["hf", "spatialviz", "vlmeval", "jsonl"]),
+              required=True,
+              help="hf: Hugging Face dataset directory (datasets.load_from_disk); spatialviz: "
+              "SpatialViz-Bench's layout for its evaluation scripts; vlmeval: VLMEvalKit "
+              "multiple-choice TSV; jsonl: one record per line.")
 @click.option("--out", type=click.Path(path_type=Path), required=True,
-              help="Output path (a directory for hf, a file otherwise).")
+              help="Output path (a directory for hf and spatialviz, a file otherwise).")
 @click.option("--overwrite", is_flag=True, help="Replace OUT if it exists.")
 def export_cmd(dir_: Path, fmt: str, out: Path, overwrite: bool) -> None:
     """Export benchmark DIR for other tools, every image embedded.
 
     \b
-    hf       datasets.load_from_disk(OUT): image, question, choices, answer, ... columns
+    hf          datasets.load_from_disk(OUT): image, question, choices, answer, ... columns
+    spatialviz  OUT/data.json + OUT/<Category>/<Task>/<Level>/<Image_id>.png: run
+                SpatialViz-Bench's evaluation/evaluate.py with --benchmark_test_path OUT
+                --data_file data.json
     vlmeval  TSV: index, image (base64 PNG), question, A-D, answer, category (task),
              l2-category (category), level, image_id
     jsonl    the records of benchmark.json, one per line, plus image_base64
     """
-    from spatialcad.export import hf, jsonl, vlmeval
+    from spatialcad.export import hf, jsonl, spatialviz, vlmeval
 
-    write = {"hf": hf.export_hf, "vlmeval": vlmeval.export_tsv, "jsonl": jsonl.export_jsonl}[fmt]
+    write = {"hf": hf.export_hf, "spatialviz": spatialviz.export_spatialviz,
+             "vlmeval": vlmeval.export_tsv, "jsonl": jsonl.export_jsonl}[fmt]
     try:
         n = write(dir_, out, overwrite)
     except (ValueError, OSError) as exc:

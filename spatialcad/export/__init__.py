@@ -1,7 +1,10 @@
-"""Benchmark exports: Hugging Face datasets, VLMEvalKit TSV, JSONL, and an HTML gallery.
+"""Benchmark exports: a Hugging Face hub folder, SpatialViz-Bench's own layout, VLMEvalKit
+TSV, JSONL, and an HTML gallery.
 
 Every export reads a benchmark only after checking it (spatialcad/benchmark.py): a record
-can make an export embed nothing but the benchmark's own images.
+can make an export embed nothing but the benchmark's own images.  A directory export ends
+with a spatialcad ``manifest.json`` (:func:`write_manifest`), so ``--overwrite`` may replace
+it later (spatialcad/outdir.py replaces only spatialcad outputs).
 """
 
 from __future__ import annotations
@@ -12,8 +15,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
-from spatialcad.benchmark import Benchmark
+from spatialcad import __version__
+from spatialcad.benchmark import GENERATOR, Benchmark, file_sha256
 from spatialcad.outdir import atomic_file
+from spatialcad.records import MANIFEST, dumps
 
 
 def load(bench: Path) -> Benchmark:
@@ -29,3 +34,12 @@ def atomic_text(out: Path, overwrite: bool = False) -> Iterator[TextIO]:
         yield text
         text.flush()
         text.detach()
+
+
+def write_manifest(root: Path, export: str, items: int) -> None:
+    """``root/manifest.json``: what wrote the export, its item count and the SHA-256 of every
+    file in ``root`` (written last, over the finished folder)."""
+    files = {p.relative_to(root).as_posix(): file_sha256(p)
+             for p in sorted(root.rglob("*")) if p.is_file()}
+    (root / MANIFEST).write_bytes(dumps({"generator": GENERATOR, "version": __version__,
+                                         "export": export, "items": items, "files": files}))
