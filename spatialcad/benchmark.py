@@ -36,6 +36,7 @@ from spatialcad.records import (
     item_key,
     task_name,
 )
+from spatialcad.splits import split_of
 
 Record = dict[str, Any]
 GENERATOR = "spatialcad"
@@ -321,6 +322,11 @@ class Benchmark:
             out.append((MANIFEST, f"its parameters make {len(plan)} items, {BENCHMARK} holds "
                                   f"{len(self.records)}"))
             return
+        split = m["parameters"].get("split")
+        strays = [r for r in self.records if split and _split(r) != split]
+        if strays:
+            out.append((MANIFEST, f"{len(strays)} records belong to another split than {split} "
+                                  f"(e.g. {'/'.join(item_key(strays[0]))})"))
         for (task, index), r in zip(plan, self.records, strict=True):
             want = (task, f"Level{level}", image_id(index, plan.n))
             try:
@@ -349,6 +355,14 @@ class Benchmark:
             raise BenchmarkError(f"{self.root}: {record['image']}: checksum differs from the "
                                  "manifest")
         return data
+
+
+def _split(record: Record) -> str | None:
+    """The split of a record's scene (None if it has no well-formed scene hash)."""
+    h = record.get("scene_hash")
+    if isinstance(h, str) and len(h) == 16 and all(c in "0123456789abcdef" for c in h):
+        return split_of(h)
+    return None
 
 
 def manifest_entry(shard: Shard, total: int) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from spatialcad.cad.parts import SUFFIXES, catalogue, list_parts
 from spatialcad.cluster import SlurmSettings
 from spatialcad.outdir import check_replaceable_dir
 from spatialcad.plan import RunPlan, Shard, parse_shard
+from spatialcad.splits import SPLITS
 from spatialcad.tasks import registry
 
 
@@ -138,6 +139,10 @@ def _warn_past_practical(chosen: list[registry.TaskInfo], level: int) -> None:
               "(repeatable).")
 @click.option("--no-wait", is_flag=True,
               help="With --executor: submit, print the job id and the merge command, exit.")
+@click.option("--split", type=click.Choice(SPLITS), default=None,
+              help="Make the items of one split of a leak-free train/val/test split: its own "
+              "seed stream, and only scenes whose scene hash is in its share (no scene is in "
+              "two splits).  Default: no split (the benchmark as it always was).")
 @click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Cache of the engineering parts' projections (three_view levels >= 1), "
               "shared by processes and shards; the items are the same with or without it. "
@@ -147,8 +152,8 @@ def generate(task_spec: str, level: int, n: int, seed: int, out: Path | None, jo
              overwrite: bool, deepcad_dir: Path | None, shard_spec: str | None,
              resume: bool, executor: str | None, shards: int | None,
              slurm_partition: str | None, slurm_time: int, slurm_cpus: int,
-             slurm_setup: tuple[str, ...], no_wait: bool, cache_dir: Path | None,
-             no_cache: bool) -> None:
+             slurm_setup: tuple[str, ...], no_wait: bool, split: str | None,
+             cache_dir: Path | None, no_cache: bool) -> None:
     """Generate N verified items per task at one level into OUT.
 
     Every item is proved by its task's verifier before it is written; a candidate that
@@ -189,10 +194,11 @@ def generate(task_spec: str, level: int, n: int, seed: int, out: Path | None, jo
         options["deepcad_dir"] = str(deepcad_dir.resolve())
     command = shlex.join(["spatialcad", "generate", "--task", ",".join(names), "--level",
                           str(level), "--n", str(n), "--seed", str(seed),
-                          *(["--deepcad-dir", str(deepcad_dir)] if deepcad_dir else [])])
+                          *(["--deepcad-dir", str(deepcad_dir)] if deepcad_dir else []),
+                          *(["--split", split] if split else [])])
     if executor or shards is not None or no_wait:
         _generate_sharded(names, level, n, seed, out, overwrite, command, options, executor,
-                          shards, shard, resume, jobs, no_wait,
+                          shards, shard, resume, jobs, no_wait, split,
                           SlurmSettings(slurm_partition, slurm_time, slurm_cpus,
                                         list(slurm_setup)))
         return
@@ -201,7 +207,7 @@ def generate(task_spec: str, level: int, n: int, seed: int, out: Path | None, jo
     try:
         summary = pipeline.generate(names, level, n, seed, out, jobs=jobs, overwrite=overwrite,
                                     command=command, options=options, shard=shard,
-                                    resume=resume)
+                                    resume=resume, split=split)
     except ValueError as exc:
         fail(str(exc))
     except pipeline.GenerationError as exc:
@@ -231,7 +237,8 @@ def generate(task_spec: str, level: int, n: int, seed: int, out: Path | None, jo
 def _generate_sharded(names: list[str], level: int, n: int, seed: int, out: Path,
                       overwrite: bool, command: str, options: dict[str, Any],
                       executor: str | None, shards: int | None, shard: Shard | None,
-                      resume: bool, jobs: int, no_wait: bool, slurm: SlurmSettings) -> None:
+                      resume: bool, jobs: int, no_wait: bool, split: str | None,
+                      slurm: SlurmSettings) -> None:
     """generate --executor local|slurm --shards N: the run as N shards, merged into OUT."""
     if executor is None or shards is None:
         fail("--executor and --shards go together (e.g. --executor slurm --shards 16)")
@@ -246,7 +253,7 @@ def _generate_sharded(names: list[str], level: int, n: int, seed: int, out: Path
         fail(str(exc))
     run = cluster.ShardedRun(names, level, n, seed, command, options, shards,
                              str(cluster.work_dir(out)),
-                             slurm.cpus if executor == "slurm" else jobs)
+                             slurm.cpus if executor == "slurm" else jobs, split)
     start = time.perf_counter()
     try:
         items = cluster.run(run, out, overwrite, executor, slurm, not no_wait,

@@ -50,6 +50,7 @@ class ShardedRun:
     count: int  # N shards
     work: str  # WORK directory (absolute)
     jobs: int = 1  # worker processes per shard
+    split: str | None = None
 
     def shard_dir(self, k: int) -> Path:
         return Path(self.work) / "shards" / str(k)
@@ -59,7 +60,7 @@ def run_shard(run: ShardedRun, k: int) -> dict[str, int]:
     """The job of array task ``k``: shard ``k`` of the run into WORK/shards/k (resumable)."""
     summary = pipeline.generate(run.tasks, run.level, run.n, run.seed, run.shard_dir(k),
                                 jobs=run.jobs, command=run.command, options=run.options,
-                                shard=Shard(k, run.count), resume=True)
+                                shard=Shard(k, run.count), resume=True, split=run.split)
     return {"items": summary.items, "rejected": summary.rejected, "resumed": summary.resumed}
 
 

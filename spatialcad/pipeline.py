@@ -23,12 +23,14 @@ from tqdm import tqdm
 from spatialcad import __version__
 from spatialcad import records as rec
 from spatialcad.benchmark import Benchmark, BenchmarkWriter, manifest_entry
+from spatialcad.derived import judge_entries, scene_hash, spoken_texts
 from spatialcad.outdir import atomic_dir
 from spatialcad.plan import RunPlan, Shard
 from spatialcad.records import LETTERS
 from spatialcad.render.layout import compose
 from spatialcad.render.png import decode_png, encode_png
 from spatialcad.seeding import derive_seed, item_rng
+from spatialcad.splits import split_of, split_seed
 from spatialcad.tasks import registry
 from spatialcad.tasks.base import Draft, Reject
 from spatialcad.tasks.registry import TaskInfo
@@ -71,6 +73,7 @@ def assemble(
     image, layout = compose([(p.image, p.caption) for p in draft.reference],
                             images if image_options else None)
     choices = [f"Image {LETTERS[i]}" if image_options else o.text for i, o in enumerate(options)]
+    said = spoken_texts(task, draft.spec, [o.data for o in options])
     record = {
         "Category": task.category,
         "Task": task.record_task,
@@ -81,7 +84,9 @@ def assemble(
         "Answer": letter,
         "Explanation": "\n".join(f"{LETTERS[i]}: {o.explanation}" for i, o in enumerate(options)),
         **_fill_form(draft),
+        "judge": judge_entries(said, [o.is_answer for o in options]),
         "seed": item_seed,
+        "scene_hash": scene_hash(task, draft.spec),
         "generator": {"name": f"spatialcad.tasks.{task.name}", "version": __version__},
         "spec": draft.spec,
         "options": [
@@ -102,20 +107,39 @@ def _fill_form(draft: Draft) -> dict[str, str]:
     return {k: v for k, v in form.items() if v is not None}
 
 
-def make_item(task_name: str, level: int, index: int, n: int, seed: int,
-              options: dict[str, Any] | None = None) -> ItemResult:
-    """Build, assemble and verify item ``index``; retry with the next sub-seed on failure.
-    ``options`` are the run's task settings (e.g. ``deepcad_dir``)."""
-    task = registry.task(task_name)
-    generator = task.generator(options)
-    letter = rec.answer_letter(seed, task_name, level, index)
-    last = ""
+def candidates(task: TaskInfo, level: int, index: int, seed: int,
+               options: dict[str, Any] | None = None, split: str | None = None,
+               ) -> Iterator[tuple[int, int, Draft | str]]:
+    """The candidate drafts of item ``index``: ``(attempt, item seed, draft)``, or the reason
+    a candidate was thrown away instead of the draft (``Reject``, a scene of another split).
+    With ``split``, candidates come from that split's seed stream (spatialcad/splits.py)."""
+    generator = task.generator(options, split)
+    base = seed if split is None else split_seed(seed, split)
     for attempt in range(MAX_ATTEMPTS):
-        item_seed = derive_seed(seed, task_name, level, index, attempt)
+        item_seed = derive_seed(base, task.name, level, index, attempt)
         try:
             draft = generator.build(level, item_rng(item_seed))
         except Reject as exc:
-            last = f"rejected: {exc}"
+            yield attempt, item_seed, f"rejected: {exc}"
+            continue
+        if split is not None and split_of(scene_hash(task, draft.spec)) != split:
+            yield attempt, item_seed, f"its scene belongs to another split than {split}"
+            continue
+        yield attempt, item_seed, draft
+
+
+def make_item(task_name: str, level: int, index: int, n: int, seed: int,
+              options: dict[str, Any] | None = None, split: str | None = None) -> ItemResult:
+    """Build, assemble and verify item ``index``; retry with the next sub-seed on failure.
+    ``options`` are the run's task settings (e.g. ``deepcad_dir``); with ``split``, the item
+    comes from that split (:func:`candidates`)."""
+    task = registry.task(task_name)
+    letter = rec.answer_letter(seed if split is None else split_seed(seed, split), task_name,
+                               level, index)
+    last = ""
+    for attempt, item_seed, draft in candidates(task, level, index, seed, options, split):
+        if isinstance(draft, str):
+            last = draft
             continue
         record, image = assemble(
             task, draft, level=level, image_id=rec.image_id(index, n), letter=letter,
@@ -191,7 +215,7 @@ class RunSummary:
 def generate(
     tasks: list[str], level: int, n: int, seed: int, out: Path, *, jobs: int = 1,
     overwrite: bool = False, command: str = "", options: dict[str, Any] | None = None,
-    shard: Shard | None = None, resume: bool = False,
+    shard: Shard | None = None, resume: bool = False, split: str | None = None,
 ) -> RunSummary:
     """Generate ``n`` verified items per task into ``out`` (all or nothing); with ``shard``,
     only that shard's block of the run's items (see spatialcad/plan.py).  Records and
@@ -204,7 +228,8 @@ def generate(
     plan = RunPlan(tuple(tasks), n, shard)
     plan.check()
     params = {"command": f"{command} --shard {shard}" if shard else command,
-              "tasks": tasks, "level": level, "n": n, "seed": seed, "options": dict(options or {})}
+              "tasks": tasks, "level": level, "n": n, "seed": seed, "options": dict(options or {}),
+              **({"split": split} if split else {})}
     per_task = dict.fromkeys(tasks, 0)
     for t, _ in plan:
         per_task[t] += 1
@@ -214,7 +239,7 @@ def generate(
         writer = BenchmarkWriter(tmp, params)
         try:
             done = writer.items
-            work = ((t, level, i, n, seed, params["options"])
+            work = ((t, level, i, n, seed, params["options"], split)
                     for t, i in islice(plan, done, None))
             rejected = 0
             bar = progress(parallel_map(make_item, work, jobs), len(plan), "generate", done)

@@ -50,6 +50,10 @@ def _read_shard(path: Path) -> ShardDir:
 def _in_order(shards: list[ShardDir]) -> list[ShardDir]:
     """The shards sorted by K; ``ValueError`` unless they are one run's shards, each once."""
     first = shards[0]
+    splits = sorted({str(s.run["parameters"].get("split")) for s in shards})
+    if len(splits) > 1:
+        raise ValueError(f"the shards belong to different splits ({', '.join(splits)}); a "
+                         "merged dataset holds one split")
     for s in shards[1:]:
         differs = [key for key, value in first.run.items() if s.run[key] != value]
         if differs:

@@ -15,9 +15,10 @@ so that a verifier can re-derive them (spatialcad/verification.py), and :func:`s
 from __future__ import annotations
 
 import dataclasses
+import json
 import types
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar, Union, get_args, get_origin, get_type_hints
 
 S = TypeVar("S", bound="JsonSpec")
@@ -142,12 +143,38 @@ def spoken_list(words: Sequence[str]) -> str:
 
 @dataclass(frozen=True)
 class Texts:
-    """The texts of a record that its spec decides: ``question``, the fill-in form
-    (``question_direct`` and its ``answer_direct``, both None where the task has none) and
-    the text ``choices`` of a text-option item (None when the options are pictures)."""
+    """The texts of a record that its spec decides.
+
+    ``question`` (the multiple-choice form); the open form, ``question_direct`` and its
+    ``answer_direct`` (both None where the task has none); the text ``choices`` of a
+    text-option item (None when the options are pictures); and the yes/no (judge) form:
+    ``judge[i]``, the question about option i shown or named alone as the candidate (None
+    for an option that means nothing alone, such as "none of the others"), whose answer is
+    "yes" exactly when option i is the answer and ``judge_polarity`` is True, or when it is
+    not the answer and ``judge_polarity`` is False ("which cannot ..." questions).
+    """
 
     question: str
     question_direct: str | None = None
     answer_direct: str | None = None
     choices: list[str] | None = None
+    judge: list[str | None] = field(default_factory=list)
+    judge_polarity: bool = True
 
+    def judge_answer(self, is_answer: bool) -> str:
+        """The yes/no answer of an option's judge question."""
+        return "yes" if is_answer == self.judge_polarity else "no"
+
+
+YES_NO = " Answer yes or no."
+CANDIDATE = "the candidate (the last image)"  # how judge questions name a pictured option
+
+
+def scene_text(value: Any) -> str:
+    """A canonical text of a JSON-able scene description (for a task's ``scene_key``)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def judged_alike(question: str, count: int = 4) -> list[str | None]:
+    """The same judge question for each of ``count`` pictured options."""
+    return [question + YES_NO] * count

@@ -5,9 +5,11 @@ and checks, before the task's ``verify(record, image)``:
 
 - exactly one option is the answer and ``Answer`` names it;
 - the texts the spec decides are the record's: ``Question``, ``Question_direct``,
-  ``Answer_direct`` and the ``Choices`` (``Image A`` .. ``Image D`` for picture options),
-  re-derived by the task's ``spec.texts`` from the spec and the options' data alone, so an
-  edited question ("minimum" turned into "maximum") or answer fails.  The verifier proves
+  ``Answer_direct``, the ``Choices`` (``Image A`` .. ``Image D`` for picture options) and
+  the yes/no ``judge`` questions with their answers, re-derived by the task's
+  ``spec.texts`` from the spec and the options' data alone, so an edited question
+  ("minimum" turned into "maximum") or answer fails; and ``scene_hash`` is the hash of the
+  task's ``spec.scene_key``.  The verifier proves
   the spec's facts that the texts state (e.g. the bounds behind ``Answer_direct``).
 
 A verifier that crashes fails the item, not the run.
@@ -19,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from spatialcad.derived import judge_entries, scene_hash
 from spatialcad.records import LETTERS
 from spatialcad.spec import SpecError
 from spatialcad.tasks import registry
@@ -42,6 +45,10 @@ def check_texts(task: registry.TaskInfo, record: dict[str, Any]) -> list[str]:
     choices = want.choices if want.choices is not None else [f"Image {x}" for x in LETTERS]
     if record.get("Choices") != choices:
         failures.append(f"its Choices {record.get('Choices')} are not {choices}")
+    if record.get("judge") != judge_entries(want, [o["is_answer"] for o in record["options"]]):
+        failures.append("its judge questions or answers are not those its spec and answer give")
+    if record.get("scene_hash") != scene_hash(task, record["spec"]):
+        failures.append("its scene_hash is not the hash of its scene")
     return failures
 
 

@@ -60,9 +60,13 @@ class Draft:
 class Generator:
     """Base class of a task's ``generate.Generator``: ``params`` and ``build``."""
 
-    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
-        """``options``: run-wide settings from the command line (e.g. ``deepcad_dir``)."""
+    def __init__(self, options: Mapping[str, Any] | None = None,
+                 split: str | None = None) -> None:
+        """``options``: run-wide settings from the command line (e.g. ``deepcad_dir``);
+        ``split``: the split being made (spatialcad/splits.py), so that a generator may
+        leave out scenes of other splits early (the pipeline rejects them anyway)."""
         self.options: dict[str, Any] = dict(options or {})
+        self.split = split
 
     def params(self, level: int) -> dict[str, Any]:
         """The difficulty parameters of ``level``."""

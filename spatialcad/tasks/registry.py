@@ -56,9 +56,11 @@ class TaskInfo:
         """The task's module ``part`` (``"spec"``, ``"generate"``, ``"verify"``, ``"scene"``)."""
         return importlib.import_module(f"{self.package}.{part}")
 
-    def generator(self, options: Mapping[str, Any] | None = None) -> Generator:
-        """A generator of the task's items with run-wide ``options`` (e.g. ``deepcad_dir``)."""
-        return self.module("generate").Generator(options)
+    def generator(self, options: Mapping[str, Any] | None = None,
+                  split: str | None = None) -> Generator:
+        """A generator of the task's items with run-wide ``options`` (e.g. ``deepcad_dir``),
+        for ``split`` if one is being made."""
+        return self.module("generate").Generator(options, split)
 
     def verifier(self) -> Callable[[dict[str, Any], np.ndarray], list[str]]:
         return self.module("verify").verify

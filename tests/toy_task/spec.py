@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from spatialcad.spec import JsonSpec, Texts
+from spatialcad.spec import YES_NO, JsonSpec, Texts, scene_text
 
 QUESTION = "How many black squares does the picture show? Answer with A, B, C or D."
 
@@ -29,4 +29,10 @@ def parse_option(data: Any) -> OptionData:
 
 
 def texts(spec: Spec, options: list[OptionData]) -> Texts:
-    return Texts(QUESTION, choices=[str(o.value) for o in options])
+    judge: list[str | None] = [f"Does the picture show {o.value} black squares?{YES_NO}"
+                               for o in options]
+    return Texts(QUESTION, choices=[str(o.value) for o in options], judge=judge)
+
+
+def scene_key(spec: Spec) -> str:
+    return scene_text(sorted(spec.cells))

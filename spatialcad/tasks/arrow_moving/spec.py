@@ -8,7 +8,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from spatialcad.spec import JsonSpec, SpecError, Texts, optional
+from spatialcad.spec import (
+    CANDIDATE,
+    YES_NO,
+    JsonSpec,
+    SpecError,
+    Texts,
+    judged_alike,
+    optional,
+    scene_text,
+)
 
 RULES_ONE = (
     "An arrow moves on a grid. A move goes forward, backward, left or right by a number of "
@@ -104,6 +113,21 @@ def texts(spec: Spec, options: Sequence[OptionData]) -> Texts:
     """A "path" item's options are move sequences (an option without one has no text); a
     "state" item names the moves in its question and shows boards."""
     if spec.question == "path":
-        return Texts(QUESTIONS["path_one" if spec.single else "path_many"],
-                     choices=[move_text(o.moves or [], spec.single) for o in options])
-    return Texts(QUESTIONS["state_many"].format(moves=move_text(spec.moves, False)))
+        rules = RULES_ONE if spec.single else RULES_MANY
+        said = [move_text(o.moves or [], spec.single) for o in options]
+        judge: list[str | None] = [
+            f"{rules}The first image shows the start state and the second the end state. Does "
+            f"this sequence of moves, made in order, turn the start state into the end state: "
+            f"{text}?{YES_NO}" for text in said]
+        return Texts(QUESTIONS["path_one" if spec.single else "path_many"], choices=said,
+                     judge=judge)
+    moves = move_text(spec.moves, False)
+    return Texts(QUESTIONS["state_many"].format(moves=moves), judge=judged_alike(
+        f"{RULES_MANY}The first image shows the start state. The arrows make these moves in "
+        f"order: {moves}. Does {CANDIDATE} show the final state?"))
+
+
+def scene_key(spec: Spec) -> str:
+    """The start state, the moves and what is asked."""
+    return scene_text([spec.question, list(spec.grid), [a.to_json() for a in spec.start],
+                       [m.to_json() for m in spec.moves]])

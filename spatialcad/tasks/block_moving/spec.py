@@ -10,17 +10,18 @@ from typing import Any
 
 from spatialcad.geometry.blocks import Move, State
 from spatialcad.geometry.voxels import Voxel
-from spatialcad.spec import JsonSpec, Texts
+from spatialcad.spec import YES_NO, JsonSpec, Texts, scene_text
 
-QUESTION = (
+JUDGE_INTRO = (
     "The images show a stack of coloured cubes in an initial state and in a final state, each "
     "seen from the front-right and from the back-left; the arrows give the directions of the "
     "x, y and z axes and the checkered floor marks the cells. A move shifts one cube by one "
     "cell in the direction +x, -x, +y, -y, +z or -z; if that cell holds another cube, the two "
     "cubes swap places. After each move, every cube that rests neither on the floor nor on "
-    "another cube falls straight down until it does. Which sequence of moves, applied in "
-    "order, turns the initial state into the final state? Answer with A, B, C or D."
+    "another cube falls straight down until it does. "
 )
+QUESTION = (JUDGE_INTRO + "Which sequence of moves, applied in order, turns the initial state "
+            "into the final state? Answer with A, B, C or D.")
 
 
 @dataclass(frozen=True)
@@ -55,4 +56,14 @@ def parse_option(data: Any) -> OptionData:
 
 
 def texts(spec: Spec, options: Sequence[OptionData]) -> Texts:
-    return Texts(QUESTION, choices=[moves_text(o.moves) for o in options])
+    said = [moves_text(o.moves) for o in options]
+    judge: list[str | None] = [
+        f"{JUDGE_INTRO}Does this sequence of moves, applied in order, turn the initial state "
+        f"into the final state: {text}?{YES_NO}" for text in said]
+    return Texts(QUESTION, choices=said, judge=judge)
+
+
+def scene_key(spec: Spec) -> str:
+    """The coloured cubes in their initial and final cells."""
+    return scene_text([spec.colors, sorted(map(list, spec.voxels)),
+                       sorted(map(list, spec.final))])

@@ -8,7 +8,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from spatialcad.cad.solids import display_name
-from spatialcad.spec import JsonSpec, Texts, optional, spoken_list
+from spatialcad.spec import (
+    CANDIDATE,
+    JsonSpec,
+    Texts,
+    judged_alike,
+    optional,
+    scene_text,
+    spoken_list,
+)
 
 QUESTION = (
     "The top row shows a composite solid seen from two angles. It consists of {listing} "
@@ -80,4 +88,14 @@ def parse_option(data: Any) -> OptionData:
 def texts(spec: Spec, options: list[OptionData]) -> Texts:
     """The question, naming the spec's solids top to bottom; the options are pictures."""
     names = [display_name(d) for d in descs(spec.solids)]
-    return Texts(QUESTION.format(listing=spoken_list(names)))
+    judge = judged_alike(
+        f"The top images show {spoken_list(names)} stacked from top to bottom, from two "
+        f"angles. Can {CANDIDATE} be a cross-section of this stack by a plane of one of the "
+        "shown families?")
+    return Texts(QUESTION.format(listing=spoken_list(names)), judge=judge,
+                 judge_polarity=False)
+
+
+def scene_key(spec: Spec) -> str:
+    """The stacked solids, top to bottom."""
+    return scene_text(descs(spec.solids))

@@ -8,7 +8,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from spatialcad.geometry.voxels import Voxel
-from spatialcad.spec import JsonSpec, Texts, optional, spoken_list
+from spatialcad.spec import (
+    CANDIDATE,
+    JsonSpec,
+    Texts,
+    judged_alike,
+    optional,
+    scene_text,
+    spoken_list,
+)
 
 QUESTION = (
     "The first picture shows a complete stack of identical cubes; every cube rests on the "
@@ -51,4 +59,15 @@ def parse_option(data: Any) -> OptionData:
 
 def texts(spec: Spec, options: list[OptionData]) -> Texts:
     """The question, naming the pieces of ``spec``; the options are pictures."""
-    return Texts(QUESTION.format(k=spec.pieces, parts=spoken_list(part_names(spec.pieces))))
+    given = spoken_list(part_names(spec.pieces))
+    judge = judged_alike(
+        f"The top images show a stack of cubes split into {spec.pieces} pieces, and the "
+        f"pieces {given} in place. Is {CANDIDATE} the missing piece that completes the "
+        "stack?")
+    return Texts(QUESTION.format(k=spec.pieces, parts=given), judge=judge)
+
+
+def scene_key(spec: Spec) -> str:
+    """The whole stack and its given pieces, up to translation."""
+    return scene_text([sorted(map(list, spec.voxels)), sorted(sorted(map(list, p))
+                                                              for p in spec.parts)])

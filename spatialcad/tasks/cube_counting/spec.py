@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spatialcad.geometry.voxels import Voxel
-from spatialcad.spec import JsonSpec, SpecError, Texts
+from spatialcad.spec import YES_NO, JsonSpec, SpecError, Texts, scene_text
 
 NONE_OF_THEM = "All three other options are incorrect"
 VIEW_CAPTIONS = {"top": "Top view", "front": "Front view", "left": "Left view"}
@@ -26,6 +26,11 @@ ASKED = {  # question kind -> (multiple-choice question, fill-in question)
                  "as two integers separated by a comma: min,max."),
 }
 KINDS = tuple(ASKED)
+JUDGED = {  # question kind -> the yes/no question about one number
+    "min": "Is {count} the minimum number of cubes the stack can have?",
+    "max": "Is {count} the maximum number of cubes the stack can have?",
+    "possible": "Could the stack have {count} cubes?",
+}
 CHOOSE = " Answer with A, B, C or D."
 
 
@@ -73,5 +78,14 @@ def texts(spec: Spec, options: list[OptionData]) -> Texts:
     asked, direct = ASKED[spec.question]
     low, high = spec.bounds.min, spec.bounds.max
     answer = {"min": str(low), "max": str(high), "possible": f"{low},{high}"}[spec.question]
+    judge = [None if o.value is None else  # "none of the others" means nothing alone
+             intro + JUDGED[spec.question].format(count=o.value) + YES_NO for o in options]
     return Texts(intro + asked + CHOOSE, intro + direct, answer,
-                 [choice_text(o) for o in options])
+                 [choice_text(o) for o in options], judge)
+
+
+def scene_key(spec: Spec) -> str:
+    """The views shown (what the question is about) and the stack up to translation."""
+    low = [min(c) for c in zip(*spec.voxels, strict=True)]
+    cubes = sorted([c - o for c, o in zip(v, low, strict=True)] for v in spec.voxels)
+    return scene_text([spec.question, spec.views, cubes])

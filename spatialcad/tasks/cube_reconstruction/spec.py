@@ -11,7 +11,16 @@ from typing import Any
 from spatialcad.geometry import cube_nets as cn
 from spatialcad.geometry.cube_fields import CellRow
 from spatialcad.geometry.cube_items import FACE_WORDS, FOLDING
-from spatialcad.spec import JsonSpec, SpecError, Texts, optional
+from spatialcad.spec import (
+    CANDIDATE,
+    YES_NO,
+    JsonSpec,
+    SpecError,
+    Texts,
+    judged_alike,
+    optional,
+    scene_text,
+)
 from spatialcad.tasks.cube_spec import CubeDrawing, Faces, NetDrawing, View
 
 OPPOSITE, VIEW = "opposite", "view"  # the questions
@@ -90,8 +99,21 @@ def texts(spec: Spec, options: Sequence[OptionData]) -> Texts:
     if spec.question == OPPOSITE:
         intro = (INTRO.format(where="image", faces=faces, folding=FOLDING)
                  + OPPOSITE_QUESTION.format(named=spec.named))
+        net = INTRO.format(where="image", faces=faces, folding=FOLDING)
+        judge = [f"{net}Is {o.colour} the colour on the face opposite the {spec.named} face?"
+                 + YES_NO if isinstance(o, ColourOption) and o.colour is not None
+                 else None for o in options]  # "none of the others" means nothing alone
         return Texts(intro + CHOOSE, intro + NAME, opposite_colour(spec),
-                     [_choice(o) for o in options])
+                     [_choice(o) for o in options], judge)
     orientation = "" if spec.faces.style == "solid" else ORIENTATION
     return Texts(INTRO.format(where="top image", faces=faces, folding=FOLDING)
-                 + VIEW_QUESTION.format(orientation=orientation) + CHOOSE)
+                 + VIEW_QUESTION.format(orientation=orientation) + CHOOSE,
+                 judge=judged_alike(
+                     INTRO.format(where="top image", faces=faces, folding=FOLDING)
+                     + f"Is {CANDIDATE} the folded cube seen from one of its "
+                     f"corners{orientation}?"))
+
+
+def scene_key(spec: Spec) -> str:
+    """The net with its face pictures, and what is asked of it."""
+    return scene_text([spec.question, spec.named, spec.faces.to_json(), sorted(spec.cells)])

@@ -9,7 +9,7 @@ from typing import Any
 
 from spatialcad.geometry.cube_fields import CellRow
 from spatialcad.geometry.cube_items import FACE_WORDS, FOLDING
-from spatialcad.spec import JsonSpec, SpecError, Texts
+from spatialcad.spec import CANDIDATE, JsonSpec, SpecError, Texts, judged_alike, scene_text
 from spatialcad.tasks.cube_spec import CubeDrawing, Faces, NetDrawing, View
 
 QUESTIONS = ("can", "cannot")  # which net the question asks for
@@ -50,5 +50,16 @@ def parse_option(data: Any) -> OptionData:
 
 def texts(spec: Spec, options: list[OptionData]) -> Texts:
     orientation = "" if spec.faces.style == "solid" else ORIENTATION
+    judge = judged_alike(
+        f"The top image shows a cube with {FACE_WORDS[spec.faces.style]}, seen from one of "
+        f"its corners. {CANDIDATE.capitalize()} is a net of a cube: {FOLDING}. Can it be "
+        f"folded into a cube that, turned suitably, looks exactly like the one "
+        f"shown{orientation}?")
     return Texts(QUESTION.format(faces=FACE_WORDS[spec.faces.style], folding=FOLDING,
-                                 question=spec.question, orientation=orientation))
+                                 question=spec.question, orientation=orientation),
+                 judge=judge, judge_polarity=spec.question == "can")
+
+
+def scene_key(spec: Spec) -> str:
+    """The cube shown: its face pictures as seen from the corner (its pose is drawn)."""
+    return scene_text([spec.question, spec.faces.to_json(), spec.view.to_json()])

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from spatialcad.spec import JsonSpec, Texts
+from spatialcad.spec import CANDIDATE, JsonSpec, Texts, judged_alike, scene_text
 
 QUESTION = (
     "A sheet of grid paper is folded step by step as shown: in each step the shaded part is "
@@ -55,4 +55,13 @@ def parse_option(data: Any) -> OptionData:
 
 
 def texts(spec: Spec, options: list[OptionData]) -> Texts:
-    return Texts(QUESTION)
+    return Texts(QUESTION, judge=judged_alike(
+        "A sheet of grid paper is folded step by step as shown, then holes are punched "
+        f"through all layers as shown in the last picture of the top row. Does {CANDIDATE} "
+        "show the holes when the paper is completely unfolded?"))
+
+
+def scene_key(spec: Spec) -> str:
+    """The sheet, its folds and the punched holes."""
+    return scene_text([spec.rows, spec.cols, [f.to_json() for f in spec.folds],
+                       sorted(spec.holes)])

@@ -9,7 +9,7 @@ from typing import Any
 
 from spatialcad.geometry import grid2d
 from spatialcad.geometry.grid2d import Grid
-from spatialcad.spec import JsonSpec, Texts, optional
+from spatialcad.spec import CANDIDATE, JsonSpec, Texts, judged_alike, optional, scene_text
 
 QUESTION = (
     "The top image shows a grid of cells with a red square on one of its corners. Which "
@@ -80,4 +80,15 @@ def parse_option(data: Any) -> OptionData:
 
 
 def texts(spec: Spec, options: Sequence[OptionData]) -> Texts:
-    return Texts(QUESTION)
+    return Texts(QUESTION, judge=judged_alike(
+        f"The top image shows a grid of cells with a red square on one of its corners. Is "
+        f"{CANDIDATE} this grid rotated in its plane (turned as a whole, not flipped over)?"))
+
+
+def scene_key(spec: Spec) -> str:
+    """The reference grid up to the 8 symmetries of the square (the question is the same
+    for a turned or mirrored reference)."""
+    grid = spec.reference.grid()
+    mirrored = grid2d.mirror(grid, "lr")
+    return min(scene_text(grid2d.to_json(grid2d.rotate(g, k)))
+               for g in (grid, mirrored) for k in range(4))

@@ -6,9 +6,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from spatialcad.geometry import rotations
 from spatialcad.geometry.colours import Colour
 from spatialcad.geometry.voxels import Voxel
-from spatialcad.spec import JsonSpec, SpecError, Texts, optional
+from spatialcad.spec import (
+    CANDIDATE,
+    JsonSpec,
+    SpecError,
+    Texts,
+    judged_alike,
+    optional,
+    scene_text,
+)
 
 QUESTIONS = {
     "can": "The top image shows a stack of identical cubes. Which option can be obtained by "
@@ -50,4 +59,11 @@ def parse_option(data: Any) -> OptionData:
 
 
 def texts(spec: Spec, options: list[OptionData]) -> Texts:
-    return Texts(QUESTIONS[spec.question])
+    judge = judged_alike(f"The top image shows a stack of identical cubes. Can {CANDIDATE} be "
+                         "obtained by rotating this stack in space?")
+    return Texts(QUESTIONS[spec.question], judge=judge, judge_polarity=spec.question == "can")
+
+
+def scene_key(spec: Spec) -> str:
+    """The reference stack up to translation and the 24 rotations."""
+    return scene_text([spec.question, rotations.canonical(spec.voxels)])

@@ -53,7 +53,8 @@ class Generator(base.Generator):
     def build(self, level: int, rng: np.random.Generator) -> Draft:
         if level >= 1:
             directory = self.options.get("deepcad_dir")
-            return build_part_item(level, rng, Path(directory) if directory else None)
+            return build_part_item(level, rng, Path(directory) if directory else None,
+                                   self.split)
         return self._build_stack_item(rng)
 
     def _build_stack_item(self, rng: np.random.Generator) -> Draft:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from itertools import combinations, islice
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,7 @@ from spatialcad.cad.parts import (
     portable,
 )
 from spatialcad.cad.projection import turned
+from spatialcad.derived import key_hash
 from spatialcad.geometry import line_drawing as ld
 from spatialcad.geometry.drawing_edits import TRANSFORMS
 from spatialcad.geometry.line_drawing import LineDrawing
@@ -47,12 +49,14 @@ from spatialcad.geometry.rotations import proper_rotations
 from spatialcad.render.camera import VIEWS
 from spatialcad.render.engineering import draw_isometric, draw_view, view_scale
 from spatialcad.render.thumbnails import balanced_set, random_target
+from spatialcad.splits import split_of
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
 from spatialcad.tasks.three_view.spec import (
     PRINCIPAL,
     PartFile,
     PartOption,
     PartSpec,
+    part_scene_key,
     texts,
     view_words,
 )
@@ -94,11 +98,19 @@ class Candidate:
     what: str  # what it draws, e.g. "the left view flipped left-right"
 
 
-def pick_part(directory: Path, level: int, rng: np.random.Generator) -> tuple[PartEntry, Any]:
-    """A part of the level's face band: drawn from the index's face counts when known, else
-    drawn blindly and rejected when it falls outside the band."""
+@lru_cache(maxsize=1024)
+def part_split(path: Path) -> str:
+    """The split a part belongs to (every item on it is one scene: spatialcad/splits.py)."""
+    return split_of(key_hash("three_view", part_scene_key(part_sha256(path))))
+
+
+def pick_part(directory: Path, level: int, rng: np.random.Generator,
+              split: str | None = None) -> tuple[PartEntry, Any]:
+    """A part of the level's face band (and of ``split``'s held-out share, if one is being
+    made): drawn from the index's face counts when known, else drawn blindly and rejected
+    when it falls outside the band."""
     lo, hi = face_band(level)
-    entries = catalogue(directory)
+    entries = [e for e in catalogue(directory) if split is None or part_split(e.path) == split]
     known = [e for e in entries if e.faces is not None and lo <= e.faces <= hi]
     pool = known if known else [e for e in entries if e.faces is None]
     if not pool:
@@ -114,22 +126,23 @@ def pick_part(directory: Path, level: int, rng: np.random.Generator) -> tuple[Pa
     return entry, shape
 
 
-def build_part_item(level: int, rng: np.random.Generator, directory: Path | None) -> Draft:
+def build_part_item(level: int, rng: np.random.Generator, directory: Path | None,
+                    split: str | None = None) -> Draft:
     # Similarity ranks of the answer (to the reference, and summed to the other options),
     # drawn first and kept while parts are redrawn, so that they stay uniform.
     target = random_target(rng)
     for drawn in range(1, PART_DRAWS + 1):
-        item = _try_part(level, rng, (directory or ASSETS_DIR).resolve(), target, drawn)
+        item = _try_part(level, rng, (directory or ASSETS_DIR).resolve(), target, drawn, split)
         if item is not None:
             return item
     raise Reject(f"no option set gave the answer the similarity ranks {target}")
 
 
 def _try_part(level: int, rng: np.random.Generator, directory: Path, target: tuple[int, int],
-              drawn: int) -> Draft | None:
+              drawn: int, split: str | None) -> Draft | None:
     """An item on a part drawn from ``directory``, the ``drawn``-th tried, or None when no
     option set gives the answer the similarity ranks ``target``."""
-    entry, part = pick_part(directory, level, rng)
+    entry, part = pick_part(directory, level, rng, split)
     rotation = proper_rotations()[int(rng.integers(24))]
     largest = max(part.BoundBox.XLength, part.BoundBox.YLength, part.BoundBox.ZLength)
     scale, deflection = view_scale(largest), DEFLECTION * largest

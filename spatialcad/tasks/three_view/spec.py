@@ -16,7 +16,15 @@ from typing import Any
 from spatialcad.geometry.drawing_edits import TRANSFORMS, edited
 from spatialcad.geometry.line_drawing import LineDrawing
 from spatialcad.geometry.voxels import Voxel
-from spatialcad.spec import JsonSpec, SpecError, Texts, optional
+from spatialcad.spec import (
+    CANDIDATE,
+    JsonSpec,
+    SpecError,
+    Texts,
+    judged_alike,
+    optional,
+    scene_text,
+)
 
 STACK_REFERENCE = ("isometric", "front", "top")
 STACK_ASKED = "left"
@@ -125,8 +133,32 @@ def parse_option(data: Any) -> OptionData:
 
 def texts(spec: Spec, options: list[OptionData]) -> Texts:
     if isinstance(spec, StackSpec):
-        return Texts(STACK_QUESTION)
+        return Texts(STACK_QUESTION, judge=judged_alike(
+            "The top row shows a stack of cubes, some of them red, in an isometric view, a "
+            f"front view and a top view. Is {CANDIDATE} the left view of the stack (seen "
+            "from its left side, looking in the direction of the front view's right)?"))
     first, second = spec.reference_views[1:]
     asked = spec.asked_view
     return Texts(PART_QUESTION.format(first=first, second=second, asked=asked,
-                                      seen=SEEN_FROM[asked]))
+                                      seen=SEEN_FROM[asked]), judge=judged_alike(
+        f"The top row shows a machine part in an isometric view, its {first} view and its "
+        f"{second} view (orthographic; visible edges solid, hidden edges dashed). Is "
+        f"{CANDIDATE} its {asked} view, {SEEN_FROM[asked]}?"))
+
+
+def scene_key(spec: Spec) -> str:
+    """A stack with its red cubes up to translation (the views depend on its turn); a part
+    by its file's SHA-256 (every turn and view of one part is one scene)."""
+    if isinstance(spec, StackSpec):
+        low = [min(c) for c in zip(*spec.voxels, strict=True)]
+        return scene_text([sorted(_moved(spec.voxels, low)), sorted(_moved(spec.red, low))])
+    return part_scene_key(spec.part.sha256)
+
+
+def part_scene_key(sha256: str) -> str:
+    """The scene key of every item on the part whose file has this SHA-256."""
+    return scene_text(["part", sha256])
+
+
+def _moved(cubes: list[Voxel], low: list[int]) -> list[list[int]]:
+    return [[c - o for c, o in zip(v, low, strict=True)] for v in cubes]
