@@ -1,4 +1,5 @@
-"""`spatialcad export` (hf, vlmeval, jsonl) and `spatialcad gallery`, checked by their readers."""
+"""`spatialcad export` (vlmeval, jsonl) and `spatialcad gallery`, checked by their readers
+(hf: tests/test_export_hf.py; spatialviz: tests/test_export_spatialviz.py)."""
 
 from __future__ import annotations
 
@@ -25,24 +26,6 @@ def bench(tmp_path_factory):
 
 def records(bench):
     return json.loads((bench / "benchmark.json").read_text())
-
-
-def test_hf_dataset_loads(sc, bench, tmp_path):
-    import datasets
-    out = tmp_path / "hf"
-    code, stdout, err = sc("export", bench, "--format", "hf", "--out", out)
-    assert code == 0, err
-    ds = datasets.load_from_disk(str(out))
-    recs = records(bench)
-    assert len(ds) == len(recs) == 6
-    row = ds[0]
-    assert row["question"] == recs[0]["Question"] and row["choices"] == recs[0]["Choices"]
-    assert row["answer"] == recs[0]["Answer"] and json.loads(row["spec"]) == recs[0]["spec"]
-    image = np.asarray(row["image"].convert("RGB"))
-    assert np.array_equal(image, decode_png(bench / recs[0]["image"]))
-    code, _, err = sc("export", bench, "--format", "hf", "--out", out)
-    assert code == 2 and "--overwrite" in err
-    assert sc("export", bench, "--format", "hf", "--out", out, "--overwrite")[0] == 0
 
 
 def test_vlmeval_tsv(sc, bench, tmp_path):
