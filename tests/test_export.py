@@ -10,6 +10,7 @@ import shutil
 import subprocess
 
 import numpy as np
+import pandas
 import pytest
 
 from spatialcad import pipeline
@@ -40,8 +41,17 @@ def test_vlmeval_tsv(sc, bench, tmp_path):
     for row, rec in zip(rows, recs, strict=True):
         assert [row[k] for k in "ABCD"] == rec["Choices"]
         assert row["answer"] == rec["Answer"] and row["question"] == rec["Question"]
-        assert row["category"] == rec["Task"] and row["l2-category"] == rec["Category"]
+        # the level in both category columns: VLMEvalKit's tables come per level
+        assert row["category"] == f"{rec['Task']}/{rec['Level']}"
+        assert row["l2-category"] == f"{rec['Category']}/{rec['Level']}"
+        assert row["image_id"] == rec["Image_id"] and row["image_id"].startswith("000")
         assert base64.b64decode(row["image"]) == (bench / rec["image"]).read_bytes()
+    assert rows[0]["category"] == "CubeCounting/Level0"
+    # read as VLMEvalKit reads it (pandas, no dtypes): the item id stays text
+    frame = pandas.read_csv(out, sep="\t")
+    assert list(frame["id"]) == [r["image"][:-len(".png")] for r in recs]
+    assert list(frame["category"])[:3] == ["CubeCounting/Level0"] * 3
+    assert list(frame["index"]) == list(range(len(recs)))
 
 
 def test_jsonl(sc, bench, tmp_path):

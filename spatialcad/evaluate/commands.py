@@ -326,8 +326,8 @@ def export_cmd(dir_: Path, fmt: str, out: Path, overwrite: bool, repo: str | Non
     spatialviz  OUT/data.json + OUT/<Category>/<Task>/<Level>/<Image_id>.png: run
                 SpatialViz-Bench's evaluation/evaluate.py with --benchmark_test_path OUT
                 --data_file data.json
-    vlmeval     TSV: index, image (base64 PNG), question, A-D, answer, category (task),
-                l2-category (category), level, image_id
+    vlmeval     TSV: index, image (base64 PNG), question, A-D, answer, category
+                (Task/Level), l2-category (Category/Level), level, image_id, id
     jsonl       the records of benchmark.json, one per line, plus image_base64
     """
     from spatialcad.export import hf, hub, jsonl, spatialviz, vlmeval
