@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from spatialcad import pipeline
-from spatialcad.export import hf, hub
+from spatialcad.export import hf, hf_card, hub
 from spatialcad.render.png import decode_png
 
 OLD_DATASETS = "2.19"
@@ -100,10 +100,11 @@ def test_dataset_card(export, bench):
     assert head["license"] == "mit" and "visual-question-answering" in head["task_categories"]
     assert head["dataset_info"]["splits"] == [{"name": "test", "num_examples": 6}]
     assert head["size_categories"] == ["n<1K"]
+    assert list(hf_card.FIELD_TEXT) == list(hf.COLUMNS)  # every column is described
     for text in ("CubeCounting", "3ViewProjection", "Level0", "VisualPenetration",
                  "`question_direct`", "`layout`", "2507.07610", "SpatialViz-Bench"):
         assert text in body, text
-    assert str(json.loads((bench / "manifest.json").read_text())["parameters"]) in body
+    assert json.dumps(json.loads((bench / "manifest.json").read_text())["parameters"]) in body
 
 
 def test_shards_keep_the_order_and_the_hub_names(bench, tmp_path):

@@ -108,9 +108,10 @@ def _groups(records: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
 def write_shard(checked: Benchmark, records: list[dict[str, Any]], path: Path) -> None:
     """One parquet file of ``records``, one row group (of embedded images) at a time."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with pq.ParquetWriter(path, schema()) as writer:
+    table_schema = schema()
+    with pq.ParquetWriter(path, table_schema) as writer:
         for group in _groups(records):
-            table = pa.Table.from_pylist([row(checked, r) for r in group], schema=schema())
+            table = pa.Table.from_pylist([row(checked, r) for r in group], schema=table_schema)
             writer.write_table(table, row_group_size=ROW_GROUP)
 
 
