@@ -1,4 +1,5 @@
-"""`spatialcad export` (hf, vlmeval, jsonl) and `spatialcad gallery`, checked by their readers."""
+"""`spatialcad export` (vlmeval, jsonl) and `spatialcad gallery`, checked by their readers
+(hf: tests/test_export_hf.py; spatialviz: tests/test_export_spatialviz.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import shutil
 import subprocess
 
 import numpy as np
+import pandas
 import pytest
 
 from spatialcad import pipeline
@@ -27,24 +29,6 @@ def records(bench):
     return json.loads((bench / "benchmark.json").read_text())
 
 
-def test_hf_dataset_loads(sc, bench, tmp_path):
-    import datasets
-    out = tmp_path / "hf"
-    code, stdout, err = sc("export", bench, "--format", "hf", "--out", out)
-    assert code == 0, err
-    ds = datasets.load_from_disk(str(out))
-    recs = records(bench)
-    assert len(ds) == len(recs) == 6
-    row = ds[0]
-    assert row["question"] == recs[0]["Question"] and row["choices"] == recs[0]["Choices"]
-    assert row["answer"] == recs[0]["Answer"] and json.loads(row["spec"]) == recs[0]["spec"]
-    image = np.asarray(row["image"].convert("RGB"))
-    assert np.array_equal(image, decode_png(bench / recs[0]["image"]))
-    code, _, err = sc("export", bench, "--format", "hf", "--out", out)
-    assert code == 2 and "--overwrite" in err
-    assert sc("export", bench, "--format", "hf", "--out", out, "--overwrite")[0] == 0
-
-
 def test_vlmeval_tsv(sc, bench, tmp_path):
     out = tmp_path / "bench.tsv"
     code, _, err = sc("export", bench, "--format", "vlmeval", "--out", out)
@@ -57,8 +41,17 @@ def test_vlmeval_tsv(sc, bench, tmp_path):
     for row, rec in zip(rows, recs, strict=True):
         assert [row[k] for k in "ABCD"] == rec["Choices"]
         assert row["answer"] == rec["Answer"] and row["question"] == rec["Question"]
-        assert row["category"] == rec["Task"] and row["l2-category"] == rec["Category"]
+        # the level in both category columns: VLMEvalKit's tables come per level
+        assert row["category"] == f"{rec['Task']}/{rec['Level']}"
+        assert row["l2-category"] == f"{rec['Category']}/{rec['Level']}"
+        assert row["image_id"] == rec["Image_id"] and row["image_id"].startswith("000")
         assert base64.b64decode(row["image"]) == (bench / rec["image"]).read_bytes()
+    assert rows[0]["category"] == "CubeCounting/Level0"
+    # read as VLMEvalKit reads it (pandas, no dtypes): the item id stays text
+    frame = pandas.read_csv(out, sep="\t")
+    assert list(frame["id"]) == [r["image"][:-len(".png")] for r in recs]
+    assert list(frame["category"])[:3] == ["CubeCounting/Level0"] * 3
+    assert list(frame["index"]) == list(range(len(recs)))
 
 
 def test_jsonl(sc, bench, tmp_path):

@@ -301,38 +301,49 @@ def report_cmd(runs: tuple[Path, ...], out: Path | None) -> None:
     click.echo(f"wrote {path} and plots to {out}")
 
 
+EXPORT_FORMATS = ("hf", "spatialviz", "vlmeval", "jsonl")
+
+
 @click.command("export")
 @click.argument("dir_", metavar="DIR", type=click.Path(path_type=Path, exists=True,
                                                        file_okay=False))
-@click.option("--format", "fmt", type=click.Choice(["hf", "spatialviz", "vlmeval", "jsonl"]),
-              required=True,
-              help="hf: Hugging Face dataset directory (datasets.load_from_disk); spatialviz: "
+@click.option("--format", "fmt", type=click.Choice(EXPORT_FORMATS), required=True,
+              help="hf: Hugging Face hub folder (parquet + dataset card); spatialviz: "
               "SpatialViz-Bench's layout for its evaluation scripts; vlmeval: VLMEvalKit "
               "multiple-choice TSV; jsonl: one record per line.")
 @click.option("--out", type=click.Path(path_type=Path), required=True,
               help="Output path (a directory for hf and spatialviz, a file otherwise).")
 @click.option("--overwrite", is_flag=True, help="Replace OUT if it exists.")
-def export_cmd(dir_: Path, fmt: str, out: Path, overwrite: bool) -> None:
-    """Export benchmark DIR for other tools, every image embedded.
+@click.option("--push-to-hub", "repo", metavar="REPO",
+              help="With --format hf: upload OUT to the Hugging Face dataset repository REPO "
+              "(owner/name); the token is read only from the environment variable HF_TOKEN.")
+def export_cmd(dir_: Path, fmt: str, out: Path, overwrite: bool, repo: str | None) -> None:
+    """Export benchmark DIR for other tools, every image embedded or copied.
 
     \b
-    hf          datasets.load_from_disk(OUT): image, question, choices, answer, ... columns
+    hf          OUT/data/test-*.parquet, OUT/README.md (dataset card), OUT/manifest.json:
+                datasets.load_dataset(OUT, split="test")
     spatialviz  OUT/data.json + OUT/<Category>/<Task>/<Level>/<Image_id>.png: run
                 SpatialViz-Bench's evaluation/evaluate.py with --benchmark_test_path OUT
                 --data_file data.json
-    vlmeval  TSV: index, image (base64 PNG), question, A-D, answer, category (task),
-             l2-category (category), level, image_id
-    jsonl    the records of benchmark.json, one per line, plus image_base64
+    vlmeval     TSV: index, image (base64 PNG), question, A-D, answer, category
+                (Task/Level), l2-category (Category/Level), level, image_id, id
+    jsonl       the records of benchmark.json, one per line, plus image_base64
     """
-    from spatialcad.export import hf, jsonl, spatialviz, vlmeval
+    from spatialcad.export import hf, hub, jsonl, spatialviz, vlmeval
 
     write = {"hf": hf.export_hf, "spatialviz": spatialviz.export_spatialviz,
              "vlmeval": vlmeval.export_tsv, "jsonl": jsonl.export_jsonl}[fmt]
     try:
+        if repo is not None and fmt != "hf":
+            raise ValueError("--push-to-hub needs --format hf")
+        push = (repo, hub.hub_token(repo)) if repo is not None else None  # refused first
         n = write(dir_, out, overwrite)
+        click.echo(f"exported {n} items of {dir_} as {fmt} to {out}")
+        if push is not None:
+            click.echo(f"pushed {out} to {hub.push_folder(out, *push)}")
     except (ValueError, OSError) as exc:
         fail(str(exc))
-    click.echo(f"exported {n} items of {dir_} as {fmt} to {out}")
 
 
 @click.command("gallery")

@@ -1,28 +1,71 @@
-"""Hugging Face ``datasets`` export: ``Dataset.save_to_disk`` with the images embedded.
+"""Hugging Face export: a hub-ready dataset folder, written with pyarrow.
 
-Load it with ``datasets.load_from_disk(PATH)``; ``image`` decodes to a PIL image.  The
-task-specific ``generator``, ``spec``, ``options`` and ``layout`` are JSON strings (their
-shape differs between tasks).
+::
+
+    OUT/data/test-00000-of-0000N.parquet   the rows of split "test" (room for train/val later)
+    OUT/README.md                          the dataset card (spatialcad/export/hf_card.py)
+    OUT/manifest.json                      spatialcad's manifest (so --overwrite may replace OUT)
+
+Load it with ``datasets.load_dataset(OUT, split="test")`` (or push it with
+``--push-to-hub``).  ``image`` is an Image feature (``{bytes, path}``) and decodes to a PIL
+image; ``choices`` is a list of four strings; the task-specific ``generator``, ``spec``,
+``options`` and ``layout`` are JSON strings (their shape differs between tasks).
+
+The feature types are written in the form every ``datasets`` since 2.19 reads: newer
+versions write a list of strings as ``List``, which 2.19 does not know ("Feature type
+'List' not found"), so the parquet metadata and the card spell it ``Sequence`` /
+``sequence: string``, which old and new versions both read.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from spatialcad import __version__
-from spatialcad.benchmark import Benchmark, file_sha256
-from spatialcad.export import load
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from spatialcad.benchmark import Benchmark
+from spatialcad.export import load, write_manifest
+from spatialcad.export.hf_card import DATA_DIR, SPLIT, write_card
 from spatialcad.outdir import atomic_dir
-from spatialcad.records import MANIFEST, dumps, image_path
+from spatialcad.records import image_path
 
-FIELDS = ["id", "image", "category", "task", "level", "image_id", "question", "choices",
-          "answer", "explanation", "question_direct", "answer_direct", "seed", "generator",
-          "spec", "options", "layout"]
+MAX_SHARD_BYTES = 500 * 2**20  # images per parquet file, as the hub's own uploads shard
+ROW_GROUP = 100  # rows per parquet row group: small, for image rows
+
+# column -> kind: "string" (nullable text), "int64", "image", "strings" (list of text)
+COLUMNS: dict[str, str] = {
+    "id": "string", "image": "image", "category": "string", "task": "string",
+    "level": "string", "image_id": "string", "question": "string", "choices": "strings",
+    "answer": "string", "explanation": "string", "question_direct": "string",
+    "answer_direct": "string", "seed": "int64", "generator": "string", "spec": "string",
+    "options": "string", "layout": "string",
+}
+_STRING = {"dtype": "string", "_type": "Value"}
+_FEATURE = {"string": _STRING, "int64": {"dtype": "int64", "_type": "Value"},
+            "image": {"_type": "Image"}, "strings": {"feature": _STRING, "_type": "Sequence"}}
+_ARROW = {"string": pa.string(), "int64": pa.int64(),
+          "image": pa.struct([("bytes", pa.binary()), ("path", pa.string())]),
+          "strings": pa.list_(pa.string())}
 
 
-def _row(checked: Benchmark, r: dict[str, Any]) -> dict[str, Any]:
+def features() -> dict[str, Any]:
+    """The ``datasets`` features as ``Features.to_dict`` of datasets 2.x writes them."""
+    return {name: _FEATURE[kind] for name, kind in COLUMNS.items()}
+
+
+def schema() -> pa.Schema:
+    """The parquet schema, with the features in the ``huggingface`` metadata key, where
+    ``datasets`` looks for them."""
+    meta = {"huggingface": json.dumps({"info": {"features": features()}})}
+    return pa.schema([(name, _ARROW[kind]) for name, kind in COLUMNS.items()], metadata=meta)
+
+
+def row(checked: Benchmark, r: dict[str, Any]) -> dict[str, Any]:
+    """The dataset row of record ``r``: the image's bytes embedded."""
     direct = r.get("Answer_direct")
     return {
         "id": image_path(r),
@@ -37,24 +80,49 @@ def _row(checked: Benchmark, r: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def export_hf(bench: Path, out: Path, overwrite: bool = False) -> int:
-    """Save the benchmark at ``bench`` as a dataset directory ``out``; return the count."""
-    try:
-        import datasets
-    except ImportError as exc:
-        raise ValueError("--format hf needs the `datasets` package (pip install datasets)") from exc
+def shards(checked: Benchmark, max_bytes: int) -> list[list[dict[str, Any]]]:
+    """The records in order, cut into runs whose images add up to at most ``max_bytes``
+    (at least one record each)."""
+    out: list[list[dict[str, Any]]] = [[]]
+    size = 0
+    for r in checked.records:
+        image = checked.image_file(r).stat().st_size
+        if out[-1] and size + image > max_bytes:
+            out.append([])
+            size = 0
+        out[-1].append(r)
+        size += image
+    return out
+
+
+def shard_name(index: int, count: int, split: str = SPLIT) -> str:
+    """``data/test-00000-of-00002.parquet``: the hub's naming of a split's shards."""
+    return f"{DATA_DIR}/{split}-{index:05d}-of-{count:05d}.parquet"
+
+
+def _groups(records: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
+    for start in range(0, len(records), ROW_GROUP):
+        yield records[start:start + ROW_GROUP]
+
+
+def write_shard(checked: Benchmark, records: list[dict[str, Any]], path: Path) -> None:
+    """One parquet file of ``records``, one row group (of embedded images) at a time."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    table_schema = schema()
+    with pq.ParquetWriter(path, table_schema) as writer:
+        for group in _groups(records):
+            table = pa.Table.from_pylist([row(checked, r) for r in group], schema=table_schema)
+            writer.write_table(table, row_group_size=ROW_GROUP)
+
+
+def export_hf(bench: Path, out: Path, overwrite: bool = False,
+              max_shard_bytes: int = MAX_SHARD_BYTES) -> int:
+    """Write the benchmark at ``bench`` as the hub folder ``out``; return the item count."""
     checked = load(bench)
-    records = checked.records
-    special = {"image": datasets.Image(), "choices": datasets.Sequence(datasets.Value("string")),
-               "seed": datasets.Value("int64")}
-    features = datasets.Features({f: special.get(f, datasets.Value("string")) for f in FIELDS})
-    rows = [_row(checked, r) for r in records]
-    columns = {f: [row[f] for row in rows] for f in FIELDS}
+    parts = shards(checked, max_shard_bytes)
     with atomic_dir(out, overwrite) as tmp:
-        datasets.Dataset.from_dict(columns, features=features).save_to_disk(str(tmp))
-        files = {p.relative_to(tmp).as_posix(): file_sha256(p)
-                 for p in sorted(tmp.rglob("*")) if p.is_file()}
-        (tmp / MANIFEST).write_bytes(dumps({"generator": "spatialcad", "version": __version__,
-                                            "export": "hf", "items": len(records),
-                                            "files": files}))
-    return len(records)
+        for i, part in enumerate(parts):
+            write_shard(checked, part, tmp / shard_name(i, len(parts)))
+        write_card(tmp, checked, COLUMNS)
+        write_manifest(tmp, "hf", len(checked.records))
+    return len(checked.records)

@@ -5,7 +5,8 @@ the SpatialViz-Bench repository) to run on unchanged.
 ``Level``, ``Image_id``, ``Question``, ``Choices``, ``Answer``, ``Explanation``) and each
 image is at ``OUT/<Category>/<Task>/<Level>/<Image_id>.png``, where upstream's
 ``build_image_path`` looks for it; run upstream with ``--benchmark_test_path OUT
---data_file data.json``.
+--data_file data.json --use_direct_answer`` (the last so that the items upstream scores on
+their number are asked for it).
 
 Upstream scores every record that holds the ``Answer_direct`` key as a number question
 (its gold becomes ``str(Answer_direct)``) and reads one number out of the reply.  So a
