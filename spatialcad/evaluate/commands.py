@@ -341,16 +341,27 @@ def export_cmd(dir_: Path, fmt: str, out: Path, overwrite: bool) -> None:
 @click.option("--out", type=click.Path(path_type=Path, dir_okay=False),
               help="HTML file to write (default: DIR/gallery.html).")
 @click.option("--embed", is_flag=True, help="Embed the images: one self-contained file.")
-def gallery_cmd(dir_: Path, out: Path | None, embed: bool) -> None:
-    """Write a static HTML page to browse benchmark DIR: images, questions, answers."""
+@click.option("--run", "runs", multiple=True, type=click.Path(path_type=Path, exists=True),
+              help="A run of DIR (`spatialcad eval --out RUN`) or a human-*.jsonl quiz file "
+              "whose answers to show; repeat for several.")
+def gallery_cmd(dir_: Path, out: Path | None, embed: bool, runs: tuple[Path, ...]) -> None:
+    """Write a static HTML page to browse benchmark DIR: images, questions, answers.
+
+    Filters by category, task and level (and "wrong only" with --run) are kept in the
+    URL's hash, e.g. gallery.html#task=CubeCounting&level=Level1&wrong=1, and every item
+    has an anchor, gallery.html#VisualPenetration/CubeCounting/Level1/0003: a link opens
+    the page on that view or item.  With --run, each item shows the answer each system
+    gave (extracted, right or wrong, the raw reply folded).
+    """
     from spatialcad.export.gallery import write_gallery
 
     out = out or dir_ / "gallery.html"
     try:
-        n = write_gallery(dir_, out, embed)
+        n = write_gallery(dir_, out, embed, list(runs))
     except (ValueError, OSError) as exc:
         fail(str(exc))
-    click.echo(f"wrote a gallery of {n} items to {out}")
+    shown = f" with the answers of {', '.join(map(str, runs))}" if runs else ""
+    click.echo(f"wrote a gallery of {n} items{shown} to {out}")
 
 
 COMMANDS = [eval_cmd, report_cmd, export_cmd, gallery_cmd]

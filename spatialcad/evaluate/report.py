@@ -38,7 +38,13 @@ class Column:
 
     @property
     def benchmark(self) -> str | None:
+        """SHA-256 of the benchmark.json the run scored."""
         return self.meta.get("identity", {}).get("benchmark_sha256")
+
+    @property
+    def manifest(self) -> str | None:
+        """SHA-256 of the benchmark's manifest.json, where the run names it (human files)."""
+        return self.meta.get("identity", {}).get("benchmark_manifest_sha256")
 
 
 @dataclass(frozen=True)
