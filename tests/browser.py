@@ -40,6 +40,7 @@ def driver(profile: Path, downloads: Path | None = None, width: int = 1280, heig
     options.binary_location = CHROMIUM
     for flag in [*FLAGS, f"--user-data-dir={profile}", f"--window-size={width},{height}"]:
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # console, see page_errors
     browser = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
     try:
         browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
@@ -52,3 +53,15 @@ def driver(profile: Path, downloads: Path | None = None, width: int = 1280, heig
         browser.quit()
         raise
     return browser
+
+
+def page_errors(browser) -> list[str]:
+    """The page's console errors and uncaught exceptions since the last call."""
+    return [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def fetched(browser) -> list[str]:
+    """Every resource the current page loaded that is not inline (data:, blob:) or a file."""
+    names = browser.execute_script(
+        "return performance.getEntriesByType('resource').map((e) => e.name)")
+    return [n for n in names if not n.startswith(("data:", "blob:", "file:"))]

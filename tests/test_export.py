@@ -9,7 +9,7 @@ import shutil
 
 import numpy as np
 import pytest
-from browser import run_chromium
+from browser import fetched, page_errors, run_chromium
 from eval_server import FakeEndpoint, gold_table
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
@@ -169,6 +169,7 @@ def test_gallery_with_a_run_filters_and_deep_links(sc, bench, browser, tmp_path)
     top = browser.execute_script(
         "return document.getElementById(arguments[0]).getBoundingClientRect().top", last)
     assert 0 <= top < 200
+    assert not page_errors(browser) and not fetched(browser)
 
 
 def test_gallery_refuses_a_run_of_another_benchmark(sc, bench, tmp_path):

@@ -10,6 +10,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from browser import fetched, page_errors
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -175,6 +176,7 @@ def test_quiz_page_in_chromium_resumes_and_reports(sc, bench, browser, tmp_path)
             assert _fill_colour_pixels(pixels, bench / recs[order[k]]["image"]) > 1000
         _keys(browser, answers[k], Keys.ENTER)
     assert "You answered all 6 items" in browser.page_source
+    assert not page_errors(browser) and not fetched(browser)  # no errors, no network
     _keys(browser, Keys.ENTER)
     path = _downloaded(tmp_path / "downloads", "human-alice.jsonl")
     lines = [json.loads(x) for x in path.read_text().splitlines()]
@@ -233,6 +235,7 @@ def test_quiz_fill_form_in_chromium(sc, bench, browser, tmp_path):
             By.CSS_SELECTOR, ".choice")
         box.send_keys(text, Keys.ENTER)
     browser.find_element(By.ID, "download").click()
+    assert not page_errors(browser) and not fetched(browser)
     path = _downloaded(tmp_path / "downloads", "human-bob-2.jsonl")
     lines = [json.loads(x) for x in path.read_text().splitlines()]
     assert [x["extracted"] for x in lines] == [t.strip() for t in typed]
