@@ -165,6 +165,13 @@ def test_quiz_page_in_chromium_resumes_and_reports(sc, bench, browser, tmp_path)
             browser.find_element(By.CSS_SELECTOR, f'.choice[data-letter="{answers[k]}"]').click()
             browser.find_element(By.ID, "next").click()
             continue
+        if k == 4:  # a pause (Esc) stops the item's clock
+            _keys(browser, Keys.ESCAPE)
+            assert browser.find_element(By.TAG_NAME, "h1").text == "Paused"
+            assert not browser.find_elements(By.ID, "picture")
+            time.sleep(1.5)
+            _keys(browser, Keys.ENTER)
+            assert _progress(browser) == "Item 5 of 6"
         if k == 5:  # the picture is on screen at 1280x800, not a blank page
             image = browser.find_element(By.ID, "picture")
             assert browser.execute_script("return arguments[0].complete && "
@@ -189,7 +196,7 @@ def test_quiz_page_in_chromium_resumes_and_reports(sc, bench, browser, tmp_path)
         assert (x["category"], x["task"], x["level"]) == (r["Category"], r["Task"], r["Level"])
         assert x["benchmark_manifest_sha256"] == manifest["benchmark_manifest_sha256"]
         assert 0 < x["latency_s"] < 60
-    assert lines[1]["latency_s"] >= 1.1
+    assert lines[1]["latency_s"] >= 1.1 and lines[4]["latency_s"] < 1.0
     # the report reads it as the system human:alice
     code, md, err = sc("report", path, "--out", tmp_path / "rep")
     assert code == 0, err
