@@ -53,18 +53,20 @@ def test_spread_and_balanced_sample():
 def test_quiz_sample_is_balanced_deterministic_and_hides_answers(sc, bench, tmp_path):
     code, out, err = sc("quiz", bench, "--n", 6, "--seed", 3, "--out", tmp_path / "q")
     assert code == 0 and "6 items" in out, err
-    manifest = json.loads((tmp_path / "q" / "manifest.json").read_text())
-    assert Counter(i.split("/")[1] for i in manifest["items"]) == {
+    plan = json.loads((tmp_path / "q" / "quiz.json").read_text())
+    assert Counter(i.split("/")[1] for i in plan["items"]) == {
         "CubeCounting": 3, "3ViewProjection": 3}
-    assert manifest["practice"] not in manifest["items"]
-    assert manifest["benchmark_manifest_sha256"] == hashlib.sha256(
+    assert plan["practice"] not in plan["items"]
+    export = json.loads((tmp_path / "q" / "manifest.json").read_text())
+    assert export["export"] == "quiz" and set(export["files"]) == {"index.html", "quiz.json"}
+    assert plan["benchmark_manifest_sha256"] == hashlib.sha256(
         (bench / "manifest.json").read_bytes()).hexdigest()
     assert sc("quiz", bench, "--n", 6, "--seed", 3, "--out", tmp_path / "q2")[0] == 0
     assert (tmp_path / "q2" / "index.html").read_bytes() == (
         tmp_path / "q" / "index.html").read_bytes()
     assert sc("quiz", bench, "--n", 6, "--seed", 4, "--out", tmp_path / "q3")[0] == 0
-    other = json.loads((tmp_path / "q3" / "manifest.json").read_text())
-    assert (other["items"], other["practice"]) != (manifest["items"], manifest["practice"])
+    other = json.loads((tmp_path / "q3" / "quiz.json").read_text())
+    assert (other["items"], other["practice"]) != (plan["items"], plan["practice"])
     page = (tmp_path / "q" / "index.html").read_text()
     assert "Explanation" not in page and "All three other options are incorrect" in page
     assert '"Answer"' not in page and "is_answer" not in page
@@ -127,9 +129,9 @@ def _fill_colour_pixels(screenshot, png):
 def test_quiz_page_in_chromium_resumes_and_reports(sc, bench, browser, tmp_path):
     out = tmp_path / "quiz"
     assert sc("quiz", bench, "--n", 6, "--seed", 3, "--out", out)[0] == 0
-    manifest = json.loads((out / "manifest.json").read_text())
+    plan = json.loads((out / "quiz.json").read_text())
     recs = records(bench)
-    order = manifest["items"]
+    order = plan["items"]
     golds = [recs[i]["Answer"] for i in order]
     # right on items 1, 3, 4, 6; wrong (the next letter) on items 2 and 5
     answers = [g if k not in (1, 4) else "ABCD"[("ABCD".index(g) + 1) % 4]
@@ -153,7 +155,7 @@ def test_quiz_page_in_chromium_resumes_and_reports(sc, bench, browser, tmp_path)
     _keys(browser, "d")  # chosen, not confirmed: kept across the reload too
     browser.refresh()
     assert "answered 3 of 6" in browser.find_element(By.CSS_SELECTOR, ".paused").text
-    saved = _state(browser, manifest["quiz"])
+    saved = _state(browser, plan["quiz"])
     assert [a["extracted"] for a in saved["answers"]] == answers[:3]
     _keys(browser, Keys.ENTER)
     assert _progress(browser) == "Item 4 of 6"
@@ -194,7 +196,7 @@ def test_quiz_page_in_chromium_resumes_and_reports(sc, bench, browser, tmp_path)
         r = recs[rid]
         assert x["system"] == "human:alice" and x["form"] == "choice" and x["gold"] == r["Answer"]
         assert (x["category"], x["task"], x["level"]) == (r["Category"], r["Task"], r["Level"])
-        assert x["benchmark_manifest_sha256"] == manifest["benchmark_manifest_sha256"]
+        assert x["benchmark_manifest_sha256"] == plan["benchmark_manifest_sha256"]
         assert 0 < x["latency_s"] < 60
     assert lines[1]["latency_s"] >= 1.1 and lines[4]["latency_s"] < 1.0
     # the report reads it as the system human:alice
@@ -227,9 +229,9 @@ def test_quiz_fill_form_in_chromium(sc, bench, browser, tmp_path):
     code, _, err = sc("quiz", bench, "--n", 3, "--form", "fill", "--tasks", "cube_counting",
                       "--out", out)
     assert code == 0, err
-    manifest = json.loads((out / "manifest.json").read_text())
+    plan = json.loads((out / "quiz.json").read_text())
     recs = records(bench)
-    golds = [recs[i]["Answer_direct"] for i in manifest["items"]]
+    golds = [recs[i]["Answer_direct"] for i in plan["items"]]
     typed = [f"{golds[0]} cubes", str(int(golds[1]) + 1), f" {golds[2]}"]
     browser.get((out / "index.html").as_uri())
     browser.find_element(By.ID, "name").send_keys("bob-2", Keys.ENTER)

@@ -369,7 +369,8 @@ def gallery_cmd(dir_: Path, out: Path | None, embed: bool, runs: tuple[Path, ...
 @click.argument("dir_", metavar="DIR", type=click.Path(path_type=Path, exists=True,
                                                        file_okay=False))
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), required=True,
-              help="Directory to write: index.html (the quiz) and manifest.json.")
+              help="Directory to write: index.html (the quiz), quiz.json (the items drawn) "
+              "and manifest.json.")
 @click.option("--n", type=int, default=40, show_default=True, help="Items in the quiz.")
 @click.option("--tasks", metavar="NAME[,NAME..]",
               help="Only these tasks (CLI or record names; default: every task of DIR).")

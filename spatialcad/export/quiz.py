@@ -3,8 +3,8 @@
 :func:`plan_quiz` draws the items: a sample as even as possible over task and then level
 (deterministic for the seed), in a seeded order, plus one more item for an unscored
 practice round.  :func:`write_quiz` writes ``OUT/index.html`` (the page, every image
-embedded, no server and no network needed) and ``OUT/manifest.json`` (what was drawn, for
-the experimenter).
+embedded, no server and no network needed), ``OUT/quiz.json`` (what was drawn, for the
+experimenter) and the export's ``manifest.json``.
 
 The page (``templates/quiz.js``) asks for the participant's name, runs the practice item,
 then shows the items one at a time without feedback, records the choice (A-D keys or
@@ -26,16 +26,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from spatialcad import __version__
-from spatialcad.benchmark import GENERATOR, Benchmark, Record, file_sha256
+from spatialcad.benchmark import Benchmark, Record
 from spatialcad.evaluate import human, runner
-from spatialcad.export import load
+from spatialcad.export import load, write_manifest
 from spatialcad.export.pages import balanced_sample, data_url, document
 from spatialcad.outdir import atomic_dir
-from spatialcad.records import MANIFEST, dumps, image_path, task_name
+from spatialcad.records import dumps, image_path, task_name
 from spatialcad.seeding import derive_seed, item_rng
 
 PAGE = "index.html"
+PLAN = "quiz.json"
 
 
 @dataclass(frozen=True)
@@ -131,20 +131,20 @@ def render(bench: Benchmark, quiz: Quiz) -> str:
 def write_quiz(bench_dir: Path, out: Path, n: int, seed: int = 0,
                tasks: Sequence[str] | None = None, form: str = "choice",
                overwrite: bool = False, command: str = "") -> Quiz:
-    """Write the quiz page and its manifest into directory ``out`` (all or nothing)."""
+    """Write the quiz page, quiz.json and the manifest into directory ``out`` (all or
+    nothing)."""
     bench = load(bench_dir)
     quiz = plan_quiz(bench, n, seed, tasks, form)
     page = render(bench, quiz).encode()
     with atomic_dir(out, overwrite) as tmp:
         (tmp / PAGE).write_bytes(page)
-        manifest = {
-            "generator": GENERATOR, "version": __version__, "kind": "quiz", "command": command,
+        (tmp / PLAN).write_bytes(dumps({
+            "quiz": quiz.id, "command": command,
             "parameters": {"n": n, "seed": seed, "tasks": list(tasks or []), "form": form},
-            "quiz": quiz.id, "benchmark": str(Path(bench_dir).resolve()),
+            "benchmark": str(Path(bench_dir).resolve()),
             "benchmark_sha256": quiz.benchmark_sha256,
             "benchmark_manifest_sha256": quiz.manifest_sha256,
             "practice": image_path(quiz.practice), "items": [image_path(r) for r in quiz.items],
-            "files": {PAGE: file_sha256(tmp / PAGE)},
-        }
-        (tmp / MANIFEST).write_bytes(dumps(manifest))
+        }))
+        write_manifest(tmp, "quiz", len(quiz.items))
     return quiz
