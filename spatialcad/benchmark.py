@@ -6,8 +6,8 @@ generation parameters, counts and a SHA-256 of every other file.
 
 :class:`BenchmarkWriter` streams a run into a fresh directory: each image is written and
 each record appended as soon as it is proved, so a run of any size holds one item at a
-time.  :class:`Benchmark` is what every reader (verify, eval, export, merge, gallery) gets:
-:meth:`Benchmark.problems` lists everything that makes a directory other than what
+time.  :class:`Benchmark` is what every reader (verify, eval, export, merge, gallery, quiz)
+gets: :meth:`Benchmark.problems` lists everything that makes a directory other than what
 ``generate`` wrote (a record naming a path outside the benchmark or another item's file, a
 file that differs from its checksum, a repeated or missing item, a count that differs
 from the manifest, an empty benchmark), and :meth:`Benchmark.png` reads an item's image

@@ -44,6 +44,16 @@ def spatialcad(monkeypatch, capsys):
 sc = spatialcad  # the shorter name the evaluation and export tests use
 
 
+@pytest.fixture
+def browser(tmp_path):
+    """Headless Chromium under selenium, 1280x800, downloads into tmp_path/downloads."""
+    from browser import driver
+
+    chrome = driver(tmp_path / "profile", tmp_path / "downloads")
+    yield chrome
+    chrome.quit()
+
+
 def deepcad_samples() -> Path:
     """The real DeepCAD files in shared/deepcad-samples: $SPATIALCAD_DEEPCAD_SAMPLES, else a
     shared/ folder beside the checkout or beside any folder above it, else /work/shared."""

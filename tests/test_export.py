@@ -7,11 +7,14 @@ import base64
 import csv
 import json
 import shutil
-import subprocess
 
 import numpy as np
 import pandas
 import pytest
+from browser import fetched, page_errors, run_chromium
+from eval_server import FakeEndpoint, gold_table
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 from spatialcad import pipeline
 from spatialcad.export.vlmeval import COLUMNS
@@ -71,19 +74,11 @@ def test_export_bad_input(sc, tmp_path):
     assert code == 2
 
 
-CHROMIUM = shutil.which("chromium")
-
-
 def _chromium(tmp_path, *args):
-    return subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run",
-         f"--user-data-dir={tmp_path / 'profile'}", *args],
-        capture_output=True, text=True, timeout=60, check=True)
+    return run_chromium(tmp_path / "profile", *args)
 
 
 def test_gallery_renders_in_chromium(sc, bench, tmp_path):
-    assert CHROMIUM, "needs Debian's chromium: `make test` installs it (apt-get install chromium)"
     page = tmp_path / "site" / "index.html"
     code, stdout, err = sc("gallery", bench, "--out", page)
     assert code == 0 and "6 items" in stdout, err
@@ -113,3 +108,67 @@ def test_gallery_embedded_and_default_path(sc, bench, tmp_path):
     assert 'src="VisualPenetration/CubeCounting/Level0/0000.png"' in html
     assert sc("gallery", copy, "--embed", "--out", tmp_path / "one.html")[0] == 0
     assert (tmp_path / "one.html").read_text().count('src="data:image/png;base64,') == 6
+
+
+def test_gallery_with_a_run_filters_and_deep_links(sc, bench, browser, tmp_path):
+    run = tmp_path / "run"
+    with FakeEndpoint(gold=gold_table(bench), mode="random", seed=5) as ep:
+        code, _, err = sc("eval", bench, "--model", "fake-vl", "--base-url", ep.base_url,
+                          "--out", run, "--concurrency", 1)
+    assert code == 0, err
+    lines = {x["id"]: x for x in map(json.loads, (run / "results.jsonl").read_text().splitlines())}
+    wrong = {i for i, x in lines.items() if not x["correct"]}
+    assert 0 < len(wrong) < len(lines) == 6
+    page = tmp_path / "g.html"
+    code, stdout, err = sc("gallery", bench, "--run", run, "--out", page)
+    assert code == 0 and "with the answers of" in stdout, err
+
+    def shown():
+        return {e.get_attribute("id") for e in browser.find_elements(By.CSS_SELECTOR, ".item")
+                if e.is_displayed()}
+
+    browser.get(page.as_uri())
+    assert shown() == set(lines)
+    for ident, line in lines.items():
+        item = browser.find_element(By.ID, ident)
+        pred = item.find_element(By.CSS_SELECTOR, ".prediction")
+        assert pred.find_element(By.CSS_SELECTOR, ".extracted").text == line["extracted"]
+        verdict = "right" if line["correct"] else "wrong"
+        assert pred.find_element(By.CSS_SELECTOR, ".verdict").text == verdict
+        raw = pred.find_element(By.TAG_NAME, "details")
+        assert raw.get_attribute("open") is None  # the raw reply is folded
+        assert raw.get_attribute("textContent").endswith(line["raw"])
+    # a filter changed by hand is written into the hash
+    browser.find_element(By.ID, "wrong").click()
+    assert shown() == wrong and browser.execute_script("return location.hash") == "#wrong=1"
+    Select(browser.find_element(By.ID, "task")).select_by_value("CubeCounting")
+    assert browser.execute_script("return location.hash") == "#task=CubeCounting&wrong=1"
+    cube_wrong = {i for i in wrong if "/CubeCounting/" in i}
+    assert shown() == cube_wrong
+    # a link opens the filtered view (on load, and when only the hash changes)
+    for hop in ("#category=MentalRotation&level=Level0", "#task=CubeCounting&wrong=1"):
+        browser.get(page.as_uri() + hop)
+        browser.refresh()
+        want = ({i for i in lines if i.startswith("MentalRotation/")} if "category" in hop
+                else cube_wrong)
+        assert shown() == want, hop
+    assert Select(browser.find_element(By.ID, "task")).first_selected_option.text == "CubeCounting"
+    assert browser.find_element(By.ID, "wrong").is_selected()
+    # a link to one item shows everything and scrolls to it
+    last = sorted(lines)[-1]
+    browser.get(page.as_uri() + "#" + last)
+    browser.refresh()
+    assert shown() == set(lines)
+    top = browser.execute_script(
+        "return document.getElementById(arguments[0]).getBoundingClientRect().top", last)
+    assert 0 <= top < 200
+    assert not page_errors(browser) and not fetched(browser)
+
+
+def test_gallery_refuses_a_run_of_another_benchmark(sc, bench, tmp_path):
+    other = tmp_path / "other"
+    pipeline.generate(["cube_counting"], 0, 1, 2, other)
+    assert sc("eval", other, "--baseline", "random", "--out", tmp_path / "run")[0] == 0
+    code, _, err = sc("gallery", bench, "--run", tmp_path / "run", "--out", tmp_path / "g.html")
+    assert code == 2 and "scored another benchmark" in err
+    assert not (tmp_path / "g.html").exists()

@@ -3,6 +3,7 @@
 ``prompts`` builds the prompt of an item, ``client`` talks to an OpenAI-compatible chat
 endpoint, ``extract`` reads the answer out of a response, ``runner`` writes resumable
 JSONL runs, ``baselines`` scores model-free answerers (random, constant, shortcut audit),
-``ladder`` runs the Inf-Bench ladder on freshly generated items, ``stats`` and ``report``
-turn runs into tables and plots, ``commands`` holds the click commands.
+``ladder`` runs the Inf-Bench ladder on freshly generated items, ``human`` reads the
+results files of the human baseline quiz, ``stats`` and ``report`` turn runs into tables
+and plots, ``commands`` holds the click commands.
 """

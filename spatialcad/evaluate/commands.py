@@ -1,8 +1,9 @@
-"""Click commands ``eval``, ``report``, ``export`` and ``gallery`` of the spatialcad CLI."""
+"""Click commands ``eval``, ``report``, ``export``, ``gallery`` and ``quiz`` of the CLI."""
 
 from __future__ import annotations
 
 import os
+import shlex
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -352,16 +353,71 @@ def export_cmd(dir_: Path, fmt: str, out: Path, overwrite: bool, repo: str | Non
 @click.option("--out", type=click.Path(path_type=Path, dir_okay=False),
               help="HTML file to write (default: DIR/gallery.html).")
 @click.option("--embed", is_flag=True, help="Embed the images: one self-contained file.")
-def gallery_cmd(dir_: Path, out: Path | None, embed: bool) -> None:
-    """Write a static HTML page to browse benchmark DIR: images, questions, answers."""
+@click.option("--run", "runs", multiple=True, type=click.Path(path_type=Path, exists=True),
+              help="A run of DIR (`spatialcad eval --out RUN`) or a human-*.jsonl quiz file "
+              "whose answers to show; repeat for several.")
+def gallery_cmd(dir_: Path, out: Path | None, embed: bool, runs: tuple[Path, ...]) -> None:
+    """Write a static HTML page to browse benchmark DIR: images, questions, answers.
+
+    Filters by category, task and level (and "wrong only" with --run) are kept in the
+    URL's hash, e.g. gallery.html#task=CubeCounting&level=Level1&wrong=1, and every item
+    has an anchor, gallery.html#VisualPenetration/CubeCounting/Level1/0003: a link opens
+    the page on that view or item.  With --run, each item shows the answer each system
+    gave (extracted, right or wrong, the raw reply folded).
+    """
     from spatialcad.export.gallery import write_gallery
 
     out = out or dir_ / "gallery.html"
     try:
-        n = write_gallery(dir_, out, embed)
+        n = write_gallery(dir_, out, embed, list(runs))
     except (ValueError, OSError) as exc:
         fail(str(exc))
-    click.echo(f"wrote a gallery of {n} items to {out}")
+    shown = f" with the answers of {', '.join(map(str, runs))}" if runs else ""
+    click.echo(f"wrote a gallery of {n} items{shown} to {out}")
 
 
-COMMANDS = [eval_cmd, report_cmd, export_cmd, gallery_cmd]
+@click.command("quiz")
+@click.argument("dir_", metavar="DIR", type=click.Path(path_type=Path, exists=True,
+                                                       file_okay=False))
+@click.option("--out", type=click.Path(path_type=Path, file_okay=False), required=True,
+              help="Directory to write: index.html (the quiz), quiz.json (the items drawn) "
+              "and manifest.json.")
+@click.option("--n", type=int, default=40, show_default=True, help="Items in the quiz.")
+@click.option("--tasks", metavar="NAME[,NAME..]",
+              help="Only these tasks (CLI or record names; default: every task of DIR).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the sample, its order and the practice item.")
+@click.option("--form", type=click.Choice(FORMS), default="choice", show_default=True,
+              help="choice: pick one of four options; fill: type the answer of the fill-in "
+              "form (Question_direct), only items that have one.")
+@click.option("--overwrite", is_flag=True, help="Replace an earlier quiz in OUT.")
+def quiz_cmd(dir_: Path, out: Path, n: int, tasks: str | None, seed: int, form: str,
+             overwrite: bool) -> None:
+    """Write a human baseline quiz of benchmark DIR: one offline HTML page, OUT/index.html.
+
+    \b
+    Example:
+      spatialcad quiz output/bench-L1 --n 40 --seed 1 --out quiz/
+      (participants open quiz/index.html in a browser, no server needed)
+      spatialcad report runs/qwen human-alice.jsonl --out report/
+
+    The page asks for a name, gives one unscored practice item, then N items (as even as
+    possible over task and level) one at a time without feedback: keys A-D or clicks to
+    choose, Enter to go on, Esc to pause; the time on each item is recorded.  Progress is
+    kept in the browser (a reload resumes).  At the end the participant downloads
+    human-<name>.jsonl, in the line format of `spatialcad eval`'s results.jsonl and naming
+    the benchmark's manifest digest; `spatialcad report` reads it as the system human:<name>.
+    """
+    from spatialcad.export.quiz import PAGE, write_quiz
+
+    names = [t.strip() for t in (tasks or "").split(",") if t.strip()]
+    command = shlex.join(["spatialcad", "quiz", str(dir_), "--n", str(n), "--seed", str(seed),
+                          "--form", form, *(["--tasks", ",".join(names)] if names else [])])
+    try:
+        quiz = write_quiz(dir_, out, n, seed, names, form, overwrite, command)
+    except (ValueError, OSError) as exc:
+        fail(str(exc))
+    click.echo(f"wrote a quiz of {len(quiz.items)} items (id {quiz.id}) to {out / PAGE}")
+
+
+COMMANDS = [eval_cmd, report_cmd, export_cmd, gallery_cmd, quiz_cmd]

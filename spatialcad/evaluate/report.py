@@ -5,18 +5,23 @@ random guesser would get on the same number of items.  Several runs are compared
 first one: on the same benchmark the items are paired and McNemar's exact test is used,
 otherwise the unpaired two-proportion z-test.  Audit columns (``audit:*`` systems from
 ``spatialcad eval --baseline audit``) flag tasks whose heuristic beats chance with a
-Wilson interval that does not overlap the chance interval.
+Wilson interval that does not overlap the chance interval.  A human results file of the
+quiz page (``human-<name>.jsonl``, see :mod:`spatialcad.evaluate.human`) is read like a
+run, as the system ``human:<name>``; the median seconds per item per task are reported
+for every system whose lines carry a time (humans: time on the item; models: the
+request's latency).
 """
 
 from __future__ import annotations
 
 import json
+import statistics
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from spatialcad.evaluate import stats
+from spatialcad.evaluate import human, stats
 from spatialcad.evaluate.runner import META, RESULTS, Line, read_lines
 
 LADDER = "ladder.json"
@@ -38,7 +43,13 @@ class Column:
 
     @property
     def benchmark(self) -> str | None:
+        """SHA-256 of the benchmark.json the run scored."""
         return self.meta.get("identity", {}).get("benchmark_sha256")
+
+    @property
+    def manifest(self) -> str | None:
+        """SHA-256 of the benchmark's manifest.json, where the run names it (human files)."""
+        return self.meta.get("identity", {}).get("benchmark_manifest_sha256")
 
 
 @dataclass(frozen=True)
@@ -79,28 +90,43 @@ def _run_dir(path: Path) -> tuple[Path, Path]:
 
 
 def load_columns(paths: list[Path]) -> list[Column]:
-    """The columns of the given runs (a run dir or its results.jsonl); ValueError if empty."""
+    """The columns of the given runs (a run dir or its results.jsonl, or a human results
+    file); ValueError if empty."""
     columns = []
     for path in paths:
         run, results = _run_dir(path)
         if not results.is_file():
             raise ValueError(f"{path} is not a run: no {RESULTS}")
+        lines = read_lines(results)
+        if human.is_human(lines):
+            columns.append(_human_column(results, lines))
+            continue
         meta_path = run / META
         meta = json.loads(meta_path.read_text()) if meta_path.is_file() else {}
         by_system: dict[str, dict[str, Line]] = {}
-        for line in read_lines(results):
+        for line in lines:
             if "error" not in line and "system" in line:
                 by_system.setdefault(line["system"], {})[line["id"]] = line
         if not by_system:
             raise ValueError(f"{path} has no answered items yet")
-        for system, lines in sorted(by_system.items()):
+        for system, answers in sorted(by_system.items()):
             label = run.name if len(by_system) == 1 else f"{run.name}/{system}"
-            columns.append(Column(label, run, system, meta, lines))
+            columns.append(Column(label, run, system, meta, answers))
     labels = [c.label for c in columns]
     for c in columns:
         if labels.count(c.label) > 1:
-            c.label = str(c.run) if c.label == c.run.name else f"{c.run}/{c.system}"
+            c.label = str(c.run) if c.label in (c.run.name, c.run.stem) else f"{c.run}/{c.system}"
     return columns
+
+
+def _human_column(path: Path, lines: list[Line]) -> Column:
+    """A human results file as a column labelled by the file's name (``human-<name>``)."""
+    good = human.rescore(line for line in lines if "error" not in line)
+    if not good:
+        raise ValueError(f"{path} has no answered items")
+    meta = human.meta(good, path)
+    return Column(path.stem, path, meta["identity"]["system"], meta,
+                  {line["id"]: line for line in good})
 
 
 def by_category(line: Line) -> tuple[str, ...]:
@@ -200,6 +226,32 @@ def _overview(columns: list[Column]) -> list[str]:
     head = ["run", "system", "prompt", "form", "items", "unparsed",
             "accuracy % [95% CI]", "Rule A accuracy"]
     return ["## Overall", "", *_table(head, rows), ""]
+
+
+def median_seconds(lines: Iterable[Line]) -> float | None:
+    """The median ``latency_s`` of ``lines`` (None if none carries one)."""
+    times = [float(x["latency_s"]) for x in lines if isinstance(x.get("latency_s"), int | float)]
+    return statistics.median(times) if times else None
+
+
+def _timed(columns: list[Column]) -> list[Column]:
+    return [c for c in columns if not c.is_audit and median_seconds(c.lines.values()) is not None]
+
+
+def _timing(columns: list[Column]) -> list[str]:
+    shown = _timed(columns)
+    if not shown:
+        return []
+    rows = []
+    for value in [None, *_groups(shown, by_task)]:
+        cells = []
+        for c in shown:
+            t = median_seconds(x for x in c.lines.values() if value is None or by_task(x) == value)
+            cells.append("-" if t is None else f"{t:.1f}")
+        rows.append(["all" if value is None else value[0], *cells])
+    return ["## Median seconds per item by task", "",
+            "Humans (`human:*`): time spent on the item; models: the request's latency.", "",
+            *_table(["task", *(c.label for c in shown)], rows), ""]
 
 
 def _compare(columns: list[Column]) -> list[str]:
@@ -311,6 +363,7 @@ def build(columns: list[Column]) -> tuple[str, dict[str, Any]]:
     md += _breakdown(columns, "task", by_task, flagged)
     md += _breakdown(columns, "task and level", by_task_level,
                      flagged)
+    md += _timing(columns)
     md += _compare(columns)
     md += _audit(columns, flagged)
     md += _ladder(columns)
@@ -324,6 +377,8 @@ def build(columns: list[Column]) -> tuple[str, dict[str, Any]]:
             "by_task_level": {f"{t}/{lv}": accuracy(
                 _subset(c, by_task_level, (t, lv))).as_dict()
                 for t, lv in _groups([c], by_task_level)},
+            "median_seconds_by_task": {t: median_seconds(_subset(c, by_task, (t,)))
+                                       for (t,) in _groups([c], by_task)},
         } for c in columns],
         "shortcuts": {t: [name for name, _ in hs] for t, hs in flagged.items()},
         "below_chance": {t: [name for name, _ in hs]

@@ -22,6 +22,7 @@ from typing import Any
 from tqdm import tqdm
 
 from spatialcad import __version__
+from spatialcad.benchmark import file_sha256
 from spatialcad.evaluate.client import ChatClient, EndpointError, ItemError
 from spatialcad.evaluate.extract import (
     extract_choice,
@@ -30,7 +31,7 @@ from spatialcad.evaluate.extract import (
     match_open,
 )
 from spatialcad.evaluate.prompts import build_prompt, has_fill_form
-from spatialcad.records import BENCHMARK, image_path
+from spatialcad.records import BENCHMARK, MANIFEST, image_path
 
 RESULTS = "results.jsonl"
 META = "run.json"
@@ -152,7 +153,13 @@ class ResultLog:
 
 
 def benchmark_digest(bench_dir: Path) -> str:
+    """SHA-256 of the benchmark's benchmark.json (what a run's identity names)."""
     return hashlib.sha256((Path(bench_dir) / BENCHMARK).read_bytes()).hexdigest()
+
+
+def manifest_digest(bench_dir: Path) -> str:
+    """SHA-256 of the benchmark's manifest.json (what a human results file names)."""
+    return file_sha256(Path(bench_dir) / MANIFEST)
 
 
 def open_run(out: Path, identity: dict[str, Any], extra: dict[str, Any]) -> list[Line]:

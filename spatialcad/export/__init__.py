@@ -1,5 +1,5 @@
 """Benchmark exports: a Hugging Face hub folder, SpatialViz-Bench's own layout, VLMEvalKit
-TSV, JSONL, and an HTML gallery.
+TSV, JSONL, and browser pages (the gallery and the human baseline quiz, sharing ``pages``).
 
 Every export reads a benchmark only after checking it (spatialcad/benchmark.py): a record
 can make an export embed nothing but the benchmark's own images.  A directory export ends

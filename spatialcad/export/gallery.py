@@ -1,110 +1,114 @@
-"""A static HTML page to browse a benchmark: image, question, options, answer, explanation.
+"""A static HTML page to browse a benchmark: image, question, options, answer, explanation,
+and optionally what a scored run answered.
 
 Images are linked relative to the page (or embedded as data URLs with ``embed``), so the
-page works from disk with no server.  A task/level filter hides the other items; answers
-are marked only on request ("show answers") and explanations sit in collapsed <details>,
-so a reader can try an item first.
+page works from disk with no server.  Category, task and level filters hide the other
+items; answers are marked only on request ("show answers") and explanations sit in
+collapsed <details>, so a reader can try an item first.  With runs (``spatialcad eval``
+output or a ``human-*.jsonl`` quiz file), each item shows every system's extracted
+answer, right or wrong, and its raw reply (collapsed); "wrong only" keeps the items some
+system got wrong.  Every item is an anchor (``#Category/Task/Level/Image_id``) and the
+filters live in the URL hash (``#task=CubeCounting&level=Level1&wrong=1``), so a link
+opens the page on one item or on one filtered view.
 """
 
 from __future__ import annotations
 
-import base64
-import os
-from html import escape
 from pathlib import Path
 from typing import Any
 
-from spatialcad.export import atomic_text, load
+from spatialcad.benchmark import Benchmark, Record
+from spatialcad.evaluate import report, runner
+from spatialcad.export import load
+from spatialcad.export.pages import document, esc, image_src, level_order, write_page
 from spatialcad.records import image_path
 
 LETTERS = "ABCD"
 
-_STYLE = """
-body { font-family: system-ui, sans-serif; margin: 0 auto; max-width: 1320px; padding: 16px;
-       background: #f4f4f4; color: #111; }
-header { display: flex; gap: 24px; align-items: baseline; flex-wrap: wrap; }
-.item { background: #fff; border: 1px solid #ccc; border-radius: 6px; margin: 16px 0;
-        padding: 12px 16px; }
-.item h2 { font-size: 15px; margin: 0 0 8px; color: #444; }
-.item img { max-width: 100%; height: auto; border: 1px solid #ddd; }
-.question { font-size: 16px; }
-ol.choices { list-style: upper-alpha; }
-body.reveal li.answer { font-weight: bold; background: #d9f2d9; }
-details { margin-top: 8px; }
-pre { white-space: pre-wrap; font-family: inherit; background: #fafafa; padding: 8px; }
-"""
-
-_SCRIPT = """
-function toggleAnswers(box) { document.body.classList.toggle('reveal', box.checked); }
-function applyFilter() {
-  const task = document.getElementById('task').value;
-  const level = document.getElementById('level').value;
-  let shown = 0;
-  for (const el of document.querySelectorAll('.item')) {
-    const ok = (!task || el.dataset.task === task) && (!level || el.dataset.level === level);
-    el.hidden = !ok;
-    shown += ok ? 1 : 0;
-  }
-  document.getElementById('shown').textContent = shown;
-}
-"""
-
 
 def _select(name: str, values: list[str]) -> str:
-    options = "".join(f'<option value="{escape(v)}">{escape(v)}</option>' for v in values)
-    return (f'<label>{name} <select id="{name}" onchange="applyFilter()">'
-            f'<option value="">all</option>{options}</select></label>')
+    options = "".join(f'<option value="{esc(v)}">{esc(v)}</option>' for v in values)
+    return (f'<label>{name} <select id="{name}"><option value="">all</option>{options}'
+            "</select></label>")
 
 
-def _card(r: dict[str, Any], src: str) -> str:
+def _prediction(column: report.Column, line: dict[str, Any] | None) -> str:
+    who = esc(column.label if column.label == column.system else
+              f"{column.system} ({column.label})")
+    if line is None:
+        return f'<li class="prediction missing">{who}: not answered</li>'
+    right = bool(line.get("correct"))
+    extracted = line.get("extracted")
+    answer = "nothing read" if extracted is None else esc(extracted)
+    raw = "".join(
+        f"<details><summary>{title}</summary><pre>{esc(line[key])}</pre></details>"
+        for key, title in (("raw", "raw reply"), ("reasoning", "reasoning")) if line.get(key))
+    return (f'<li class="prediction {"right" if right else "wrong"}">{who}: '
+            f'<span class="extracted">{answer}</span> '
+            f'<span class="verdict">{"right" if right else "wrong"}</span>{raw}</li>')
+
+
+def _card(r: Record, src: str, runs: list[report.Column]) -> str:
     choices = "".join(
-        f'<li{" class=answer" if LETTERS[i] == r["Answer"] else ""}>{escape(str(c))}</li>'
+        f'<li{" class=answer" if LETTERS[i] == r["Answer"] else ""}>{esc(c)}</li>'
         for i, c in enumerate(r["Choices"]))
     direct = ""
     if r.get("Question_direct"):
-        direct = (f"<p><b>Fill-in form:</b> {escape(r['Question_direct'])}<br>"
-                  f"<b>Answer:</b> {escape(str(r.get('Answer_direct')))}</p>")
+        direct = (f"<p><b>Fill-in form:</b> {esc(r['Question_direct'])}<br>"
+                  f"<b>Answer:</b> {esc(r.get('Answer_direct'))}</p>")
     ident = image_path(r)
+    lines = [c.lines.get(ident) for c in runs]
+    wrong = any(line is not None and not line.get("correct") for line in lines)
+    predictions = "".join(_prediction(c, line) for c, line in zip(runs, lines, strict=True))
     return (
-        f'<section class="item" id="{escape(ident)}" data-task="{escape(r["Task"])}" '
-        f'data-level="{escape(r["Level"])}">'
-        f"<h2>{escape(r['Category'])} · {escape(r['Task'])} · {escape(r['Level'])} · "
-        f"{escape(r['Image_id'])}</h2>"
-        f'<img src="{escape(src)}" loading="lazy" alt="{escape(ident)}">'
-        f'<p class="question">{escape(r["Question"])}</p>'
+        f'<section class="item" id="{esc(ident)}" data-category="{esc(r["Category"])}" '
+        f'data-task="{esc(r["Task"])}" data-level="{esc(r["Level"])}" '
+        f'data-wrong="{int(wrong)}">'
+        f"<h2>{esc(r['Category'])} · {esc(r['Task'])} · {esc(r['Level'])} · "
+        f'{esc(r["Image_id"])}<a href="#{esc(ident)}" title="link to this item">#</a></h2>'
+        f'<img src="{esc(src)}" loading="lazy" alt="{esc(ident)}">'
+        f'<p class="question">{esc(r["Question"])}</p>'
         f'<ol class="choices">{choices}</ol>'
-        f'<details><summary>Answer and explanation</summary>'
-        f'<p class="gold"><b>Answer: {escape(r["Answer"])}</b></p>'
-        f"<pre>{escape(r['Explanation'])}</pre>{direct}</details></section>"
+        + (f'<ul class="predictions">{predictions}</ul>' if runs else "")
+        + f'<details><summary>Answer and explanation</summary>'
+        f'<p class="gold"><b>Answer: {esc(r["Answer"])}</b></p>'
+        f"<pre>{esc(r['Explanation'])}</pre>{direct}</details></section>"
     )
 
 
-def write_gallery(bench: Path, out: Path, embed: bool = False) -> int:
-    """Write the gallery of ``bench`` to the HTML file ``out``; return the item count."""
-    checked = load(bench)
+def load_runs(bench: Path, paths: list[Path]) -> list[report.Column]:
+    """The columns of the runs at ``paths``; ValueError unless each scored ``bench``."""
+    digest = runner.benchmark_digest(bench)
+    manifest = runner.manifest_digest(bench)
+    columns = report.load_columns(paths)
+    for c in columns:
+        if c.benchmark is None and c.manifest is None:
+            raise ValueError(f"{c.run} names no benchmark (a ladder run?): nothing to show")
+        if c.benchmark not in (None, digest) or c.manifest not in (None, manifest):
+            raise ValueError(f"{c.run} scored another benchmark than {bench}")
+    return columns
+
+
+def write_gallery(bench: Path, out: Path, embed: bool = False,
+                  runs: list[Path] | None = None) -> int:
+    """Write the gallery of ``bench`` (with the answers of ``runs``) to the HTML file ``out``;
+    return the item count."""
+    checked: Benchmark = load(bench)
+    columns = load_runs(bench, runs) if runs else []
     records = checked.records
-    out = Path(out)
-    base = out.resolve().parent
-    cards = []
-    for r in records:
-        if embed:
-            src = "data:image/png;base64," + base64.b64encode(checked.png(r)).decode("ascii")
-        else:
-            src = Path(os.path.relpath((Path(bench) / r["image"]).resolve(), base)).as_posix()
-        cards.append(_card(r, src))
-    tasks = sorted({r["Task"] for r in records})
-    levels = sorted({r["Level"] for r in records}, key=lambda v: (len(v), v))
-    page = (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-        f"<title>spatialcad gallery: {escape(Path(bench).resolve().name)}</title>"
-        f"<style>{_STYLE}</style><script>{_SCRIPT}</script></head><body>"
-        f"<header><h1>{escape(Path(bench).resolve().name)}</h1>"
-        f"<span><span id=\"shown\">{len(records)}</span> of {len(records)} items</span>"
-        f"{_select('task', tasks)}{_select('level', levels)}"
-        '<label><input type="checkbox" onchange="toggleAnswers(this)"> show answers</label>'
-        "</header>"
-        f"<main>{''.join(cards)}</main></body></html>\n"
+    cards = [_card(r, image_src(checked, r, out, embed), columns) for r in records]
+    name = Path(bench).resolve().name
+    wrong = ('<label><input type="checkbox" id="wrong"> wrong only</label>' if columns else "")
+    body = (
+        f"<header><h1>{esc(name)}</h1>"
+        f'<span><span id="shown">{len(records)}</span> of {len(records)} items</span>'
+        + _select("category", sorted({r["Category"] for r in records}))
+        + _select("task", sorted({r["Task"] for r in records}))
+        + _select("level", sorted({r["Level"] for r in records}, key=level_order))
+        + wrong
+        + '<label><input type="checkbox" id="answers"> show answers</label></header>'
+        f"<main>{''.join(cards)}</main>"
     )
-    with atomic_text(out, overwrite=True) as f:
-        f.write(page)
+    write_page(out, document(f"spatialcad gallery: {name}", body, style="gallery.css",
+                             script="gallery.js"))
     return len(records)

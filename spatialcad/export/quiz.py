@@ -1,0 +1,150 @@
+"""The human baseline quiz: one static, offline HTML page that asks a person N items.
+
+:func:`plan_quiz` draws the items: a sample as even as possible over task and then level
+(deterministic for the seed), in a seeded order, plus one more item for an unscored
+practice round.  :func:`write_quiz` writes ``OUT/index.html`` (the page, every image
+embedded, no server and no network needed), ``OUT/quiz.json`` (what was drawn, for the
+experimenter) and the export's ``manifest.json``.
+
+The page (``templates/quiz.js``) asks for the participant's name, runs the practice item,
+then shows the items one at a time without feedback, records the choice (A-D keys or
+clicks, Enter to go on) or the typed fill-in answer and the seconds spent on each item,
+keeps its state in the browser's localStorage under the quiz's id (so it can be paused
+and resumed across reloads), and at the end offers ``human-<name>.jsonl``: the line format
+of a run's results.jsonl (see :mod:`spatialcad.evaluate.human`), naming the benchmark by
+the SHA-256 of its manifest.json.  The answer key is embedded lightly obfuscated (XOR with
+the quiz id): a study tool, not a security boundary.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from spatialcad.benchmark import Benchmark, Record
+from spatialcad.evaluate import human, runner
+from spatialcad.export import load, write_manifest
+from spatialcad.export.pages import balanced_sample, data_url, document
+from spatialcad.outdir import atomic_dir
+from spatialcad.records import dumps, image_path, task_name
+from spatialcad.seeding import derive_seed, item_rng
+
+PAGE = "index.html"
+PLAN = "quiz.json"
+
+
+@dataclass(frozen=True)
+class Quiz:
+    """The items of a quiz, in the order asked, and what identifies it."""
+
+    id: str
+    form: str
+    seed: int
+    practice: Record
+    items: list[Record]
+    benchmark_sha256: str
+    manifest_sha256: str
+
+
+def _pick_tasks(records: list[Record], tasks: Sequence[str] | None) -> list[Record]:
+    if not tasks:
+        return records
+    known = {name: r["Task"] for r in records for name in (task_name(r), r["Task"])}
+    unknown = [t for t in tasks if t not in known]
+    if unknown:
+        names = ", ".join(sorted({task_name(r) for r in records}))
+        raise ValueError(f"--tasks: {', '.join(unknown)} not in this benchmark (it has {names})")
+    wanted = {known[t] for t in tasks}
+    return [r for r in records if r["Task"] in wanted]
+
+
+def plan_quiz(bench: Benchmark, n: int, seed: int = 0, tasks: Sequence[str] | None = None,
+              form: str = "choice") -> Quiz:
+    """``n`` items of ``bench`` (checked) balanced over task and level, and a practice
+    item; with ``form="fill"`` only items that have a fill-in form.  ValueError if the
+    benchmark has fewer than ``n + 1`` such items."""
+    if n < 1:
+        raise ValueError("--n must be >= 1")
+    pool = runner.select(_pick_tasks(bench.records, tasks), form, None)
+    if len(pool) < n + 1:
+        what = " with a fill-in form" if form == "fill" else ""
+        raise ValueError(f"--n {n}: {bench.root} has {len(pool)} items{what} of these tasks; "
+                         f"a quiz needs n + 1 (one is the practice item)")
+    rng = item_rng(derive_seed("quiz", seed))
+    chosen = balanced_sample(pool, n, rng, [lambda r: r["Task"], lambda r: r["Level"]])
+    ids = {image_path(r) for r in chosen}
+    rest = [r for r in pool if image_path(r) not in ids]
+    practice = rest[int(rng.integers(len(rest)))]
+    items = [chosen[int(i)] for i in rng.permutation(len(chosen))]
+    manifest = runner.manifest_digest(bench.root)
+    ident = json.dumps([manifest, form, image_path(practice), [image_path(r) for r in items]])
+    return Quiz(hashlib.sha256(ident.encode()).hexdigest()[:16], form, seed, practice, items,
+                runner.benchmark_digest(bench.root), manifest)
+
+
+def _gold(record: Record, form: str) -> Any:
+    return record["Answer_direct"] if form == "fill" else record["Answer"]
+
+
+def _item(bench: Benchmark, record: Record, form: str) -> dict[str, Any]:
+    shown = {"question": record["Question_direct"]} if form == "fill" else {
+        "question": record["Question"], "choices": record["Choices"]}
+    return {"id": image_path(record), "category": record["Category"], "task": record["Task"],
+            "level": record["Level"], **shown, "image": data_url(bench.png(record))}
+
+
+def obfuscate(obj: Any, key: str) -> str:
+    """JSON of ``obj`` XOR-ed with the characters of ``key``, base64 (the page undoes it)."""
+    raw = json.dumps(obj).encode()  # ASCII: the page decodes it byte by byte
+    mask = key.encode()
+    return base64.b64encode(bytes(b ^ mask[i % len(mask)] for i, b in enumerate(raw))).decode()
+
+
+def page_data(bench: Benchmark, quiz: Quiz) -> dict[str, Any]:
+    """What the page's script reads: the items (no answers), the obfuscated key, ids."""
+    key = {"practice": _gold(quiz.practice, quiz.form),
+           "items": [_gold(r, quiz.form) for r in quiz.items]}
+    return {
+        "quiz": quiz.id, "form": quiz.form, "benchmark": bench.root.resolve().name,
+        "benchmark_sha256": quiz.benchmark_sha256,
+        "benchmark_manifest_sha256": quiz.manifest_sha256,
+        "system_prefix": human.PREFIX, "file_prefix": human.FILE_PREFIX, "name_pattern": human.NAME,
+        "practice": _item(bench, quiz.practice, quiz.form),
+        "items": [_item(bench, r, quiz.form) for r in quiz.items],
+        "key": obfuscate(key, quiz.id),
+    }
+
+
+def render(bench: Benchmark, quiz: Quiz) -> str:
+    """The quiz page: a shell the script fills in (it says so if scripts are off)."""
+    body = ('<main id="app"><noscript><p>This quiz needs JavaScript: please allow scripts for '
+            "this page.</p></noscript></main>")
+    title = f"Spatial reasoning quiz ({bench.root.resolve().name}, {len(quiz.items)} items)"
+    return document(title, body, style="quiz.css", script="quiz.js", data=page_data(bench, quiz))
+
+
+def write_quiz(bench_dir: Path, out: Path, n: int, seed: int = 0,
+               tasks: Sequence[str] | None = None, form: str = "choice",
+               overwrite: bool = False, command: str = "") -> Quiz:
+    """Write the quiz page, quiz.json and the manifest into directory ``out`` (all or
+    nothing)."""
+    bench = load(bench_dir)
+    quiz = plan_quiz(bench, n, seed, tasks, form)
+    page = render(bench, quiz).encode()
+    with atomic_dir(out, overwrite) as tmp:
+        (tmp / PAGE).write_bytes(page)
+        (tmp / PLAN).write_bytes(dumps({
+            "quiz": quiz.id, "command": command,
+            "parameters": {"n": n, "seed": seed, "tasks": list(tasks or []), "form": form},
+            "benchmark": str(Path(bench_dir).resolve()),
+            "benchmark_sha256": quiz.benchmark_sha256,
+            "benchmark_manifest_sha256": quiz.manifest_sha256,
+            "practice": image_path(quiz.practice), "items": [image_path(r) for r in quiz.items],
+        }))
+        write_manifest(tmp, "quiz", len(quiz.items))
+    return quiz
