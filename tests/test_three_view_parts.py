@@ -231,3 +231,31 @@ def test_projection_cache_cold_warm_damaged_and_off_give_the_same_items(spatialc
     for other in ("warm", "mended", "off"):
         assert tree_bytes(tmp_path / other) == cold, other
     assert entries[0].read_bytes() != b"damaged"  # rewritten
+
+
+def test_every_left_view_question_places_the_front_on_the_right(items):
+    """Every question, at every level and for every choice of shown and asked views, says
+    where a left view shows the front when a left view is asked or shown, and the verifier
+    refuses a question without that sentence."""
+    from itertools import permutations
+
+    from spatialcad.tasks.three_view.spec import PRINCIPAL, PartFile, PartSpec, texts
+
+    sentence = "front appears on the right of a left view."
+    part = PartFile(name="p", file="p.step", sha256="0" * 64, faces=6)
+    for first, second, asked in permutations(PRINCIPAL):
+        spec = PartSpec(part=part, rotation=np.eye(3, dtype=int).tolist(),
+                        reference_views=["isometric", first, second], asked_view=asked,
+                        scale_px_per_mm=1.0, deflection_mm=0.02, answer_ranks=[0],
+                        parts_drawn=1)
+        t = texts(spec, [])
+        assert ("part's " + sentence in t.question) == ("left" in (first, second, asked))
+        assert all((sentence in j) == (sentence in t.question) for j in t.judge if j)
+    stack = next(generated_items("three_view", (0,), 1))
+    asked_left = [r for r in [stack, *items] if r[0]["spec"]["asked_view"] == "left"]
+    assert {r[0]["Level"] for r in asked_left} >= {"Level0"}
+    for record, image in asked_left:
+        assert sentence in record["Question"]
+        assert run_verifier(record, image) == []
+        cut = {**record, "Question": record["Question"].replace(sentence, "")}
+        assert any("Question" in f for f in run_verifier(cut, image))

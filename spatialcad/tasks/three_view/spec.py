@@ -28,10 +28,12 @@ from spatialcad.spec import (
 
 STACK_REFERENCE = ("isometric", "front", "top")
 STACK_ASKED = "left"
+LEFT_VIEW_NOTE = "The {thing}'s front appears on the right of a left view."
 STACK_QUESTION = (
     "The top row shows a stack of cubes, some of them red, in an isometric view, a front view "
     "and a top view. Which option is the left view of the stack (seen from its left side, "
-    "looking in the direction of the front view's right)? Answer with A, B, C or D."
+    "looking in the direction of the front view's right)? "
+    + LEFT_VIEW_NOTE.format(thing="stack") + " Answer with A, B, C or D."
 )
 SEEN_FROM = {
     "front": "seen from the front",
@@ -45,8 +47,14 @@ PRINCIPAL = ("front", "top", "left")  # a part's reference and asked views are t
 PART_QUESTION = (
     "The top row shows a machine part in an isometric view, its {first} view and its {second} "
     "view (orthographic; visible edges solid, hidden edges dashed). Which option is its "
-    "{asked} view, {seen}? Answer with A, B, C or D."
+    "{asked} view, {seen}?{note} Answer with A, B, C or D."
 )
+
+
+def left_view_note(views: list[str], thing: str) -> str:
+    """The sentence placing a left view's front (with a leading space) when ``views`` holds
+    the left view, else ""; without it a reader may take a left view for a right view."""
+    return " " + LEFT_VIEW_NOTE.format(thing=thing) if "left" in views else ""
 
 
 def view_words(view: str) -> str:
@@ -136,14 +144,16 @@ def texts(spec: Spec, options: list[OptionData]) -> Texts:
         return Texts(STACK_QUESTION, judge=judged_alike(
             "The top row shows a stack of cubes, some of them red, in an isometric view, a "
             f"front view and a top view. Is {CANDIDATE} the left view of the stack (seen "
-            "from its left side, looking in the direction of the front view's right)?"))
+            "from its left side, looking in the direction of the front view's right)?"
+            + left_view_note([STACK_ASKED], "stack")))
     first, second = spec.reference_views[1:]
     asked = spec.asked_view
+    note = left_view_note([first, second, asked], "part")
     return Texts(PART_QUESTION.format(first=first, second=second, asked=asked,
-                                      seen=SEEN_FROM[asked]), judge=judged_alike(
+                                      seen=SEEN_FROM[asked], note=note), judge=judged_alike(
         f"The top row shows a machine part in an isometric view, its {first} view and its "
         f"{second} view (orthographic; visible edges solid, hidden edges dashed). Is "
-        f"{CANDIDATE} its {asked} view, {SEEN_FROM[asked]}?"))
+        f"{CANDIDATE} its {asked} view, {SEEN_FROM[asked]}?{note}"))
 
 
 def scene_key(spec: Spec) -> str:
