@@ -30,6 +30,7 @@ from spatialcad.render import (
     voxel_mesh,
 )
 from spatialcad.render import camera as get_camera
+from spatialcad.render.layout import GAP, MAX_WIDTH, PAD
 
 WHITE = (255, 255, 255)
 
@@ -325,7 +326,7 @@ def test_read_grid_survives_downscaled_composite() -> None:
     vox = [(0, 0, 0), (1, 0, 0), (2, 0, 0), (1, 0, 1), (2, 1, 0), (2, 1, 1), (2, 1, 2)]
     m = voxel_mesh(vox)
     panels = [render(m, get_camera(v), scale=40) for v in ("front", "top", "left", "right")]
-    comp, layout = compose([], panels)
+    comp, layout = compose([], panels, width=1280)
     x, y, w, h = layout["options"][2]
     assert w < 400  # the row was scaled down
     assert np.array_equal(read_grid(comp[y : y + h, x : x + w]), expected_grid(vox, "left"))
@@ -392,7 +393,7 @@ def test_compose_boxes_crop_back_panels() -> None:
 
 def test_compose_scales_wide_rows_down() -> None:
     opts = [_panel(400, 400, i) for i in range(4)]
-    img, layout = compose([(_panel(200, 100, 9), "")], opts)
+    img, layout = compose([(_panel(200, 100, 9), "")], opts, width=1280)
     assert img.shape[1] == 1280
     for x, y, w, h in layout["options"]:
         assert w < 400 and abs(w - h) <= 1
@@ -401,6 +402,16 @@ def test_compose_scales_wide_rows_down() -> None:
     assert (w, h) == (200, 100)
     with pytest.raises(ValueError):
         compose([], [_panel(10, 10, 0)] * 5)
+
+
+def test_compose_widens_for_large_panels_up_to_the_maximum() -> None:
+    narrow, _ = compose([(_panel(200, 100, 9), "")], [_panel(200, 200, i) for i in range(4)])
+    assert narrow.shape[1] == 1280
+    img, layout = compose([(_panel(200, 100, 9), "")], [_panel(400, 400, i) for i in range(4)])
+    assert img.shape[1] == 4 * 400 + 3 * GAP + 2 * PAD
+    assert [b[2:] for b in layout["options"]] == [[400, 400]] * 4
+    huge, layout = compose([], [_panel(600, 600, i) for i in range(4)])
+    assert huge.shape[1] == MAX_WIDTH and layout["options"][0][2] < 600
 
 
 def test_compose_is_deterministic() -> None:

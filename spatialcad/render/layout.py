@@ -18,6 +18,8 @@ LABEL_SCALE = 1.6  # option letters: about 36 px tall
 LABEL_THICKNESS = 3
 RULE = (170, 170, 170)  # thin grey rules
 WHITE = (255, 255, 255)
+WIDTH = 1280  # the composite's usual width
+MAX_WIDTH = 2048  # a row of large panels widens the composite up to this
 
 
 def _rgb(img: np.ndarray) -> np.ndarray:
@@ -58,11 +60,13 @@ def compose(
     reference: list[tuple[np.ndarray, str]],
     options: list[np.ndarray] | None = None,
     *,
-    width: int = 1280,
+    width: int | None = None,
     labels: Sequence[str] = "ABCD",
     title: str | None = None,
 ) -> tuple[np.ndarray, dict[str, Any]]:
-    """Compose an item image of exactly ``width`` px: reference row, then options row.
+    """Compose an item image of ``width`` px: reference row, then options row.
+
+    ``width`` None: ``WIDTH``, or as wide as the wider row needs, up to ``MAX_WIDTH``.
 
     Reference panels sit side by side with their captions centred beneath; option panels
     get large letters beneath and thin grey rules between them. A row wider than the
@@ -70,6 +74,11 @@ def compose(
     holds "width", "height" and the [x, y, w, h] box of every panel image under
     "reference" and "options" (crop = image[y:y + h, x:x + w]).
     """
+    if width is None:
+        rows = [[img for img, _ in reference], list(options or [])]
+        need = max((sum(p.shape[1] for p in row) + GAP * (len(row) - 1) + 2 * PAD
+                    for row in rows if row), default=WIDTH)
+        width = min(MAX_WIDTH, max(WIDTH, need))
     width = int(width)
     avail = width - 2 * PAD
     if avail < 16:

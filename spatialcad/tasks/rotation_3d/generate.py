@@ -6,10 +6,13 @@ or 270 degrees (one or two turns).  Wrong options are the stack with one cube re
 (still connected) and the mirrored stack, each then turned.  A mirror of an achiral stack
 is a rotation, so achiral stacks get a second removed-cube option instead.
 
-Every option is drawn at one common scale with the reference.  A wrong option must also
-look wrong: its picture differs from the picture of every rotation of the reference, and
-no rotation of it reproduces the reference picture (a removed cube hidden from view, or
-a mirror that differs only in hidden cubes, would be undetectable).
+Every option is drawn at one common scale with the reference, in panels large enough for
+legible cubes (render/legibility.py).  A wrong option must also look wrong: its picture
+differs from the picture of every rotation of the reference, no rotation of it reproduces
+the reference picture, and for each of its nearest look-alikes among the reference's
+turned copies a cube in which they differ (or the gap of a missing one) shows in its
+picture (a removed cube hidden from view, or a mirror that differs only in hidden cubes,
+would be undetectable).
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ import numpy as np
 from spatialcad.geometry import rotations, voxels
 from spatialcad.geometry.colours import SAND
 from spatialcad.geometry.voxels import Voxel
+from spatialcad.render import legibility
+from spatialcad.render.camera import camera
 from spatialcad.render.stacks import IsometricLook, common_isometric_framing, stack_picture
 from spatialcad.tasks import base
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
@@ -28,7 +33,8 @@ from spatialcad.tasks.rotation_3d.spec import KINDS, OptionData, Spec, parse_opt
 
 Steps = list[tuple[str, int]]
 
-PANEL = (290, 290)
+PANEL = (290, 290)  # the smallest panel; larger stacks get larger ones
+ISOMETRIC = camera("isometric")
 MIN_PIXELS = 20  # a wrong option's signature differs from a rotation's in at least this many
 AXIS_WORDS = {"x": "x (left-right)", "y": "y (front-back)", "z": "z (vertical)"}
 
@@ -80,11 +86,15 @@ class Generator(base.Generator):
                    *(o or _removed_cube_option(stack, removable, looks, rng) for o in wrong)]
         for option in options:
             option.is_answer = (option.operator == "rotation") == (kind == "can")
+        shown = [stack, *(parse_option(o.data).voxels for o in options)]
+        panel = legible_panel(shown)
         spec = Spec(voxels=stack, space=p["space"], question=kind, chiral=chiral,
-                    option_voxels=[parse_option(o.data).voxels for o in options],
-                    colour=SAND, panel=PANEL)
-        shown = [stack, *spec.option_voxels]
-        framing = common_isometric_framing(shown, PANEL)
+                    option_voxels=shown[1:], colour=SAND, panel=panel)
+        framing = common_isometric_framing(shown, panel)
+        for option, vox in zip(options, shown[1:], strict=True):
+            if option.operator != "rotation" and legibility.hidden_difference(
+                    vox, stack, rotations.proper_rotations(), ISOMETRIC, framing.scale):
+                raise Reject("a wrong option differs from a rotation only in hidden cubes")
         pictures = [stack_picture(s, framing, colors=dict.fromkeys(s, SAND)) for s in shown]
         for option, picture in zip(options, pictures[1:], strict=True):
             option.image = picture
@@ -101,23 +111,37 @@ class Generator(base.Generator):
         )
 
 
+def legible_panel(stacks: list[list[Voxel]]) -> tuple[int, int]:
+    """The smallest square panel, at least ``PANEL``, that draws every stack in it at one
+    scale with legible cubes; Reject when four of them do not fit the composite."""
+    scale = common_isometric_framing(stacks, PANEL).scale
+    side = legibility.grown_side(PANEL[0], scale, legibility.min_scale(ISOMETRIC))
+    if not legibility.fits(side, 4):
+        raise Reject(f"the stacks need {side} px panels to show legible cubes")
+    return (side, side)
+
+
 class _Looks:
     """The reference's look and the looks of all its rotations, for look-alike tests."""
 
     def __init__(self, stack: list[Voxel]) -> None:
+        self.stack = stack
         self.reference = IsometricLook(stack)
         turned = {rotations.rotate(stack, m) for m in rotations.proper_rotations()}
         self.rotations = [IsometricLook(s) for s in sorted(turned)]
 
     def like_a_rotation(self, candidate: tuple[Voxel, ...]) -> bool:
-        """The candidate's picture could be taken for a rotation of the reference, or some
-        rotation of the candidate draws the reference picture."""
+        """The candidate's picture could be taken for a rotation of the reference, some
+        rotation of the candidate draws the reference picture, or the candidate differs
+        from a nearest turned copy of the reference only in hidden cubes."""
         own = IsometricLook(candidate)
         if any(own.difference(r) < MIN_PIXELS for r in self.rotations):
             return True
         turned = {rotations.rotate(candidate, m) for m in rotations.proper_rotations()}
-        return any(IsometricLook(t).difference(self.reference) < MIN_PIXELS
-                   for t in sorted(turned))
+        if any(IsometricLook(t).difference(self.reference) < MIN_PIXELS for t in sorted(turned)):
+            return True
+        return legibility.hidden_difference(candidate, self.stack, rotations.proper_rotations(),
+                                            ISOMETRIC, legibility.min_scale(ISOMETRIC))
 
 
 def _rotation_options(

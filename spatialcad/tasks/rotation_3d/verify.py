@@ -4,9 +4,10 @@ Independent of ``geometry.rotations``: the 24 proper rotations are generated her
 closure of two quarter turns, and congruence is decided by brute force over them on
 sorted, translated coordinate arrays.  Every "rotation" option must be congruent to the
 reference and every other option not; the answer is the one option that fits the
-question ("can" / "cannot").  Pictures: each panel must be the drawing of its voxels, and
-each wrong option must look wrong (its picture is unlike every rotation's, and none of
-its rotations draws the reference picture).
+question ("can" / "cannot").  Pictures: each panel must be the drawing of its voxels with
+legible cubes, and each wrong option must look wrong (its picture is unlike every
+rotation's, none of its rotations draws the reference picture, and against each nearest
+turned copy of the reference a cube in which they differ shows in its picture).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import cv2
 import numpy as np
 
 from spatialcad.geometry.voxels import Voxel
+from spatialcad.render import legibility
+from spatialcad.render.camera import camera
 from spatialcad.render.stacks import IsometricLook, common_isometric_framing, stack_picture
 from spatialcad.tasks.rotation_3d.spec import OptionData, Spec, parse_option, parse_spec
 from spatialcad.verify.base import crop
@@ -84,6 +87,8 @@ def _picture_failures(record: dict[str, Any], image: np.ndarray, spec: Spec,
     framing = common_isometric_framing(stacks, spec.panel)
     failures = []
     for name, vox, box in zip(names, stacks, boxes, strict=True):
+        failures += legibility.edge_failures(name, framing.cam, framing.scale,
+                                             legibility.shown_factor(box, spec.panel))
         drawn = stack_picture(vox, framing, colors=dict.fromkeys(vox, spec.colour))
         shown = crop(image, box)
         if shown.shape != drawn.shape:
@@ -117,6 +122,12 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
             why = _looks_wrong(ref_looks, ref_look, data.voxels)
             if why:
                 failures.append(f"{name} cannot be told from a rotation: {why}")
+            scale = common_isometric_framing(
+                [spec.voxels, *(d.voxels for d in options)], spec.panel).scale
+            if legibility.hidden_difference(data.voxels, spec.voxels, rotation_group(),
+                                            camera("isometric"), scale):
+                failures.append(f"{name} differs from a turned copy of the reference only "
+                                "in cubes its picture does not show")
     if fitting != [record["Answer"]]:
         failures.append(f"options fitting '{spec.question}': {fitting}, "
                         f"answer {record['Answer']}")

@@ -1,0 +1,167 @@
+"""Can a reader see it without zooming? Cube and dot sizes in the composite, and whether
+the cubes that tell an option from a look-alike show in its picture.
+
+Thresholds, for the composite at its native size (a benchmark image is shown to a model
+as it is, and to a person at 100 % on a desktop screen, about 96 px per inch at 60 cm):
+
+- ``MIN_CUBE_EDGE_PX = 32``: the shortest projected edge of a cube (an isometric edge is
+  0.82 of the pixels per unit).  32 px is about 1/3 inch, 0.8 degrees of visual angle: a
+  cube's three shaded faces and its neighbours' edges are told apart at a glance.  A blind
+  solver of 44 items zoomed 3-4x into cubes of 20-27 px; 32 px is the size where a model's
+  usual 14 px vision patch still spans less than half a cube edge.
+- ``MIN_DOT_PX = 10``: a pip's diameter (a dot is 0.68 of its grid block; see
+  render/cube_faces.py), seen face on; 10 px is about 0.25 degrees, well above the 1 arc
+  minute acuity limit, and at least 2 patches of a model's 14 px grid per 3 dots.
+- ``MIN_SHOWN = 0.25``: a cube, or the gap a missing cube leaves, counts as shown in a
+  picture when at least a quarter of a cube face's area (scale^2 pixels) of it is seen, and
+  never fewer than ``MIN_SHOWN_PX`` pixels.
+- The composite's longest side stays within ``layout.MAX_WIDTH`` (2048): a panel may grow
+  until its row reaches it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from spatialcad.geometry.voxels import Voxel
+from spatialcad.render.camera import Camera
+from spatialcad.render.layout import GAP, MAX_WIDTH, PAD
+from spatialcad.render.stacks import MARGIN, Framing, cube_visibility
+
+MIN_CUBE_EDGE_PX = 32.0
+MIN_DOT_PX = 10.0
+MIN_SHOWN = 0.25
+MIN_SHOWN_PX = 30
+END_ON = 0.99  # an edge whose direction has this cosine with the view is seen end on
+
+
+def edge_factor(cam: Camera) -> float:
+    """Projected length of the shortest unit cube edge not seen end on, per unit of scale."""
+    _, _, forward = cam.basis()
+    lengths = [math.sqrt(max(0.0, 1.0 - float(f) ** 2)) for f in forward]
+    return min(length for length in lengths if length > math.sqrt(1.0 - END_ON**2))
+
+
+def cube_edge_px(cam: Camera, scale: float, factor: float = 1.0) -> float:
+    """The shortest visible cube edge in pixels of a picture drawn at ``scale`` px per
+    unit and shown in the composite at ``factor`` times its size."""
+    return edge_factor(cam) * scale * factor
+
+
+def shown_factor(box: Sequence[int], size: Sequence[int]) -> float:
+    """How much larger the panel ``box`` = [x, y, w, h] of the composite is than the
+    picture of ``size`` = (w, h) drawn for it (below 1 when the row was shrunk)."""
+    return min(box[2] / size[0], box[3] / size[1])
+
+
+def min_scale(cam: Camera) -> float:
+    """The smallest pixels per unit at which ``cam`` draws legible cubes."""
+    return MIN_CUBE_EDGE_PX / edge_factor(cam)
+
+
+def grown_side(side: int, scale: float, need: float, margin: int = MARGIN) -> int:
+    """The side of a square panel that a picture fitted at ``scale`` into ``side`` needs
+    to be drawn at ``need`` px per unit instead (fitted scales grow with side - 2 margin)."""
+    if scale >= need:
+        return side
+    return 2 * margin + math.ceil((side - 2 * margin) * need / scale)
+
+
+def row_width(panel_width: int, count: int) -> int:
+    """The composite's width for a row of ``count`` panels (render/layout.py)."""
+    return count * panel_width + (count - 1) * GAP + 2 * PAD
+
+
+def fits(panel_width: int, count: int) -> bool:
+    """Whether a row of ``count`` such panels fits the widest composite."""
+    return row_width(panel_width, count) <= MAX_WIDTH
+
+
+def edge_failures(what: str, cam: Camera, scale: float, factor: float) -> list[str]:
+    """A failure when the picture's cubes are smaller than ``MIN_CUBE_EDGE_PX``."""
+    px = cube_edge_px(cam, scale, factor)
+    if px + 1e-6 < MIN_CUBE_EDGE_PX:
+        return [f"{what}: its cubes' edges are {px:.1f} px, fewer than {MIN_CUBE_EDGE_PX:g}"]
+    return []
+
+
+def dot_failures(what: str, dot_px: float) -> list[str]:
+    if dot_px + 1e-6 < MIN_DOT_PX:
+        return [f"{what}: its dots are {dot_px:.1f} px across, fewer than {MIN_DOT_PX:g}"]
+    return []
+
+
+def _cells(cubes: Iterable[Voxel]) -> list[Voxel]:
+    return [(int(x), int(y), int(z)) for x, y, z in cubes]
+
+
+def _shown_px(scale: float) -> float:
+    return max(float(MIN_SHOWN_PX), MIN_SHOWN * scale**2)
+
+
+def _open_framing(cubes: Sequence[Voxel], cam: Camera, scale: float) -> Framing:
+    """A framing at ``scale`` large enough to hold every one of ``cubes`` whole."""
+    corners = np.array(list(itertools.product((0, 1), repeat=3)))
+    points = (np.array(cubes)[:, None, :] + corners[None]).reshape(-1, 3)
+    uv = cam.project(points)[:, :2]
+    w, h = np.ceil((uv.max(axis=0) - uv.min(axis=0)) * scale).astype(int) + 2 * MARGIN
+    return Framing(cam, scale, (int(w), int(h)))
+
+
+def shown_cells(cubes: Sequence[Voxel], cam: Camera, scale: float) -> set[Voxel]:
+    """The cubes of a stack whose picture (``cam``, ``scale``) shows enough of them."""
+    vox = _cells(cubes)
+    counts = cube_visibility(vox, _open_framing(vox, cam, scale))
+    return {v for v, n in zip(vox, counts, strict=True) if n >= _shown_px(scale)}
+
+
+def gap_shows(cubes: Sequence[Voxel], cell: Voxel, cam: Camera, scale: float) -> bool:
+    """Whether a cube at ``cell`` added to the stack would show enough of itself: then its
+    absence shows in the stack's picture."""
+    vox = _cells([*cubes, cell])
+    counts = cube_visibility(vox, _open_framing(vox, cam, scale))
+    return counts[-1] >= _shown_px(scale)
+
+
+def alignments(option: Iterable[Voxel], reference: Iterable[Voxel],
+               rotations: Iterable[np.ndarray]) -> list[tuple[set[Voxel], set[Voxel]]]:
+    """The option's nearest look-alikes among the reference's turned and moved copies:
+    for every rotation and translation whose overlap with the option is within one cube
+    of the best, (cubes the option has and the copy lacks, cubes the copy has and the
+    option lacks)."""
+    opt = set(_cells(option))
+    ref = np.array(list(reference), dtype=int).reshape(-1, 3)
+    a = np.array(sorted(opt), dtype=int)
+    found: list[tuple[int, set[Voxel], set[Voxel]]] = []
+    for m in rotations:
+        turned = ref @ np.asarray(m).T
+        shifts = (a[:, None, :] - turned[None, :, :]).reshape(-1, 3)
+        moves, votes = np.unique(shifts, axis=0, return_counts=True)
+        for t in moves[votes >= votes.max() - 1]:
+            copy = set(_cells((turned + t).tolist()))
+            found.append((len(opt & copy), opt - copy, copy - opt))
+    best = max(n for n, _, _ in found)
+    return [(extra, missing) for n, extra, missing in found if n >= best - 1]
+
+
+def hidden_difference(option: Sequence[Voxel], reference: Sequence[Voxel],
+                      rotations: Iterable[np.ndarray], cam: Camera, scale: float) -> bool:
+    """True when the option's picture could be a turned copy of the reference: for one of
+    its nearest look-alikes, no cube in which they differ (nor the gap of one the option
+    lacks) shows in the option's picture."""
+    shown = shown_cells(option, cam, scale)
+    gaps: dict[Voxel, bool] = {}
+
+    def gap(cell: Voxel) -> bool:
+        if cell not in gaps:
+            gaps[cell] = gap_shows(option, cell, cam, scale)
+        return gaps[cell]
+
+    for extra, missing in alignments(option, reference, rotations):
+        if not extra & shown and not any(gap(c) for c in sorted(missing)):
+            return True
+    return False

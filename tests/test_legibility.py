@@ -1,0 +1,114 @@
+"""Legibility: cube sizes in the composite, cubes that tell a wrong option from a rotation
+showing in its picture, and the verifiers refusing items that break either."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+
+import numpy as np
+import pytest
+from conftest import generated_items
+
+from spatialcad.geometry.rotations import proper_rotations
+from spatialcad.render import legibility
+from spatialcad.render.camera import camera, orbit
+from spatialcad.render.layout import MAX_WIDTH, compose
+from spatialcad.render.stacks import common_isometric_framing
+from spatialcad.verification import run_verifier
+
+ISO = camera("isometric")
+BLOCK = [tuple(v) for v in itertools.product(range(3), repeat=3)]
+
+
+@pytest.fixture(scope="module")
+def rotation_items():
+    return list(generated_items("rotation_3d", (0, 1, 2, 3), 2, seed=7))
+
+
+def _edge_in_composite(record):
+    spec = record["spec"]
+    framing = common_isometric_framing([spec["voxels"], *spec["option_voxels"]],
+                                       tuple(spec["panel"]))
+    boxes = [*record["layout"]["reference"], *record["layout"]["options"]]
+    return min(legibility.cube_edge_px(ISO, framing.scale,
+                                       legibility.shown_factor(b, spec["panel"])) for b in boxes)
+
+
+def test_edge_factor_of_standard_and_orbit_views():
+    assert legibility.edge_factor(ISO) == pytest.approx(np.sqrt(2 / 3))
+    assert legibility.edge_factor(camera("front")) == pytest.approx(1.0)  # y edges end on
+    # from the front 30 degrees up: depth (y) edges shrink to sin 30, vertical ones to cos 30
+    assert legibility.edge_factor(orbit(0.0, 30.0)) == pytest.approx(0.5)
+
+
+def test_grown_panel_draws_at_the_needed_scale():
+    stacks = [BLOCK, [(x, 0, 0) for x in range(9)]]
+    small = common_isometric_framing(stacks, (290, 290)).scale
+    need = legibility.min_scale(ISO)
+    side = legibility.grown_side(290, small, need)
+    assert side > 290
+    assert common_isometric_framing(stacks, (side, side)).scale >= need
+    assert common_isometric_framing(stacks, (side - 1, side - 1)).scale < need
+
+
+def test_rotation_3d_cubes_are_legible_in_every_composite(rotation_items):
+    for record, image in rotation_items:
+        assert _edge_in_composite(record) >= legibility.MIN_CUBE_EDGE_PX - 1e-6
+        assert max(image.shape[:2]) <= MAX_WIDTH
+        assert run_verifier(record, image) == []
+
+
+def test_measured_cube_size_matches_the_pixels(rotation_items):
+    """The stack's drawn width in the composite is its projected width times the scale
+    the edge measure uses (to within the outline's width: 1.5 % here)."""
+    record, image = rotation_items[-1]
+    spec = record["spec"]
+    framing = common_isometric_framing([spec["voxels"], *spec["option_voxels"]],
+                                       tuple(spec["panel"]))
+    x, y, w, h = record["layout"]["reference"][0]
+    ink = np.any(image[y:y + h, x:x + w] < 250, axis=2)
+    cols = np.flatnonzero(ink.any(axis=0))
+    corners = np.array([np.add(v, c) for v in spec["voxels"]
+                        for c in itertools.product((0, 1), repeat=3)])
+    u = ISO.project(corners)[:, 0]
+    drawn = cols[-1] - cols[0] + 1  # the 2 px anti-aliased outline adds 0-2 px each side
+    assert 0 <= drawn - (u.max() - u.min()) * framing.scale <= 5
+
+
+def test_verifier_refuses_small_cubes(rotation_items):
+    """The same item composed into a narrower image (its rows shrunk, every picture still
+    the drawing of its voxels) fails only the legibility check."""
+    record, image = rotation_items[0]
+    crops = [image[y:y + h, x:x + w] for x, y, w, h in
+             [*record["layout"]["reference"], *record["layout"]["options"]]]
+    small, layout = compose([(crops[0], "Reference stack")], crops[1:], width=700)
+    assert legibility.shown_factor(layout["options"][0], record["spec"]["panel"]) < 0.6
+    failures = run_verifier({**record, "layout": layout}, small)
+    assert failures and all("edges are" in f for f in failures)
+    assert len(failures) == 4  # the four options (the lone reference still fits)
+
+
+def test_a_difference_only_in_a_hidden_cube_is_found():
+    """The 3x3x3 block without its back-left-bottom cube looks like the block from the
+    front-right above; without its front-right-top corner it does not."""
+    hidden = [v for v in BLOCK if v != (0, 2, 0)]
+    seen = [v for v in BLOCK if v != (2, 0, 2)]
+    scale = legibility.min_scale(ISO)
+    assert legibility.hidden_difference(hidden, BLOCK, proper_rotations(), ISO, scale)
+    assert not legibility.hidden_difference(seen, BLOCK, proper_rotations(), ISO, scale)
+    assert not legibility.gap_shows(hidden, (0, 2, 0), ISO, scale)
+    assert legibility.gap_shows(seen, (2, 0, 2), ISO, scale)
+
+
+def test_rotation_3d_verifier_refuses_a_wrong_option_with_a_hidden_difference(rotation_items):
+    record, image = next(r for r in rotation_items if r[0]["spec"]["question"] == "cannot")
+    wrong = next(o for o in record["options"] if o["operator"] != "rotation")
+    tampered = copy.deepcopy(record)
+    tampered["spec"]["voxels"] = [list(v) for v in BLOCK]
+    option = next(o for o in tampered["options"] if o["letter"] == wrong["letter"])
+    option["data"]["voxels"] = [list(v) for v in BLOCK if v != (0, 2, 0)]
+    failures = run_verifier(tampered, image)
+    assert any(f"option {wrong['letter']} differs" in f and "does not show" in f
+               for f in failures)
+    assert not any("does not show" in f for f in run_verifier(record, image))
