@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 import shapely
 from shapely import affinity
+from shapely.geometry import box
 
 from spatialcad import freecad_env
 from spatialcad.cad import section as cut
@@ -119,6 +120,34 @@ def test_verifier_rejects_a_doctored_true_section(drafts: dict) -> None:
     true["data"]["polygon"] = ss.to_text(affinity.scale(g, 1.3, 1.0))
     failures = checker.verify(record, image)
     assert any(f"option {true['letter']}: polygon is not the section" in f for f in failures)
+
+
+def test_options_apart_is_a_visible_change_of_proportion() -> None:
+    """Rectangles of aspect ratios r < s differ by 2 - 2 sqrt(r / s): a 20 % longer
+    rectangle is too alike, a 30 % longer one is apart."""
+    def rect(ratio: float):
+        return box(0, 0, ratio, 1)
+
+    assert ss.dissimilarity(rect(1.5), rect(1.8)) == pytest.approx(2 - 2 / np.sqrt(1.2))
+    assert ss.dissimilarity(rect(1.5), rect(1.8)) < ss.OPTIONS_APART
+    assert ss.dissimilarity(rect(1.5), rect(1.95)) >= ss.OPTIONS_APART
+
+
+def test_verifier_rejects_options_that_differ_only_slightly(drafts: dict) -> None:
+    for level in (0, 1, 2, 3):
+        record, _ = assembled(level, drafts[level])
+        polygons = [ss.from_text(o["data"]["polygon"]) for o in record["options"]]
+        assert min(ss.dissimilarity(a, b) for i, a in enumerate(polygons)
+                   for b in polygons[:i]) >= ss.OPTIONS_APART
+    record, image = assembled(1, drafts[1])
+    answer = next(o for o in record["options"] if o["is_answer"])
+    true = next(o for o in record["options"] if not o["is_answer"])
+    assert not any("differ only slightly" in f for f in checker.verify(record, image))
+    answer["data"]["polygon"] = ss.to_text(affinity.scale(ss.from_text(true["data"]["polygon"]),
+                                                          1.1, 1.0))
+    letters = sorted([answer["letter"], true["letter"]])
+    assert any(f"options {letters[0]} and {letters[1]} differ only slightly" in f
+               for f in checker.verify(record, image))
 
 
 def test_verifier_rejects_wrong_letters_and_blank_panels(drafts: dict) -> None:

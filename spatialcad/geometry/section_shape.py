@@ -16,6 +16,11 @@ so the threshold is ten times the noise; it is still a visible change (a rectang
 aspect ratio changed by 8.5%).  Proofs against densely sampled families ask for
 ``SIMILAR_BELOW + DENSE_STEP``: a section between two samples is within ``DENSE_STEP`` of
 one of them.
+
+``OPTIONS_APART = 0.2``: any two options of an item differ at least this much, so that no
+two pictures differ only slightly in proportion (a rectangle's aspect ratio changed by
+23 %, a disc against an ellipse of axes 1 : 1.23; two unit-area rectangles of aspect
+ratios r < s have dissimilarity 2 - 2 sqrt(r / s)).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 SIMILAR_BELOW = 0.08
+OPTIONS_APART = 0.2
 # dense sampling refines until neighbouring samples differ by less than this, so any section
 # between samples is (for these piecewise-smooth families) within DENSE_STEP of a sample
 DENSE_STEP = 0.04

@@ -41,7 +41,7 @@ from spatialcad.tasks.cross_section.spec import (
 VIEWS = (View(35.0, 25.0), View(-55.0, 35.0))
 PANEL = (400, 400)
 STACKABLE = tuple(k for k in solids.KINDS if k not in solids.POINTED)
-TRUE_DISTINCT = 0.15  # the three true options differ from each other at least this much
+TRUE_DISTINCT = shape.OPTIONS_APART  # every two options differ at least this much
 MIN_AREA = 0.2  # an option's section has at least this share of its family's largest area
 MIN_PIECE = 0.03  # ... and every part of it at least this share of its own area (no specks)
 ATTEMPTS = 12  # tries for the options before the candidate is rejected
@@ -72,7 +72,7 @@ class Generator(base.Generator):
         samples = {f: family_samples(edges, f) for f in mirror_twins(descs, p["families"])}
         truths = shape.ShapeSet(np.concatenate([s.shapes for s in samples.values()]))
         trues = pick_true_options(composite, samples, level, rng)
-        answer = pick_false_option(descs, truths, p, rng)
+        answer = pick_false_option(descs, truths, [t[2] for t in trues], p, rng)
         options = [_true_option(descs, *t) for t in trues] + [answer]
         spec = Spec(_typed(descs), list(VIEWS), p["families"])
         return Draft(
@@ -202,13 +202,14 @@ def alter(
 
 
 def pick_false_option(
-    descs: list[solids.Desc], truths: shape.ShapeSet, p: dict[str, Any],
+    descs: list[solids.Desc], truths: shape.ShapeSet, shown: list[Any], p: dict[str, Any],
     rng: np.random.Generator,
 ) -> Option:
-    """A section of an altered stack, unlike (>= margin) every dense true section."""
+    """A section of an altered stack, unlike (>= margin) every dense true section and
+    unlike (>= TRUE_DISTINCT) each ``shown`` true option."""
     for _ in range(ATTEMPTS):
         altered, changes = alter(descs, rng, p["factor"])
-        found = _false_section(altered, truths, p, rng)
+        found = _false_section(altered, truths, shown, p, rng)
         if found is None:
             continue
         family, offset, exact = found
@@ -232,11 +233,12 @@ def pick_false_option(
 
 
 def _false_section(
-    altered: list[solids.Desc], truths: shape.ShapeSet, p: dict[str, Any],
+    altered: list[solids.Desc], truths: shape.ShapeSet, shown: list[Any], p: dict[str, Any],
     rng: np.random.Generator,
 ) -> tuple[str, float, Any] | None:
     """(family, offset, exact section) of the altered stack at least ``margin`` unlike every
-    true section, trying a few planes of one random family; None if none is."""
+    true section and ``TRUE_DISTINCT`` unlike each ``shown`` one, trying a few planes of one
+    random family; None if none is."""
     families = [f for f in p["families"] if f != "XY"]  # XY sections of a stretched solid
     family = families[int(rng.integers(len(families)))]  # are only scaled: never different
     normal = cut.family_normal(family)
@@ -251,7 +253,8 @@ def _false_section(
         if composite is None:
             composite = solids.make_composite(altered)
         exact = stored(cut.section(composite, normal, float(offsets[i])))
-        if truths.nearest(exact, p["margin"]) >= p["margin"]:
+        if (truths.nearest(exact, p["margin"]) >= p["margin"]
+                and shape.dissimilarities(exact, shown).min() >= TRUE_DISTINCT):
             return family, float(offsets[i]), exact
     return None
 

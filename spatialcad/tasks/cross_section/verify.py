@@ -12,7 +12,8 @@ section, and the stack's section is the union of its solids'.
 Checks: every option's polygon is the section of its stated solids (the original ones for
 true options, the same kinds with altered sizes for the answer) by its stated plane; the
 answer's polygon is unlike every section of the original stack along every plane family
-of the level, sampled densely; the option panels show the polygons.
+of the level, sampled densely; every two options differ at least ``OPTIONS_APART`` (none
+differs from another only slightly in proportion); the option panels show the polygons.
 """
 
 from __future__ import annotations
@@ -286,11 +287,12 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
         data = parse_option(o["data"])
         failures += _check_option(o, data, spec, families)
         polygons.append(shape.from_text(data.polygon))
-    trues = [g for g, o in zip(polygons, record["options"], strict=True) if not o["is_answer"]]
-    for i in range(len(trues)):
+    letters = [o["letter"] for o in record["options"]]
+    for i in range(len(polygons)):
         for j in range(i):
-            if shape.dissimilarity(trues[i], trues[j]) < shape.SIMILAR_BELOW:
-                failures.append("two true options show the same section")
+            if (d := shape.dissimilarity(polygons[i], polygons[j])) < shape.OPTIONS_APART:
+                failures.append(f"options {letters[j]} and {letters[i]} differ only slightly "
+                                f"(dissimilarity {d:.3f} < {shape.OPTIONS_APART})")
     need = shape.SIMILAR_BELOW + shape.DENSE_STEP  # any section is within DENSE_STEP of a sample
     truths = []
     for name in without_mirror_twins(families, original):
