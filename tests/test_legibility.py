@@ -112,3 +112,86 @@ def test_rotation_3d_verifier_refuses_a_wrong_option_with_a_hidden_difference(ro
     assert any(f"option {wrong['letter']} differs" in f and "does not show" in f
                for f in failures)
     assert not any("does not show" in f for f in run_verifier(record, image))
+
+
+def _shrunk(record, image, width):
+    """The item composed again from its own panels into a composite ``width`` px wide."""
+    layout = record["layout"]
+    crops = [[image[y:y + h, x:x + w] for x, y, w, h in layout[k]]
+             for k in ("reference", "options")]
+    small, new = compose([(c, "view") for c in crops[0]], crops[1] or None, width=width)
+    return {**record, "layout": new}, small
+
+
+@pytest.mark.parametrize(("task", "levels"), [("cube_counting", (0, 2, 3)),
+                                              ("three_view", (0,))])
+def test_orthographic_views_have_legible_cells(task, levels):
+    """Read from the pixels: every view's cells are >= 32 px, and a composite that shrinks
+    them fails the verifier."""
+    from spatialcad.render.gridread import read_grid
+    items = list(generated_items(task, levels, 2, seed=5))
+    for record, image in items:
+        for box in [*record["layout"]["reference"][:3 if task == "cube_counting" else 0],
+                    *record["layout"]["options"]]:
+            x, y, w, h = box
+            grid = read_grid(image[y:y + h, x:x + w])
+            assert legibility.grid_failures("view", box, grid.shape) == []
+            assert (w - 2 * 12) / grid.shape[1] >= legibility.MIN_CUBE_EDGE_PX
+    record, image = items[-1]
+    small, composite = _shrunk(record, image, 400)
+    assert any("px wide, fewer than 32" in f for f in run_verifier(small, composite))
+
+
+def test_cube_assembly_cubes_are_legible():
+    from spatialcad.render.piece_pictures import picture_size, reference_framings
+    items = list(generated_items("cube_assembly", (0, 3), 1, seed=5))
+    for record, image in items:
+        space = record["spec"]["space"]
+        size = picture_size(space)
+        for box in [*record["layout"]["reference"], *record["layout"]["options"]]:
+            assert box[2:] == list(size)
+            for f in reference_framings(space):
+                assert legibility.cube_edge_px(f.cam, f.scale) >= legibility.MIN_CUBE_EDGE_PX
+        assert max(image.shape[:2]) <= MAX_WIDTH
+    small, composite = _shrunk(*items[-1], 1000)
+    assert any("edges are" in f for f in run_verifier(small, composite))
+
+
+@pytest.mark.parametrize("task", ["cube_unfolding", "cube_reconstruction"])
+def test_dots_are_legible(task):
+    """Dotted faces (levels 2 and 3: 3x3 and 4x4 grids) have dots >= 10 px on nets and
+    in corner views; a record claiming smaller net cells fails on its dots."""
+    for record, image in generated_items(task, (2, 3), 1, seed=5):
+        spec = record["spec"]
+        grid = len(spec["faces"]["faces"][0])
+        cells = [o["data"]["drawing"]["cell"] for o in record["options"]
+                 if "cell" in o["data"].get("drawing", {})]
+        cells += [spec["net_drawing"]["cell"]] if "net_drawing" in spec else []
+        scales = [o["data"]["drawing"]["scale"] for o in record["options"]
+                  if "scale" in o["data"].get("drawing", {})]
+        scales += [spec["view_drawing"]["scale"]] if "view_drawing" in spec else []
+        assert cells and scales
+        assert min(legibility.net_dot_px(c, grid) for c in cells) >= legibility.MIN_DOT_PX
+        assert min(legibility.view_dot_px(s, grid) for s in scales) >= legibility.MIN_DOT_PX
+        assert run_verifier(record, image) == []
+    tampered = copy.deepcopy(record)
+    drawing = (tampered["spec"]["net_drawing"] if "net_drawing" in tampered["spec"]
+               else tampered["options"][0]["data"]["drawing"])
+    drawing["cell"] = 40
+    assert any("dots are" in f for f in run_verifier(tampered, image))
+
+
+def test_block_moving_panels_grow_with_the_space():
+    from spatialcad.render.axes import framing_beside_axes
+    from spatialcad.render.block_views import PANEL, VIEWS, panel
+    assert panel([3, 3, 2]) == PANEL  # small spaces keep the usual panel
+    for space in ([4, 4, 3], [7, 7, 6]):
+        size = panel(space)
+        assert size[0] > PANEL[0] and legibility.fits(size[0], 4, size[1])
+        for cam in VIEWS.values():
+            scale = framing_beside_axes(cam, space, size).scale
+            assert legibility.cube_edge_px(cam, scale) >= legibility.MIN_CUBE_EDGE_PX
+    record, image = next(generated_items("block_moving", (4,), 1, seed=5))
+    assert run_verifier(record, image) == []
+    small, composite = _shrunk(record, image, 900)
+    assert any("edges are" in f for f in run_verifier(small, composite))

@@ -73,8 +73,8 @@ def test_declarations_are_checked(toy):
 def test_levels_past_the_practical_range_are_listed_and_warned_about(toy, spatialcad, tmp_path,
                                                                      monkeypatch):
     code, stdout, _ = spatialcad("tasks")
-    assert "cube_assembly        CubeAssembly        VisualPenetration  0, 1, ... (practical up " \
-           "to 10)" in stdout
+    assert "cross_section        CrossSection        VisualPenetration  0, 1, ... (practical up " \
+           "to 12)" in stdout
     monkeypatch.setitem(registry._TASKS, "toy_count",
                         dataclasses.replace(toy, max_level=None, practical_max_level=1))
     code, _, err = spatialcad("generate", "--task", "toy_count", "--level", "2", "--n", 1,

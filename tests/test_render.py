@@ -30,7 +30,7 @@ from spatialcad.render import (
     voxel_mesh,
 )
 from spatialcad.render import camera as get_camera
-from spatialcad.render.layout import GAP, MAX_WIDTH, PAD
+from spatialcad.render.layout import GAP, MAX_WIDTH, PAD, height
 
 WHITE = (255, 255, 255)
 
@@ -407,9 +407,11 @@ def test_compose_scales_wide_rows_down() -> None:
 def test_compose_widens_for_large_panels_up_to_the_maximum() -> None:
     narrow, _ = compose([(_panel(200, 100, 9), "")], [_panel(200, 200, i) for i in range(4)])
     assert narrow.shape[1] == 1280
-    img, layout = compose([(_panel(200, 100, 9), "")], [_panel(400, 400, i) for i in range(4)])
+    big = [_panel(400, 400, i) for i in range(4)]
+    img, layout = compose([(_panel(200, 100, 9), "Reference")], big)
     assert img.shape[1] == 4 * 400 + 3 * GAP + 2 * PAD
     assert [b[2:] for b in layout["options"]] == [[400, 400]] * 4
+    assert img.shape[0] == height(100, 400)
     huge, layout = compose([], [_panel(600, 600, i) for i in range(4)])
     assert huge.shape[1] == MAX_WIDTH and layout["options"][0][2] < 600
 

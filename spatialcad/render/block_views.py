@@ -8,25 +8,53 @@ Every state of one space is framed alike, so pictures of its states align pixel 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 import numpy as np
 
 from spatialcad.geometry.blocks import State
 from spatialcad.geometry.colours import BLOCK_COLOURS as PALETTE
+from spatialcad.render import legibility
 from spatialcad.render.axes import framing_beside_axes, scene_with_axes
 from spatialcad.render.stacks import TWO_SIDES, cube_labels, most_visible
 
 VIEWS = TWO_SIDES
-PANEL = (290, 270)
+PANEL = (290, 270)  # the smallest panel; bigger spaces get bigger ones
 MIN_VISIBLE = 0.35  # of a cube face's area (scale**2 pixels), in at least one view
 MIN_DIFFERENCE = 0.5  # pixels (in face areas) by which a wrong final state must look different
+
+
+def panel(space: Sequence[int]) -> tuple[int, int]:
+    """``PANEL``, or wider and taller in proportion until both views draw the cubes of
+    ``space`` legibly (render/legibility.py)."""
+    return _panel(tuple(int(n) for n in space))
+
+
+@cache
+def _panel(space: tuple[int, ...]) -> tuple[int, int]:
+    width = PANEL[0]
+    while True:
+        size = (width, round(width * PANEL[1] / PANEL[0]))
+        if all(framing_beside_axes(cam, space, size).scale >= legibility.min_scale(cam)
+               for cam in VIEWS.values()):
+            return size
+        width += 2
+
+
+def legibility_failures(space: Sequence[int], boxes: Sequence[Sequence[int]]) -> list[str]:
+    """Failures of panels, in view order per state, shown at ``boxes`` with small cubes."""
+    size = panel(space)
+    cams = list(VIEWS.values())
+    return [f for i, box in enumerate(boxes) for f in legibility.edge_failures(
+        f"reference panel {i + 1}", cams[i % 2],
+        framing_beside_axes(cams[i % 2], space, size).scale, legibility.shown_factor(box, size))]
 
 
 def state_pictures(state: State, space: Sequence[int]) -> list[np.ndarray]:
     """The state from each of ``VIEWS`` (the same framing for every state of ``space``)."""
     cells = list(state.values())
     colours = {state[c]: PALETTE[c] for c in state}
-    return [scene_with_axes(cells, colours, cam, space, PANEL) for cam in VIEWS.values()]
+    return [scene_with_axes(cells, colours, cam, space, panel(space)) for cam in VIEWS.values()]
 
 
 def colour_labels(state: State, space: Sequence[int]) -> list[np.ndarray]:
@@ -34,7 +62,7 @@ def colour_labels(state: State, space: Sequence[int]) -> list[np.ndarray]:
     names = list(PALETTE)
     out = []
     for cam in VIEWS.values():
-        labels = cube_labels(list(state.values()), framing_beside_axes(cam, space, PANEL))
+        labels = cube_labels(list(state.values()), framing_beside_axes(cam, space, panel(space)))
         lookup = np.array([names.index(c) for c in state] + [-1])
         out.append(lookup[labels])
     return out
@@ -42,13 +70,13 @@ def colour_labels(state: State, space: Sequence[int]) -> list[np.ndarray]:
 
 def all_visible(state: State, space: Sequence[int]) -> bool:
     """Every cube shows at least ``MIN_VISIBLE`` of a face in one of the views."""
-    framings = [framing_beside_axes(cam, space, PANEL) for cam in VIEWS.values()]
+    framings = [framing_beside_axes(cam, space, panel(space)) for cam in VIEWS.values()]
     return bool(np.all(most_visible(list(state.values()), framings) >= MIN_VISIBLE))
 
 
 def looks_different(a: list[np.ndarray], b: list[np.ndarray], space: Sequence[int]) -> bool:
     """Whether the :func:`colour_labels` ``a`` and ``b`` differ in at least
     ``MIN_DIFFERENCE`` cube-face areas of pixels, over both views."""
-    scale = framing_beside_axes(VIEWS["front-right"], space, PANEL).scale
+    scale = framing_beside_axes(VIEWS["front-right"], space, panel(space)).scale
     return sum(int(np.count_nonzero(x != y)) for x, y in zip(a, b, strict=True)) >= (
         MIN_DIFFERENCE * scale**2)

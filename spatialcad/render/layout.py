@@ -56,6 +56,12 @@ def _row_boxes(panels: list[np.ndarray], width: int, y: int) -> list[list[int]]:
     return boxes
 
 
+def height(reference_h: int, options_h: int) -> int:
+    """The composite's height for a captioned reference row and an options row of these
+    panel heights (the vertical plan of ``compose``, without a title)."""
+    return PAD + reference_h + 4 + CAPTION_H + 10 + 20 + options_h + LABEL_H + PAD
+
+
 def compose(
     reference: list[tuple[np.ndarray, str]],
     options: list[np.ndarray] | None = None,

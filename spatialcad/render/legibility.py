@@ -29,7 +29,8 @@ import numpy as np
 
 from spatialcad.geometry.voxels import Voxel
 from spatialcad.render.camera import Camera
-from spatialcad.render.layout import GAP, MAX_WIDTH, PAD
+from spatialcad.render.cube_faces import DOT_RADIUS
+from spatialcad.render.layout import GAP, MAX_WIDTH, PAD, height
 from spatialcad.render.stacks import MARGIN, Framing, cube_visibility
 
 MIN_CUBE_EDGE_PX = 32.0
@@ -76,9 +77,11 @@ def row_width(panel_width: int, count: int) -> int:
     return count * panel_width + (count - 1) * GAP + 2 * PAD
 
 
-def fits(panel_width: int, count: int) -> bool:
-    """Whether a row of ``count`` such panels fits the widest composite."""
-    return row_width(panel_width, count) <= MAX_WIDTH
+def fits(panel_width: int, count: int, panel_height: int = 0) -> bool:
+    """Whether rows of ``count`` panels of this size (captioned references above lettered
+    options) fit the largest composite."""
+    return (row_width(panel_width, count) <= MAX_WIDTH
+            and height(panel_height, panel_height) <= MAX_WIDTH)
 
 
 def edge_failures(what: str, cam: Camera, scale: float, factor: float) -> list[str]:
@@ -87,6 +90,28 @@ def edge_failures(what: str, cam: Camera, scale: float, factor: float) -> list[s
     if px + 1e-6 < MIN_CUBE_EDGE_PX:
         return [f"{what}: its cubes' edges are {px:.1f} px, fewer than {MIN_CUBE_EDGE_PX:g}"]
     return []
+
+
+def grid_failures(what: str, box: Sequence[int], shape: tuple[int, ...]) -> list[str]:
+    """A failure when an orthographic view shown at ``box`` = [x, y, w, h], read back as a
+    grid of ``shape`` = (rows, cols) cells, has cells narrower than ``MIN_CUBE_EDGE_PX``
+    (measured from the pixels: the panel less the drawing margins, over the cells)."""
+    rows, cols = shape[:2]
+    px = min((box[2] - 2 * MARGIN) / cols, (box[3] - 2 * MARGIN) / rows)
+    if px + 1e-6 < MIN_CUBE_EDGE_PX:
+        return [f"{what}: its cubes are {px:.1f} px wide, fewer than {MIN_CUBE_EDGE_PX:g}"]
+    return []
+
+
+def net_dot_px(cell: float, grid: int) -> float:
+    """A dot's diameter on a net drawn with ``cell`` px faces of ``grid`` x ``grid`` blocks."""
+    return 2.0 * DOT_RADIUS * cell / grid
+
+
+def view_dot_px(scale: float, grid: int) -> float:
+    """The short axis of a dot on a face of a unit cube drawn isometric at ``scale`` px per
+    unit (every face is seen at 1 / sqrt 3 foreshortening across its dots)."""
+    return 2.0 * DOT_RADIUS * scale / grid / math.sqrt(3.0)
 
 
 def dot_failures(what: str, dot_px: float) -> list[str]:

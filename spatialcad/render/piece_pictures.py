@@ -5,14 +5,17 @@ verifier draws them again to compare with the image."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import numpy as np
 
 from spatialcad.geometry.colours import OPTION_COLOUR, PART_COLOURS, Colour
 from spatialcad.geometry.voxels import Voxel
-from spatialcad.render.layout import GAP, PAD
+from spatialcad.render import legibility
 from spatialcad.render.stacks import (
+    LABEL_BAND,
+    MARGIN,
     TWO_SIDES,
     Framing,
     box_framing,
@@ -21,21 +24,45 @@ from spatialcad.render.stacks import (
     stack_picture,
 )
 
-VIEW = (290, 210)  # one view of an option; a picture shows the views one above the other
-ROW_WIDTH = 1280 - 2 * PAD  # the composite's usable width (render.layout)
+VIEW = (290, 210)  # the smallest view of a picture; pictures show two views one above the other
 MIN_VISIBLE = 0.35  # of a cube face's area, in at least one view
 
 
-def reference_framings(space: Sequence[int], k: int) -> list[Framing]:
-    """The framings of the complete stack and the given pieces (``k`` pictures in a row)."""
-    width = min(VIEW[0], (ROW_WIDTH - GAP * (k - 1)) // k)
-    size = (width, width * VIEW[1] // VIEW[0])
-    return [box_framing(cam, space, size) for cam in TWO_SIDES.values()]
+def view_size(space: Sequence[int]) -> tuple[int, int]:
+    """The size of one view: ``VIEW``, or larger until both views draw the box ``space``
+    whole with legible cubes (render/legibility.py)."""
+    corners = np.array(list(itertools.product(*[(0.0, float(n)) for n in space])))
+    size = np.array(VIEW, dtype=float)
+    for cam in TWO_SIDES.values():
+        uv = cam.project(corners)[:, :2]
+        need = np.ceil((uv.max(axis=0) - uv.min(axis=0)) * legibility.min_scale(cam))
+        size = np.maximum(size, need + 2 * MARGIN)
+    return int(size[0]), int(size[1])
 
 
-def option_framings(space: Sequence[int], k: int) -> list[Framing]:
+def reference_framings(space: Sequence[int]) -> list[Framing]:
+    """The framings of the complete stack and the given pieces (on the box ``space``)."""
+    return [box_framing(cam, space, view_size(space)) for cam in TWO_SIDES.values()]
+
+
+def option_framings(space: Sequence[int]) -> list[Framing]:
     """The options' framings: the reference scale, each piece centred on itself."""
-    return [Framing(f.cam, f.scale, VIEW) for f in reference_framings(space, k)]
+    return [Framing(f.cam, f.scale, f.size) for f in reference_framings(space)]
+
+
+def picture_size(space: Sequence[int]) -> tuple[int, int]:
+    """The size of a picture (two labelled views one above the other)."""
+    w, h = view_size(space)
+    return w, 2 * (h + LABEL_BAND)
+
+
+def legibility_failures(space: Sequence[int], boxes: Sequence[Sequence[int]]) -> list[str]:
+    """Failures of pictures shown in the composite at ``boxes`` whose cubes are too small."""
+    size = picture_size(space)
+    return [f for i, box in enumerate(boxes) for f in (
+        failure for framing in reference_framings(space)
+        for failure in legibility.edge_failures(
+            f"picture {i + 1}", framing.cam, framing.scale, legibility.shown_factor(box, size)))]
 
 
 def _picture(cubes: Sequence[Voxel], framings: list[Framing], colour: Colour | None,
@@ -50,7 +77,7 @@ def _picture(cubes: Sequence[Voxel], framings: list[Framing], colour: Colour | N
 def reference_pictures(stack: Sequence[Voxel], parts: Sequence[Sequence[Voxel]],
                        space: Sequence[int]) -> list[np.ndarray]:
     """The complete stack (grey) and the given pieces (a colour each) on the floor."""
-    framings = reference_framings(space, len(parts) + 1)
+    framings = reference_framings(space)
     floor = (space[0], space[1])
     return [_picture(stack, framings, None, floor)] + [
         _picture(part, framings, PART_COLOURS[i % len(PART_COLOURS)], floor)
@@ -58,8 +85,8 @@ def reference_pictures(stack: Sequence[Voxel], parts: Sequence[Sequence[Voxel]],
     ]
 
 
-def option_picture(piece: Sequence[Voxel], space: Sequence[int], k: int) -> np.ndarray:
-    return _picture(piece, option_framings(space, k), OPTION_COLOUR, None)
+def option_picture(piece: Sequence[Voxel], space: Sequence[int]) -> np.ndarray:
+    return _picture(piece, option_framings(space), OPTION_COLOUR, None)
 
 
 def visible(cubes: Sequence[Voxel], framings: list[Framing]) -> bool:

@@ -1,5 +1,7 @@
 """Reading the cube tasks' pictures back from the image: every grid block of a drawn net or
-of a drawn cube's visible faces is read at its centre and must show the recorded picture."""
+of a drawn cube's visible faces is read at its centre and must show the recorded picture,
+and dots must be legible (render/legibility.py; the pictures are read at their drawn size,
+so a composite that shrank them fails the reading)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from spatialcad.geometry.cube_fields import CubeDrawingFields, FaceSetFields, NetDrawingFields
+from spatialcad.render import legibility
 from spatialcad.verify.cube_rolling import SHOWN, NetPicture
 
 SCREEN_RIGHT = np.array([1.0, 1.0, 0.0]) / math.sqrt(2.0)
@@ -58,11 +61,19 @@ def check_net_image(panel: np.ndarray, drawing: NetDrawingFields,
     read = read_net(panel, drawing, cells, faces)
     bad = [f"{r},{c}" for (r, c, pic), got in zip(cells, read, strict=True)
            if not np.array_equal(pic, got)]
-    return [f"{what}: cells {bad} do not show their pictures"] if bad else []
+    failures = [f"{what}: cells {bad} do not show their pictures"] if bad else []
+    if faces.style == "dots":
+        n = len(faces.faces[0])
+        failures += legibility.dot_failures(what, legibility.net_dot_px(drawing.cell, n))
+    return failures
 
 
 def check_view_image(panel: np.ndarray, view: dict[str, np.ndarray],
                      drawing: CubeDrawingFields, faces: FaceSetFields, what: str) -> list[str]:
     read = read_view(panel, drawing, faces)
     bad = [k for k in SHOWN if not np.array_equal(read[k], view[k])]
-    return [f"{what}: the {bad} faces do not show their pictures"] if bad else []
+    failures = [f"{what}: the {bad} faces do not show their pictures"] if bad else []
+    if faces.style == "dots":
+        n = len(faces.faces[0])
+        failures += legibility.dot_failures(what, legibility.view_dot_px(drawing.scale, n))
+    return failures

@@ -20,6 +20,7 @@ from spatialcad.geometry.voxels import Voxel
 from spatialcad.render.block_views import (
     all_visible,
     colour_labels,
+    legibility_failures,
     looks_different,
     state_pictures,
 )
@@ -101,4 +102,4 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
                 failures.append(f"reference panel {2 * i + j + 1} does not show its state")
         if not all_visible(spec.state(cells), space):
             failures.append(f"{('initial', 'final')[i]} state: a cube is hidden in both views")
-    return failures
+    return failures + legibility_failures(space, boxes)

@@ -30,9 +30,11 @@ import numpy as np
 
 from spatialcad.geometry import rotations, splitting
 from spatialcad.geometry.voxels import Voxel, is_connected, normalized
+from spatialcad.render import legibility
 from spatialcad.render.piece_pictures import (
     option_framings,
     option_picture,
+    picture_size,
     reference_framings,
     reference_pictures,
     tops_visible,
@@ -70,6 +72,9 @@ class Generator(base.Generator):
         # Similarity ranks of the answer (to the reference, and summed to the other options),
         # drawn first and kept while stacks are redrawn, so that they stay uniform.
         p = self.params(level)
+        width, tall = picture_size(p["space"])
+        if not legibility.fits(width, max(4, p["pieces"]), tall):
+            raise Reject("a row of pictures with legible cubes would not fit the composite")
         target = random_target(rng)
         for drawn in range(1, STACK_DRAWS + 1):
             item = _try_stack(p["space"], p["pieces"], rng, target, drawn)
@@ -102,15 +107,15 @@ def _try_stack(space: tuple[int, int, int], k: int, rng: np.random.Generator,
     if min(len(q) for q in pieces) < MIN_PART:
         return None
     missing = pieces.pop(int(rng.integers(k)))
-    ref = reference_framings(space, k)
+    ref = reference_framings(space)
     if not tops_visible(stack, ref) or not all(visible(q, ref) for q in pieces):
         return None  # a cube of the stack or of a piece is hidden
     truth = normalized(missing)
-    answer = option_picture(truth, space, k)
+    answer = option_picture(truth, space)
     box = (_corner(stack, min), _corner(stack, max))
-    pool = _wrong_pool(rng, missing, box, space, k, answer)
+    pool = _wrong_pool(rng, missing, box, space, answer)
     reference = reference_pictures(stack, pieces, space)
-    scale = option_framings(space, k)[0].scale
+    scale = option_framings(space)[0].scale
 
     def accept(picked: tuple[int, ...]) -> bool:
         return len({pool[i].operator for i in picked}) >= 2 and all(  # kinds mixed
@@ -174,11 +179,11 @@ def _edit(rng: np.random.Generator, kind: str, piece: list[Voxel],
 
 
 def _wrong_pool(rng: np.random.Generator, missing: list[Voxel], within: tuple[Voxel, Voxel],
-                space: tuple[int, int, int], k: int, answer: np.ndarray) -> list[Candidate]:
+                space: tuple[int, int, int], answer: np.ndarray) -> list[Candidate]:
     """Distinct wrong pieces, connected, fully visible, looking unlike the answer (picture
     ``answer``), none congruent to it: up to ``EDITS_PER_KIND`` one-cube edits of the missing
     piece per kind, and up to ``SECOND_EDITS`` edits of those."""
-    framings = option_framings(space, k)
+    framings = option_framings(space)
     truth = normalized(missing)
     seen = {tuple(truth)}
     pool: list[Candidate] = []
@@ -192,7 +197,7 @@ def _wrong_pool(rng: np.random.Generator, missing: list[Voxel], within: tuple[Vo
         seen.add(tuple(shape))
         if not visible(shape, framings):
             return
-        image = option_picture(shape, space, k)
+        image = option_picture(shape, space)
         if looks_different(image, answer, framings[0].scale):
             pool.append(Candidate(cubes, edits, image))
 

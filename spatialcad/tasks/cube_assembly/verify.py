@@ -90,12 +90,13 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
             failures.append(f"reference panel {i + 1} does not show its cubes")
     for o, cells, box in zip(record["options"], pieces, boxes["options"], strict=True):
         drawn = sorted(set(cells))
-        if not _matches(crop(image, box), pictures.option_picture(drawn, space, k)):
+        if not _matches(crop(image, box), pictures.option_picture(drawn, space)):
             failures.append(f"option {o['letter']} does not show its piece")
-        if not pictures.visible(drawn, pictures.option_framings(space, k)):
+        if not pictures.visible(drawn, pictures.option_framings(space)):
             failures.append(f"option {o['letter']} hides a cube")
-    ref = pictures.reference_framings(space, k)
+    ref = pictures.reference_framings(space)
     if not pictures.tops_visible(stack_l, ref) or not all(
             pictures.visible(q, ref) for q in parts_l):
         failures.append("a column top of the stack or a cube of a piece is hidden")
-    return failures
+    return failures + pictures.legibility_failures(space, [*boxes["reference"],
+                                                            *boxes["options"]])

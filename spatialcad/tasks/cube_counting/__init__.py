@@ -8,5 +8,5 @@ TASK = declare(TaskInfo(
     category="VisualPenetration",
     order=8,
     package=__name__,
-    practical_max_level=20,
+    max_level=15,  # from level 16 on three views of legible cubes are wider than 2048 px
 ))

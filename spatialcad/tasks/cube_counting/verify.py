@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
 
+from spatialcad.render import legibility
 from spatialcad.render.gridread import GridReadError, read_grid
 from spatialcad.tasks.cube_counting.spec import parse_option, parse_spec
 from spatialcad.verify.base import crop
@@ -72,6 +73,7 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
             shown = read_grid(crop(image, box)).astype(bool)
         except GridReadError as exc:
             return [f"{name} view unreadable: {exc}"]
+        failures += legibility.grid_failures(f"the {name} view", box, shown.shape)
         expected = occupancy(vox, name)
         if shown.shape != expected.shape or not np.array_equal(shown, expected):
             failures.append(f"the {name} view in the image does not show the stack")

@@ -33,8 +33,8 @@ from spatialcad.tasks.cube_unfolding.spec import (
     texts,
 )
 
-NET_CELL = 54
-NET_PANEL = (290, 180)
+NET_CELL = 60  # dots of a 4 x 4 grid 10 px across (render/legibility.py)
+NET_PANEL = (310, 190)
 VIEW_PANEL = 300
 
 

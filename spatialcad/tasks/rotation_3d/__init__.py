@@ -8,5 +8,5 @@ TASK = declare(TaskInfo(
     category="MentalRotation",
     order=2,
     package=__name__,
-    practical_max_level=15,
+    practical_max_level=7,  # legible panels for bigger stacks reject many draws
 ))

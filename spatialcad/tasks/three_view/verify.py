@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from spatialcad.geometry.voxels import Voxel
+from spatialcad.render import legibility
 from spatialcad.render.gridread import GridReadError, read_cell_colours
 from spatialcad.tasks.three_view.spec import PartSpec, StackOption, parse_option, parse_spec
 from spatialcad.tasks.three_view.verify_parts import verify_part
@@ -49,6 +50,7 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
             grid = read_cell_colours(crop(image, box))
         except GridReadError as exc:
             return [f"option {o['letter']} unreadable: {exc}"]
+        failures += legibility.grid_failures(f"option {o['letter']}", box, grid.shape)
         own = drawing(vox, set(data.red), data.view)
         if grid.shape != own.shape or not np.array_equal(grid, own):
             failures.append(f"option {o['letter']} does not draw its stated view")
