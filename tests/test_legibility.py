@@ -95,8 +95,8 @@ def test_a_difference_only_in_a_hidden_cube_is_found():
     hidden = [v for v in BLOCK if v != (0, 2, 0)]
     seen = [v for v in BLOCK if v != (2, 0, 2)]
     scale = legibility.min_scale(ISO)
-    assert legibility.hidden_difference(hidden, BLOCK, proper_rotations(), ISO, scale)
-    assert not legibility.hidden_difference(seen, BLOCK, proper_rotations(), ISO, scale)
+    assert legibility.hidden_difference(hidden, BLOCK, proper_rotations(), [(ISO, scale)])
+    assert not legibility.hidden_difference(seen, BLOCK, proper_rotations(), [(ISO, scale)])
     assert not legibility.gap_shows(hidden, (0, 2, 0), ISO, scale)
     assert legibility.gap_shows(seen, (2, 0, 2), ISO, scale)
 
@@ -195,3 +195,24 @@ def test_block_moving_panels_grow_with_the_space():
     assert run_verifier(record, image) == []
     small, composite = _shrunk(record, image, 900)
     assert any("edges are" in f for f in run_verifier(small, composite))
+
+
+def test_cube_assembly_verifier_refuses_a_wrong_piece_with_a_hidden_difference():
+    """A wrong option that is the missing piece without a cube its pictures would not show
+    (tampered record) fails; the generated items pass."""
+    from spatialcad.render.piece_pictures import option_framings
+    record, image = next(generated_items("cube_assembly", (0,), 1, seed=5))
+    assert not any("do not show" in f for f in run_verifier(record, image))
+    views = [(f.cam, f.scale) for f in option_framings([3, 3, 3])]
+    block = [list(v) for v in BLOCK]
+    centre = [v for v in block if v != [1, 1, 1]]  # the hidden centre cube removed
+    assert legibility.hidden_difference(centre, BLOCK, [np.eye(3, dtype=int)], views)
+    tampered = copy.deepcopy(record)
+    spec = tampered["spec"]
+    spec["space"], spec["voxels"] = [3, 3, 3], block
+    spec["parts"] = [[]] * (spec["pieces"] - 1)  # the whole block is the missing piece
+    wrong = next(o for o in tampered["options"] if not o["is_answer"])
+    wrong["data"]["voxels"] = centre
+    failures = run_verifier(tampered, image)
+    assert any(f"option {wrong['letter']} differs from the missing piece only" in f
+               for f in failures)

@@ -174,16 +174,17 @@ def alignments(option: Iterable[Voxel], reference: Iterable[Voxel],
 
 
 def hidden_difference(option: Sequence[Voxel], reference: Sequence[Voxel],
-                      rotations: Iterable[np.ndarray], cam: Camera, scale: float) -> bool:
-    """True when the option's picture could be a turned copy of the reference: for one of
-    its nearest look-alikes, no cube in which they differ (nor the gap of one the option
-    lacks) shows in the option's picture."""
-    shown = shown_cells(option, cam, scale)
+                      rotations: Iterable[np.ndarray],
+                      views: Sequence[tuple[Camera, float]]) -> bool:
+    """True when the option's pictures (one per ``(camera, scale)`` of ``views``) could be
+    of a turned copy of the reference: for one of its nearest look-alikes, no cube in which
+    they differ (nor the gap of one the option lacks) shows in any of them."""
+    shown = set().union(*(shown_cells(option, cam, scale) for cam, scale in views))
     gaps: dict[Voxel, bool] = {}
 
     def gap(cell: Voxel) -> bool:
         if cell not in gaps:
-            gaps[cell] = gap_shows(option, cell, cam, scale)
+            gaps[cell] = any(gap_shows(option, cell, cam, scale) for cam, scale in views)
         return gaps[cell]
 
     for extra, missing in alignments(option, reference, rotations):

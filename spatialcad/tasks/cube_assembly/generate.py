@@ -184,6 +184,7 @@ def _wrong_pool(rng: np.random.Generator, missing: list[Voxel], within: tuple[Vo
     ``answer``), none congruent to it: up to ``EDITS_PER_KIND`` one-cube edits of the missing
     piece per kind, and up to ``SECOND_EDITS`` edits of those."""
     framings = option_framings(space)
+    views = [(f.cam, f.scale) for f in framings]
     truth = normalized(missing)
     seen = {tuple(truth)}
     pool: list[Candidate] = []
@@ -195,7 +196,8 @@ def _wrong_pool(rng: np.random.Generator, missing: list[Voxel], within: tuple[Vo
         if tuple(shape) in seen or rotations.congruent(shape, truth):
             return
         seen.add(tuple(shape))
-        if not visible(shape, framings):
+        if not visible(shape, framings) or legibility.hidden_difference(
+                shape, truth, [np.eye(3, dtype=int)], views):
             return
         image = option_picture(shape, space)
         if looks_different(image, answer, framings[0].scale):

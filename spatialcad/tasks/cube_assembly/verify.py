@@ -7,8 +7,9 @@ connected; all pieces but one are given (the question's count of pieces is the s
 spatialcad.verification checks the text); they are connected, disjoint and inside the
 stack; the missing piece is connected; exactly the answer option has its shape; every
 option is connected.  With the task's own pictures (spatialcad.render.piece_pictures) it
-also checks that the panels show what the record says and that every cube the question
-relies on is visible.
+also checks that the panels show what the record says, with legible cubes, that every cube
+the question relies on is visible, and that each wrong option differs from the missing
+piece (moved) in a cube, or the gap of one, that its pictures show.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from spatialcad.geometry.voxels import Voxel
+from spatialcad.render import legibility
 from spatialcad.render import piece_pictures as pictures
 from spatialcad.tasks.cube_assembly.spec import parse_option, parse_spec
 from spatialcad.verify.base import crop
@@ -92,8 +94,14 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
         drawn = sorted(set(cells))
         if not _matches(crop(image, box), pictures.option_picture(drawn, space)):
             failures.append(f"option {o['letter']} does not show its piece")
-        if not pictures.visible(drawn, pictures.option_framings(space)):
+        framings = pictures.option_framings(space)
+        if not pictures.visible(drawn, framings):
             failures.append(f"option {o['letter']} hides a cube")
+        if o["letter"] not in matches and legibility.hidden_difference(
+                drawn, sorted(missing), [np.eye(3, dtype=int)],
+                [(f.cam, f.scale) for f in framings]):
+            failures.append(f"option {o['letter']} differs from the missing piece only in "
+                            "cubes its pictures do not show")
     ref = pictures.reference_framings(space)
     if not pictures.tops_visible(stack_l, ref) or not all(
             pictures.visible(q, ref) for q in parts_l):

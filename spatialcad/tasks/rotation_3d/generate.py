@@ -93,7 +93,7 @@ class Generator(base.Generator):
         framing = common_isometric_framing(shown, panel)
         for option, vox in zip(options, shown[1:], strict=True):
             if option.operator != "rotation" and legibility.hidden_difference(
-                    vox, stack, rotations.proper_rotations(), ISOMETRIC, framing.scale):
+                    vox, stack, rotations.proper_rotations(), [(ISOMETRIC, framing.scale)]):
                 raise Reject("a wrong option differs from a rotation only in hidden cubes")
         pictures = [stack_picture(s, framing, colors=dict.fromkeys(s, SAND)) for s in shown]
         for option, picture in zip(options, pictures[1:], strict=True):
@@ -141,7 +141,7 @@ class _Looks:
         if any(IsometricLook(t).difference(self.reference) < MIN_PIXELS for t in sorted(turned)):
             return True
         return legibility.hidden_difference(candidate, self.stack, rotations.proper_rotations(),
-                                            ISOMETRIC, legibility.min_scale(ISOMETRIC))
+                                            [(ISOMETRIC, legibility.min_scale(ISOMETRIC))])
 
 
 def _rotation_options(

@@ -125,7 +125,7 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
             scale = common_isometric_framing(
                 [spec.voxels, *(d.voxels for d in options)], spec.panel).scale
             if legibility.hidden_difference(data.voxels, spec.voxels, rotation_group(),
-                                            camera("isometric"), scale):
+                                            [(camera("isometric"), scale)]):
                 failures.append(f"{name} differs from a turned copy of the reference only "
                                 "in cubes its picture does not show")
     if fitting != [record["Answer"]]:
