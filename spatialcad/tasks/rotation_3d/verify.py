@@ -109,6 +109,8 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
         failures.append("the options' voxels differ from spec option_voxels")
     ref_look = IsometricLook(spec.voxels)
     ref_looks = [IsometricLook(c) for c in _turned_copies(spec.voxels)]
+    scale = common_isometric_framing([spec.voxels, *(o.voxels for o in options)],
+                                     spec.panel).scale
     fitting = []
     for o, data in zip(record["options"], options, strict=True):
         name = f"option {o['letter']}"
@@ -122,8 +124,6 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
             why = _looks_wrong(ref_looks, ref_look, data.voxels)
             if why:
                 failures.append(f"{name} cannot be told from a rotation: {why}")
-            scale = common_isometric_framing(
-                [spec.voxels, *(d.voxels for d in options)], spec.panel).scale
             if legibility.hidden_difference(data.voxels, spec.voxels, rotation_group(),
                                             [(camera("isometric"), scale)]):
                 failures.append(f"{name} differs from a turned copy of the reference only "
