@@ -37,6 +37,7 @@ MIN_CUBE_EDGE_PX = 32.0
 MIN_DOT_PX = 10.0
 MIN_SHOWN = 0.25
 MIN_SHOWN_PX = 30
+PROBE_SCALE = 12.0  # px per unit of a quick first look (a face: 144 px, a quarter: 36)
 END_ON = 0.99  # an edge whose direction has this cosine with the view is seen end on
 
 
@@ -159,18 +160,25 @@ def alignments(option: Iterable[Voxel], reference: Iterable[Voxel],
     of the best, (cubes the option has and the copy lacks, cubes the copy has and the
     option lacks)."""
     opt = set(_cells(option))
-    ref = np.array(list(reference), dtype=int).reshape(-1, 3)
-    a = np.array(sorted(opt), dtype=int)
-    found: list[tuple[int, set[Voxel], set[Voxel]]] = []
+    a = np.array(sorted(opt), dtype=np.int64)
+    ref = np.array(list(reference), dtype=np.int64).reshape(-1, 3)
+    base = 2 * int(max(np.abs(a).max(), np.abs(ref).max())) + 1  # |a shift| < base
+    span = np.array([(2 * base) ** 2, 2 * base, 1], dtype=np.int64)
+    votes = []  # per rotation: the turned reference, its moves (codes) and their overlaps
     for m in rotations:
-        turned = ref @ np.asarray(m).T
-        shifts = (a[:, None, :] - turned[None, :, :]).reshape(-1, 3)
-        moves, votes = np.unique(shifts, axis=0, return_counts=True)
-        for t in moves[votes >= votes.max() - 1]:
-            copy = set(_cells((turned + t).tolist()))
-            found.append((len(opt & copy), opt - copy, copy - opt))
-    best = max(n for n, _, _ in found)
-    return [(extra, missing) for n, extra, missing in found if n >= best - 1]
+        turned = ref @ np.asarray(m, dtype=np.int64).T
+        codes = ((a[:, None, :] - turned[None, :, :]).reshape(-1, 3) + base) @ span
+        moves, overlap = np.unique(codes, return_counts=True)
+        votes.append((turned, moves, overlap))
+    best = max(int(overlap.max()) for _, _, overlap in votes)
+    found = []
+    for turned, moves, overlap in votes:
+        for code in moves[overlap >= best - 1].tolist():
+            t = [code // span[0] - base, code // span[1] % (2 * base) - base,
+                 code % (2 * base) - base]
+            copy = set(_cells((turned + np.array(t)).tolist()))
+            found.append((opt - copy, copy - opt))
+    return found
 
 
 def hidden_difference(option: Sequence[Voxel], reference: Sequence[Voxel],

@@ -141,7 +141,7 @@ class _Looks:
         if any(IsometricLook(t).difference(self.reference) < MIN_PIXELS for t in sorted(turned)):
             return True
         return legibility.hidden_difference(candidate, self.stack, rotations.proper_rotations(),
-                                            [(ISOMETRIC, legibility.min_scale(ISOMETRIC))])
+                                            [(ISOMETRIC, legibility.PROBE_SCALE)])
 
 
 def _rotation_options(
