@@ -184,7 +184,7 @@ def _wrong_pool(rng: np.random.Generator, missing: list[Voxel], within: tuple[Vo
     ``answer``), none congruent to it: up to ``EDITS_PER_KIND`` one-cube edits of the missing
     piece per kind, and up to ``SECOND_EDITS`` edits of those."""
     framings = option_framings(space)
-    views = [(f.cam, f.scale) for f in framings]
+    views = [(f.cam, legibility.PROBE_SCALE) for f in framings]  # verified at full scale
     truth = normalized(missing)
     seen = {tuple(truth)}
     pool: list[Candidate] = []
