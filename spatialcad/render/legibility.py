@@ -10,8 +10,9 @@ as it is, and to a person at 100 % on a desktop screen, about 96 px per inch at 
   solver of 44 items zoomed 3-4x into cubes of 20-27 px; 32 px is the size where a model's
   usual 14 px vision patch still spans less than half a cube edge.
 - ``MIN_DOT_PX = 10``: a pip's diameter (a dot is 0.68 of its grid block; see
-  render/cube_faces.py), seen face on; 10 px is about 0.25 degrees, well above the 1 arc
-  minute acuity limit, and at least 2 patches of a model's 14 px grid per 3 dots.
+  render/cube_faces.py), along its short axis where a face is seen slanted; 10 px is about
+  0.25 degrees, and its colour is read without zooming (the solver's dots were about 8 px);
+  it fills most of a model's 14 px vision patch.
 - ``MIN_SHOWN = 0.25``: a cube, or the gap a missing cube leaves, counts as shown in a
   picture when at least a quarter of a cube face's area (scale^2 pixels) of it is seen, and
   never fewer than ``MIN_SHOWN_PX`` pixels.

@@ -116,7 +116,7 @@ def legible_panel(stacks: list[list[Voxel]]) -> tuple[int, int]:
     scale with legible cubes; Reject when four of them do not fit the composite."""
     scale = common_isometric_framing(stacks, PANEL).scale
     side = legibility.grown_side(PANEL[0], scale, legibility.min_scale(ISOMETRIC))
-    if not legibility.fits(side, 4):
+    if not legibility.fits(side, 4, side):
         raise Reject(f"the stacks need {side} px panels to show legible cubes")
     return (side, side)
 
