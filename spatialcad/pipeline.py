@@ -53,6 +53,7 @@ class ItemResult:
     record: dict[str, Any]
     png: bytes
     rejected: int  # candidates thrown away (Reject or failed verification) before this one
+    image: np.ndarray | None = None  # the composed image the PNG encodes (if asked to keep it)
 
 
 def assemble(
@@ -129,10 +130,12 @@ def candidates(task: TaskInfo, level: int, index: int, seed: int,
 
 
 def make_item(task_name: str, level: int, index: int, n: int, seed: int,
-              options: dict[str, Any] | None = None, split: str | None = None) -> ItemResult:
+              options: dict[str, Any] | None = None, split: str | None = None, *,
+              keep_image: bool = False) -> ItemResult:
     """Build, assemble and verify item ``index``; retry with the next sub-seed on failure.
     ``options`` are the run's task settings (e.g. ``deepcad_dir``); with ``split``, the item
-    comes from that split (:func:`candidates`)."""
+    comes from that split (:func:`candidates`); with ``keep_image``, the result also holds
+    the composed image array (``generate`` leaves it out: it would cross process pipes)."""
     task = registry.task(task_name)
     letter = rec.answer_letter(seed if split is None else split_seed(seed, split), task_name,
                                level, index)
@@ -150,7 +153,7 @@ def make_item(task_name: str, level: int, index: int, n: int, seed: int,
         png = encode_png(image)
         failures = run_verifier(record, image)
         if not failures:
-            return ItemResult(record, png, attempt)
+            return ItemResult(record, png, attempt, image if keep_image else None)
         last = "verification failed: " + "; ".join(failures)
     raise GenerationError(f"{task_name} level {level} item {index}: no valid item ({last})")
 

@@ -131,13 +131,13 @@ def test_rejected_items_are_logged_and_retried(sc, bench, gold, tmp_path):
     assert code == 2 and "5 requests in a row were rejected" in err
 
 
-def test_fill_form_and_text_only(sc, bench, gold, tmp_path):
+def test_open_form_and_text_only(sc, bench, gold, tmp_path):
     with FakeEndpoint(gold=gold) as ep:
         code, _, err = sc("eval", bench, "--model", "fake-vl", "--base-url", ep.base_url,
-                          "--out", tmp_path / "fill", "--form", "fill", "--prompt", "direct")
+                          "--out", tmp_path / "open", "--form", "open", "--prompt", "direct")
         assert code == 0, err
-        lines = results(tmp_path / "fill")
-        assert len(lines) == 4 and all(x["correct"] and x["form"] == "fill" for x in lines)
+        lines = results(tmp_path / "open")
+        assert len(lines) == 4 and all(x["correct"] and x["form"] == "open" for x in lines)
         assert {x["task"] for x in lines} == {"CubeCounting"}
         code, _, err = sc("eval", bench, "--model", "fake-vl", "--base-url", ep.base_url,
                           "--out", tmp_path / "text", "--text-only", "--limit", 1)
@@ -205,7 +205,7 @@ def test_ladder_against_the_endpoint(sc, tmp_path):
     ([], "give either --model (with --base-url) or --baseline"),
     (["--model", "m"], "--model needs --base-url"),
     (["--baseline", "random", "--model", "m"], "give either --model"),
-    (["--baseline", "random", "--form", "fill"], "multiple-choice form only"),
+    (["--baseline", "random", "--form", "open"], "multiple-choice form only"),
     (["--baseline", "random", "--ladder"], "--ladder needs --task"),
     (["--baseline", "random", "--ladder", "--task", "cube_counting"], "give no benchmark DIR"),
     (["--baseline", "random", "--concurrency", 0], "--concurrency must be >= 1"),

@@ -48,7 +48,9 @@ def _check_options(dir_: Path | None, model: str | None, base_url: str | None,
     elif dir_ is None:
         fail("give the benchmark DIR to score (or --ladder --task NAME)")
     if baseline and form != "choice":
-        fail("baselines answer the multiple-choice form only (drop --form fill)")
+        fail(f"baselines answer the multiple-choice form only (drop --form {form})")
+    if ladder_mode and form == "judge":
+        fail("--ladder scores one answer per item: use --form choice or open")
 
 
 def _api_key(var: str | None) -> str | None:
@@ -104,8 +106,10 @@ def _summary_line(out: Path, lines: list[dict[str, Any]], done: runner.Progress)
               show_default=True, help="Answering style: reasoning + tags, reasoning + "
               "\\boxed{}, or the answer alone.")
 @click.option("--form", type=click.Choice(FORMS), default="choice", show_default=True,
-              help="choice: the four-option question; fill: the fill-in form "
-              "(Question_direct), for the items that have one.")
+              help="choice: the four-option question; open: the open-ended form "
+              "(Question_direct), for the items that have one; judge: yes/no questions, one "
+              "with answer yes and one with answer no per item (the image shows the "
+              "reference and the judged option alone).")
 @click.option("--text-only", is_flag=True, help="Send no image (text-only baseline).")
 @click.option("--concurrency", type=int, default=4, show_default=True,
               help="Requests in flight at once.")
@@ -223,7 +227,7 @@ def _run_benchmark(bench: Path, out: Path, answerer: Any, identity: dict[str, An
     except (ValueError, OSError) as exc:
         fail(str(exc))
     answered = runner.answered(lines)
-    todo = [r for r in records if runner.item_id(r) not in answered]
+    todo = runner.pending(records, form, answered)
     log = runner.ResultLog(out / runner.RESULTS)
     try:
         done = runner.run_items(todo, checked.png, answerer, log, concurrency)
@@ -302,6 +306,7 @@ def report_cmd(runs: tuple[Path, ...], out: Path | None) -> None:
     click.echo(f"wrote {path} and plots to {out}")
 
 
+QUIZ_FORMS = ("choice", "open")
 EXPORT_FORMATS = ("hf", "spatialviz", "vlmeval", "jsonl")
 
 
@@ -387,8 +392,8 @@ def gallery_cmd(dir_: Path, out: Path | None, embed: bool, runs: tuple[Path, ...
               help="Only these tasks (CLI or record names; default: every task of DIR).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the sample, its order and the practice item.")
-@click.option("--form", type=click.Choice(FORMS), default="choice", show_default=True,
-              help="choice: pick one of four options; fill: type the answer of the fill-in "
+@click.option("--form", type=click.Choice(QUIZ_FORMS), default="choice", show_default=True,
+              help="choice: pick one of four options; open: type the answer of the open "
               "form (Question_direct), only items that have one.")
 @click.option("--overwrite", is_flag=True, help="Replace an earlier quiz in OUT.")
 def quiz_cmd(dir_: Path, out: Path, n: int, tasks: str | None, seed: int, form: str,

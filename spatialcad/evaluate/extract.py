@@ -18,8 +18,11 @@ Multiple choice, "Rule B" (the default), in this order:
 after the last marker (anywhere if there is no marker), without word boundaries (it reads
 "All" as A).
 
-Fill-in answers (``Question_direct``): the text in answer tags, ``\\boxed{}`` or after
+Open answers (``Question_direct``): the text in answer tags, ``\\boxed{}`` or after
 the last marker is compared with ``Answer_direct`` number by number ("6, 8" == "6,8").
+
+Yes/no (judge) answers: the same answer text, which must hold exactly one of the words
+"yes" and "no" (either case); both or neither is no answer.
 """
 
 from __future__ import annotations
@@ -174,7 +177,7 @@ def _braced(text: str, start: int) -> str:
 
 
 def extract_open(text: str | None) -> Extraction:
-    """The answer text of a fill-in response: tags, then \\boxed{}, then the last marker."""
+    """The answer text of an open-form response: tags, then \\boxed{}, then the last marker."""
     text = (text or "").strip()
     tags = _TAGS.findall(text)
     if tags:
@@ -192,12 +195,27 @@ def extract_open(text: str | None) -> Extraction:
     return Extraction(None, "none")
 
 
+_YES_NO = re.compile(r"(?<![A-Za-z0-9_])(yes|no)(?![A-Za-z0-9_])", re.IGNORECASE)
+
+
+def extract_yes_no(text: str | None) -> Extraction:
+    """"yes" or "no" from a judge response: the open answer text (tags, \\boxed{}, marker,
+    bare) holding exactly one of the two words; ambiguous or absent -> None."""
+    got = extract_open(text)
+    if got.value is None:
+        return got
+    words = {w.casefold() for w in _YES_NO.findall(got.value)}
+    if len(words) != 1:
+        return Extraction(None, "ambiguous" if words else "none")
+    return Extraction(words.pop(), got.rule)
+
+
 def numbers(text: str) -> list[float]:
     return [float(x) for x in _NUMBER.findall(text)]
 
 
 def match_open(extracted: str | None, gold: str) -> bool:
-    """Fill-in correctness: same numbers in the same order, else the same normalized text."""
+    """Open-form correctness: same numbers in the same order, else the same normalized text."""
     if extracted is None:
         return False
     want = numbers(gold)
