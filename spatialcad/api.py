@@ -36,7 +36,8 @@ from spatialcad.tasks import registry
 
 Entry = dict[str, Any]
 COMPONENT_KEYS = ("task", "weight", "level", "form", "split")
-MAX_SCORED = 200_000  # characters of a reply scored (its end: where the answer is)
+MAX_SCORED = 4_000  # characters scored: a reply's end, where its final answer is (the
+# extraction rules are quadratic on adversarial text; this bounds a score to ~0.1 s)
 
 
 @dataclass(frozen=True)
