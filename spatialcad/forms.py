@@ -11,9 +11,11 @@ evaluation, the Python API and the reasoning-gym datasets).
   alone (:func:`judge_image`, cut from the composed image, never re-rendered); a text
   option on the whole image (its question names the candidate in text).
 
-Balanced judging: the API alternates the wanted answer (yes for even entries, no for odd)
-and the evaluation asks one yes and one no question per item (:func:`balanced_options`),
-so answering "yes" to everything scores 50%.  Among several options with the wanted
+Balanced judging: the evaluation asks one yes and one no question of every item that has
+both (:func:`balanced_options`; items without both are left out of the judge run), so
+answering "yes" to everything scores exactly 50%; the API alternates the wanted answer
+(yes for even entries, no for odd), taking the other answer only for an item without the
+wanted one.  Among several options with the wanted
 answer, the one taken is drawn from the item's seed.
 """
 
@@ -71,10 +73,11 @@ def judge_option(record: Record, answer: str) -> int | None:
 
 
 def balanced_options(record: Record) -> list[int]:
-    """The judge questions the evaluation asks: one with answer yes, one with answer no
-    (whichever exist), in option order."""
-    found = (judge_option(record, a) for a in ("yes", "no"))
-    return sorted(k for k in found if k is not None)
+    """The judge questions the evaluation asks: one with answer yes and one with answer no,
+    in option order; none if the item lacks either (e.g. its answer is "none of the
+    others", which has no judge question), so every judged item is exactly balanced."""
+    found = [judge_option(record, a) for a in ("yes", "no")]
+    return sorted(k for k in found if k is not None) if None not in found else []
 
 
 def entry_option(record: Record, i: int) -> int:

@@ -8,6 +8,7 @@ from spatialcad.evaluate.extract import (
     extract_choice,
     extract_choice_rule_a,
     extract_open,
+    extract_yes_no,
     match_open,
 )
 
@@ -119,3 +120,15 @@ def test_rule_a_is_coarse(response, expected):
 ])
 def test_fill_in(response, gold, ok):
     assert match_open(extract_open(response).value, gold) is ok
+
+
+@pytest.mark.parametrize(("response", "want"), [
+    ("yes", "yes"), ("No.", "no"), ("**Yes**", "yes"), ("<answer>NO</answer>", "no"),
+    ("<think>yes at first, then no</think><answer>yes</answer>", "yes"),
+    ("Step by step... \\boxed{\\text{no}}", "no"), ("The answer is yes.", "yes"),
+    ("Final answer: no, it is mirrored.", "no"),
+    ("<answer>yes or no</answer>", None), ("maybe", None), ("", None), (None, None),
+    ("nobody says yesterday", None), ("It is yes.\nNo wait.\nHmm.", None),
+])
+def test_yes_no(response, want):
+    assert extract_yes_no(response).value == want

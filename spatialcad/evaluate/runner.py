@@ -70,7 +70,7 @@ def select(records: list[Record], form: str, limit: int | None) -> list[Record]:
     chosen: list[Record] = []
     seen: dict[tuple[str, str], int] = {}
     for r in records:
-        if not forms.has_form(r, form):
+        if not (forms.has_form(r, form) and asked(r, form)):
             continue
         key = (r["Task"], r["Level"])
         seen[key] = seen.get(key, 0) + 1
