@@ -189,7 +189,7 @@ def test_judge_form_is_balanced_resumes_and_reports(sc, bench, gold, tmp_path):
     yes = results(tmp_path / "yes")
     assert sum(x["correct"] for x in yes) * 2 == len(yes)  # always "yes" scores 50%
     code, md, err = sc("report", tmp_path / "yes", "--out", tmp_path / "rep")
-    assert code == 0 and f"50.0 [" in md and "| judge |" in md, err
+    assert code == 0 and "50.0 [" in md and "| judge |" in md, err
 
 
 def test_baselines_and_report(sc, bench, gold, tmp_path):
