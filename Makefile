@@ -54,7 +54,8 @@ test: lint test-deps
 	$(VPY) -m pytest
 
 perf: setup
-	$(VPY) -m spatialcad.perf --level 1 --n $(PERF_N) --section tasks --section bench
+	$(VPY) -m spatialcad.perf --level 1 --n $(PERF_N) --section tasks --section bench \
+		--section forms
 
 lint: setup
 	$(VENV)/bin/ruff check spatialcad tests macros

@@ -128,8 +128,9 @@ class Dataset:
 
     def __getitem__(self, i: int) -> Entry:
         comp, index = self.locate(i)
+        judge = comp.form == "judge"  # the judged image is encoded by forms.entry
         result = pipeline.make_item(comp.task, comp.level, index, comp.count, self.seed,
-                                    self.options, comp.split, keep_image=True)
+                                    self.options, comp.split, keep_image=True, encode=not judge)
         record, image = result.record, result.image
         assert image is not None
         if not forms.has_form(record, comp.form):
@@ -138,7 +139,7 @@ class Dataset:
                              f"form (its record carries no {fields}); only items whose "
                              "record carries it have it: choose another form or task")
         option = forms.entry_option(record, i) if comp.form == "judge" else None
-        made = forms.entry(record, image, result.png, comp.form, option)
+        made = forms.entry(record, image, None if judge else result.png, comp.form, option)
         out: Entry = {
             "question": made.question,
             "answer": made.answer,

@@ -163,16 +163,19 @@ class Entry:
     png: bytes
 
 
-def entry(record: Record, image: np.ndarray, png: bytes, form: str,
+def entry(record: Record, image: np.ndarray, png: bytes | None, form: str,
           option: int | None = None) -> Entry:
-    """The ``form`` entry of an item from its record, composed image and PNG (``option``:
-    the judged option of the judge form)."""
+    """The ``form`` entry of an item from its record, composed image and PNG (None: not
+    encoded yet; it is encoded here only if the entry shows the whole image, so a judged
+    pictured option costs one PNG encoding of its smaller cut, not two); ``option`` is the
+    judged option of the judge form."""
     form = canonical(form)
     if form == "judge":
         text = question(record, form, option)  # ValueError unless option is judged
         assert option is not None
         shown = judge_image(record, image, option)
-        data = png if shown is image else encode_png(shown)
+        data = png if shown is image and png is not None else encode_png(shown)
         return Entry(text, gold(record, form, option), None, option, shown, data)
     choices = list(record["Choices"]) if form == "choice" else None
-    return Entry(question(record, form), gold(record, form), choices, None, image, png)
+    data = encode_png(image) if png is None else png
+    return Entry(question(record, form), gold(record, form), choices, None, image, data)

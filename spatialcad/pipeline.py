@@ -131,11 +131,13 @@ def candidates(task: TaskInfo, level: int, index: int, seed: int,
 
 def make_item(task_name: str, level: int, index: int, n: int, seed: int,
               options: dict[str, Any] | None = None, split: str | None = None, *,
-              keep_image: bool = False) -> ItemResult:
+              keep_image: bool = False, encode: bool = True) -> ItemResult:
     """Build, assemble and verify item ``index``; retry with the next sub-seed on failure.
     ``options`` are the run's task settings (e.g. ``deepcad_dir``); with ``split``, the item
     comes from that split (:func:`candidates`); with ``keep_image``, the result also holds
-    the composed image array (``generate`` leaves it out: it would cross process pipes)."""
+    the composed image array (``generate`` leaves it out: it would cross process pipes),
+    and with ``encode=False`` its ``png`` is empty (for a caller that encodes another
+    picture, such as a judge question's crop)."""
     task = registry.task(task_name)
     letter = rec.answer_letter(seed if split is None else split_seed(seed, split), task_name,
                                level, index)
@@ -150,9 +152,9 @@ def make_item(task_name: str, level: int, index: int, n: int, seed: int,
         )
         # PNG is lossless (tests/test_render.py: test_png_round_trip), so the composed image
         # is exactly what the file will show; `spatialcad verify` re-reads the files
-        png = encode_png(image)
         failures = run_verifier(record, image)
         if not failures:
+            png = encode_png(image) if encode else b""
             return ItemResult(record, png, attempt, image if keep_image else None)
         last = "verification failed: " + "; ".join(failures)
     raise GenerationError(f"{task_name} level {level} item {index}: no valid item ({last})")
