@@ -327,7 +327,8 @@ def export_cmd(dir_: Path, fmt: str, out: Path, overwrite: bool, repo: str | Non
     """Export benchmark DIR for other tools, every image embedded or copied.
 
     \b
-    hf          OUT/data/test-*.parquet, OUT/README.md (dataset card), OUT/manifest.json:
+    hf          OUT/data/<split>-*.parquet (the split of `generate --split`, else test),
+                OUT/README.md (dataset card), OUT/manifest.json:
                 datasets.load_dataset(OUT, split="test")
     spatialviz  OUT/data.json + OUT/<Category>/<Task>/<Level>/<Image_id>.png: run
                 SpatialViz-Bench's evaluation/evaluate.py with --benchmark_test_path OUT
