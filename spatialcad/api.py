@@ -21,6 +21,7 @@ deterministic shuffle computed per position, so indexing stays lazy.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ from spatialcad.tasks import registry
 
 Entry = dict[str, Any]
 COMPONENT_KEYS = ("task", "weight", "level", "form", "split")
+PROBED = 4  # items per task :func:`open_form_tasks` looks at
 MAX_SCORED = 4_000  # characters scored: a reply's end, where its final answer is (the
 # extraction rules are quadratic on adversarial text; this bounds a score to ~0.1 s)
 
@@ -135,9 +137,11 @@ class Dataset:
         assert image is not None
         if not forms.has_form(record, comp.form):
             fields = "Question_direct/Answer_direct" if comp.form == "open" else "judge"
+            others = (f"; tasks with open-form items at level {comp.level}: "
+                      f"{', '.join(open_form_tasks(comp.level)) or 'none'}"
+                      if comp.form == "open" else "")
             raise ValueError(f"{comp.task} level {comp.level} item {index} has no {comp.form} "
-                             f"form (its record carries no {fields}); only items whose "
-                             "record carries it have it: choose another form or task")
+                             f"form (its record carries no {fields}){others}")
         option = forms.entry_option(record, i) if comp.form == "judge" else None
         made = forms.entry(record, image, None if judge else result.png, comp.form, option)
         out: Entry = {
@@ -161,6 +165,24 @@ class Dataset:
         """1.0 if ``answer`` (a bare answer or a model's whole reply) gives the entry's
         answer, else 0.0; never raises, whatever ``answer`` is."""
         return score_answer(answer, entry)
+
+
+@functools.cache
+def open_form_tasks(level: int) -> tuple[str, ...]:
+    """The tasks some of whose first :data:`PROBED` items at ``level`` (their drafts, seed 0)
+    carry an open form, among the tasks that need no FreeCAD (for an error message: which
+    tasks give the open form is read from what they build, never listed by hand)."""
+    found = []
+    for name, info in registry.tasks().items():
+        if info.needs_freecad or not info.has_level(level):
+            continue
+        for index in range(PROBED):
+            draft = next(d for _, _, d in pipeline.candidates(info, level, index, 0)
+                         if not isinstance(d, str))
+            if draft.question_direct is not None and draft.answer_direct is not None:
+                found.append(name)
+                break
+    return tuple(found)
 
 
 def score_answer(answer: Any, entry: Any) -> float:
