@@ -9,7 +9,7 @@ import pytest
 from eval_server import FakeEndpoint, dead_url, gold_table, judge_table
 
 from spatialcad import forms, pipeline
-from spatialcad.evaluate import ladder
+from spatialcad.evaluate import ladder, stats
 
 FAST = ["--timeout", "0.3", "--backoff", "0.01"]
 
@@ -189,7 +189,12 @@ def test_judge_form_is_balanced_resumes_and_reports(sc, bench, gold, tmp_path):
     yes = results(tmp_path / "yes")
     assert sum(x["correct"] for x in yes) * 2 == len(yes)  # always "yes" scores 50%
     code, md, err = sc("report", tmp_path / "yes", "--out", tmp_path / "rep")
-    assert code == 0 and "50.0 [" in md and "| judge |" in md, err
+    assert code == 0 and "| judge |" in md, err
+    assert "| chance | random guess | - | judge |" in md  # a yes/no guess: 50%
+    n = sum(x["task"] == "CubeCounting" for x in yes)
+    lo, hi = stats.chance_interval(n, 0.5)
+    counting = next(x for x in md.splitlines() if x.startswith("| CubeCounting |"))
+    assert counting.endswith(f"| 50.0 [{100 * lo:.1f}, {100 * hi:.1f}] |"), counting
 
 
 def test_baselines_and_report(sc, bench, gold, tmp_path):
