@@ -15,8 +15,10 @@ A mixture (a list of components, each a dict with ``task`` and optionally ``weig
 ``c`` ``n_c`` entries, the largest-remainder apportionment of ``size`` by the weights, and
 its entries are items ``0..n_c-1`` of its own CLI run (``--n n_c``, the dataset's seed).
 Position ``p`` of the dataset holds entry ``j = (a * p + b) mod size`` of the components
-laid end to end, where ``a`` (coprime with ``size``) and ``b`` are drawn from the seed: a
-deterministic shuffle computed per position, so indexing stays lazy.
+laid end to end, where ``a`` is the first integer from ``size`` times the golden ratio's
+fraction (0.618...) up that is coprime with ``size``, and ``b`` is drawn from the seed: a
+permutation computed per position (indexing stays lazy) that spreads every component
+evenly, so any stretch of positions holds the components about in their weights.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from spatialcad.tasks import registry
 
 Entry = dict[str, Any]
 COMPONENT_KEYS = ("task", "weight", "level", "form", "split")
+GOLDEN = (math.sqrt(5) - 1) / 2  # the mixture's stride, as a fraction of its size
 PROBED = 4  # items per task :func:`open_form_tasks` looks at
 MAX_SCORED = 4_000  # characters scored: a reply's end, where its final answer is (the
 # extraction rules are quadratic on adversarial text; this bounds a score to ~0.1 s)
@@ -100,15 +103,12 @@ class Dataset:
         self.size = size
         self.seed = seed
         self.options = dict(options or {})
-        rng = item_rng(derive_seed(seed, "mixture", len(components)))
-        self._a = 1
-        self._b = 0
+        self._a, self._b = 1, 0
         if len(components) > 1:
-            while True:
-                self._a = int(rng.integers(1, max(2, size)))
-                if math.gcd(self._a, size) == 1:
-                    break
-            self._b = int(rng.integers(size))
+            self._a = max(1, round(size * GOLDEN))
+            while math.gcd(self._a, size) != 1:
+                self._a += 1
+            self._b = int(item_rng(derive_seed(seed, "mixture")).integers(size))
 
     def __len__(self) -> int:
         return self.size
