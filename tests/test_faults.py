@@ -127,9 +127,16 @@ def test_merge_refuses_a_shard_whose_record_points_outside(sc, tmp_path):
 
 # 2. one run per output at a time
 
+def _default_sigint() -> None:
+    """A shell without job control starts background commands with SIGINT ignored (and
+    Python then keeps ignoring it); the child of a test run that way must still get it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _spawn(*args: str, **kw) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "spatialcad.cli", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_default_sigint, **kw)
 
 
 def _wait_for(condition, seconds: float = 60.0) -> None:
