@@ -280,26 +280,34 @@ def test_state_items_have_an_open_form_and_path_items_none(items):
         colours = sorted(a.colour for a in spec.start)
         assert all(c in record["Question_direct"] for c in colours)
         assert f"columns 1 to {spec.grid[0]}" in record["Question_direct"]
-        # a reply phrased in words scores right; one arrow's heading changed scores wrong
-        worded = "; ".join(f"the {e.split()[0]} arrow is at column {e.split()[1].split(',')[0]}, "
-                           f"row {e.split()[1].split(',')[1]}, pointing "
-                           f"{e.split()[1].split(',')[2]}"
-                           for e in record["Answer_direct"].split("; "))
+        # a reply phrased in words scores right; the first arrow turned round scores wrong
+        entries = [_entry(e) for e in record["Answer_direct"].split("; ")]
+        worded = "; ".join(f"the {c} arrow is at column {x}, row {y}, pointing {way}"
+                           for c, x, y, way in entries)
         assert match_open(extract_open(f"<think>..</think><answer>{worded}</answer>").value,
                           record["Answer_direct"])
-        turned = record["Answer_direct"].replace(",up", ",DOWN").replace(",down", ",up")
-        turned = turned.replace(",DOWN", ",down")
-        if turned != record["Answer_direct"]:
-            assert not match_open(turned, record["Answer_direct"])
+        c, x, y, way = entries[0]
+        turned = "; ".join([f"{c} {x},{y},{OPPOSITE[way]}",
+                            *record["Answer_direct"].split("; ")[1:]])
+        assert not match_open(turned, record["Answer_direct"])
+
+
+OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
+
+
+def _entry(text: str) -> tuple[str, str, str, str]:
+    """"blue 3,2,down" -> ("blue", "3", "2", "down")."""
+    colour, rest = text.split(" ")
+    x, y, way = rest.split(",")
+    return colour, x, y, way
 
 
 def test_a_wrong_open_answer_fails(items):
     record, image = _first(items, "state")
     bad = copy.deepcopy(record)
     entries = bad["Answer_direct"].split("; ")
-    colour, rest = entries[0].split(" ")
-    column, row, way = rest.split(",")
-    entries[0] = f"{colour} {column},{row},{'up' if way != 'up' else 'down'}"
+    colour, column, row, way = _entry(entries[0])
+    entries[0] = f"{colour} {column},{row},{OPPOSITE[way]}"
     bad["Answer_direct"] = "; ".join(entries)
     failures = run_verifier(bad, image)
     assert "its Answer_direct is not the text its spec gives" in failures
