@@ -5,8 +5,10 @@ numbers: a relative move multiplies the heading by 1, i, -1 or -i), reads every 
 drawn in the image back (cell, colour and heading of each arrow), and proves that exactly
 one option reaches the asked state: for "path" items exactly one valid move sequence turns
 the shown start board into the shown end board; for "state" items exactly one option board
-is the result of the stated moves.  That the question states those moves and each option's
-text is its moves is the texts check (spatialcad/verification.py).
+is the result of the stated moves, and the open answer (``Answer_direct``) names that
+final board: written here from the simulated board, cells counted from 1 at the bottom-left
+and headings as picture directions.  That the question states those moves and each
+option's text is its moves is the texts check (spatialcad/verification.py).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from spatialcad.verify.base import crop
 HEADING = {"north": 1j, "east": 1 + 0j, "south": -1j, "west": -1 + 0j}
 RELATIVE = {"forward": 1 + 0j, "left": 1j, "backward": -1 + 0j, "right": -1j}
 Board = dict[str, tuple[tuple[int, int], str]]  # colour -> (cell, heading name)
+ON_PICTURE = {1j: "up", 1 + 0j: "right", -1j: "down", -1 + 0j: "left"}
 
 
 def _board(arrows: Sequence[Arrow]) -> Board:
@@ -44,6 +47,13 @@ def simulate(start: Board, moves: Sequence[Move], grid: Sequence[int]) -> Board 
         pos[me], head[me] = dest, way
     names = {v: k for k, v in HEADING.items()}
     return {c: ((int(p.real), int(p.imag)), names[head[c]]) for c, p in pos.items()}
+
+
+def open_answer(board: Board) -> str:
+    """The open form's answer for a final board: "colour column,row,direction" per arrow,
+    colours in alphabetical order, separated by "; "."""
+    return "; ".join(f"{c} {x + 1},{y + 1},{ON_PICTURE[HEADING[h]]}"
+                     for c, ((x, y), h) in sorted(board.items()))
 
 
 def _heading(mask: np.ndarray) -> str:
@@ -120,6 +130,9 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
         final = simulate(start, spec.moves, grid)
         if final is None:
             return failures + ["the stated moves leave the grid"]
+        if record.get("Answer_direct") != open_answer(final):
+            failures.append(f"the open answer {record.get('Answer_direct')!r} is not the final "
+                            f"state {open_answer(final)!r}")
         boards = []
         for o, data, box in zip(record["options"], options, boxes["options"], strict=True):
             if data.arrows is None:

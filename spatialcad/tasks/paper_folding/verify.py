@@ -6,7 +6,7 @@ and every punched hole is unfolded by reflecting its centre back across the fold
 reverse order, keeping each copy that lands on paper.  Each fold is checked to be legal
 (the flap lands on the rest of the paper; by convexity it suffices to check the lattice of
 half-cells).  The hole patterns drawn in the options and in the punched picture are read
-back from the image.
+back from the image.  The open answer (``Answer_direct``) is the number of unfolded holes.
 """
 
 from __future__ import annotations
@@ -130,6 +130,9 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
     if failures:
         return failures
     truth = {(y // 2, x // 2) for r, c in holes for x, y in sheet.unfold((2 * c + 1, 2 * r + 1))}
+    if record.get("Answer_direct") != str(len(truth)):
+        failures.append(f"the open answer {record.get('Answer_direct')!r} is not the "
+                        f"{len(truth)} unfolded holes")
 
     patterns = {o["letter"]: set(parse_option(o["data"]).holes) for o in record["options"]}
     matching = [letter for letter, p in patterns.items() if p == truth]
