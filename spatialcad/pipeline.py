@@ -153,15 +153,22 @@ def make_item(task_name: str, level: int, index: int, n: int, seed: int,
         # is exactly what the file will show; `spatialcad verify` re-reads the files
         png = encode_png(image)
         failures = run_verifier(record, image)
-        if not failures and with_steps and task.has_steps:
-            record, pictures = add_steps(task, record)
-            failures = check_steps(record, pictures)
-            if not failures:
-                return ItemResult(record, png, attempt, [encode_png(p) for p in pictures])
-        if not failures and not (with_steps and task.has_steps):
-            return ItemResult(record, png, attempt)
+        if not failures:
+            return _with_steps(task, ItemResult(record, png, attempt)) if (
+                with_steps and task.has_steps) else ItemResult(record, png, attempt)
         last = "verification failed: " + "; ".join(failures)
     raise GenerationError(f"{task_name} level {level} item {index}: no valid item ({last})")
+
+
+def _with_steps(task: TaskInfo, item: ItemResult) -> ItemResult:
+    """``item`` with its proved step-by-step solution (the same item as without steps: a
+    solution that fails its proof is a bug, not a reason to draw another item)."""
+    record, pictures = add_steps(task, item.record)
+    failures = check_steps(record, pictures)
+    if failures:
+        raise GenerationError(f"{rec.image_path(record)}: its steps failed: "
+                              + "; ".join(failures))
+    return ItemResult(record, item.png, item.rejected, [encode_png(p) for p in pictures])
 
 
 def _worker_start(parent: int) -> None:
