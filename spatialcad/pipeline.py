@@ -31,10 +31,10 @@ from spatialcad.render.layout import compose
 from spatialcad.render.png import decode_png, encode_png
 from spatialcad.seeding import derive_seed, item_rng
 from spatialcad.splits import split_of, split_seed
+from spatialcad.steps import with_steps as add_steps
 from spatialcad.tasks import registry
 from spatialcad.tasks.base import Draft, Reject
 from spatialcad.tasks.registry import TaskInfo
-from spatialcad.steps import with_steps as add_steps
 from spatialcad.verification import check_steps, run_verifier
 
 MAX_ATTEMPTS = 200

@@ -28,9 +28,9 @@ from typing import Any
 
 import numpy as np
 
+from spatialcad import steps as solutions
 from spatialcad.derived import judge_entries, scene_hash
 from spatialcad.records import LETTERS
-from spatialcad import steps as solutions
 from spatialcad.spec import SpecError
 from spatialcad.tasks import registry
 from spatialcad.verify.base import check_answer_letter
@@ -75,27 +75,30 @@ def run_verifier(record: dict[str, Any], image: np.ndarray) -> list[str]:
     return failures
 
 
-def _same(a: Any, b: Any) -> bool:
-    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+def _canonical(state: Any) -> str:
+    return json.dumps(state, sort_keys=True)
 
 
 def _chain(task: registry.TaskInfo, record: dict[str, Any], states: list[Any]) -> list[str]:
-    """Where ``states`` fail to go from the reference, one operation at a time, to the
-    answer, by the task verifier's ``step_start`` / ``step_next`` / ``step_goal``."""
+    """Where ``states`` differ from the verifier's own chain from the reference, one
+    operation at a time, to the answer: its ``step_start`` / ``step_next`` / ``step_goal``
+    in its own representation (its ``step_read`` makes a record's state one, default: the
+    JSON itself), compared by its ``step_key`` (default: the canonical JSON)."""
     check = task.module("verify")
+    read = getattr(check, "step_read", lambda spec, state: state)
+    key = getattr(check, "step_key", _canonical)
     spec, answer = solutions.parsed(task, record)
     state = check.step_start(spec, answer)
     for k, shown in enumerate(states):
-        want = check.step_next(spec, answer, state, k)
-        if want is None:
+        state = check.step_next(spec, answer, state, k)
+        if state is None:
             return [f"step {k + 1} has no operation left to make"]
-        if not _same(shown, want):
+        if key(state) != key(read(spec, shown)):
             return [f"step {k + 1} is not the state its operation leads to"]
-        state = want
     failures = []
     if check.step_next(spec, answer, state, len(states)) is not None:
         failures.append(f"the steps stop after {len(states)} operations, before the last")
-    if not _same(state, check.step_goal(spec, answer)):
+    if key(state) != key(check.step_goal(spec, answer)):
         failures.append("the last step is not the answer")
     return failures
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from spatialcad.geometry import arrows as ar
 from spatialcad.render.arrow_drawing import board
-from spatialcad.tasks.arrow_moving.spec import Arrow, OptionData, Spec, move_text
+from spatialcad.tasks.arrow_moving.spec import Arrow, Move, OptionData, Spec
 from spatialcad.tasks.base import Step
 
 
@@ -22,6 +22,10 @@ def _json(state: ar.State) -> list[dict[str, Any]]:
     return [a.as_dict() for a in state]
 
 
+def _mover(spec: Spec, m: Move) -> str:
+    return "the arrow " if spec.single else f"the {m.colour} arrow "
+
+
 def steps(spec: Spec, answer: OptionData) -> list[Step]:
     """The board after each of the item's moves (those of the answer, for "path" items)."""
     state = _state(spec.start)
@@ -31,7 +35,7 @@ def steps(spec: Spec, answer: OptionData) -> list[Step]:
         if after is None:
             raise ValueError(f"move {k} leaves the grid")
         state = after
-        out.append(Step(f"Move {k}: {move_text([m], spec.single)}.", _json(state)))
+        out.append(Step(f"Move {_mover(spec, m)}{m.relative} {m.steps}.", _json(state)))
     return out
 
 

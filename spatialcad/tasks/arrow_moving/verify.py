@@ -169,7 +169,7 @@ def step_next(spec: Spec, answer: OptionData, state: Any, k: int) -> Any:
     if k >= len(spec.moves):
         return None
     board = {a["colour"]: (tuple(a["cell"]), a["heading"]) for a in state}
-    after = simulate(board, [spec.moves[k]], spec.grid)  # type: ignore[arg-type]
+    after = simulate(board, [spec.moves[k]], spec.grid)
     return None if after is None else _state_json(after)
 
 

@@ -10,7 +10,7 @@ import numpy as np
 from spatialcad.geometry import blocks
 from spatialcad.render.block_views import state_pictures
 from spatialcad.tasks.base import Step
-from spatialcad.tasks.block_moving.spec import OptionData, Spec, moves_text
+from spatialcad.tasks.block_moving.spec import OptionData, Spec
 
 
 def steps(spec: Spec, answer: OptionData) -> list[Step]:
@@ -22,7 +22,7 @@ def steps(spec: Spec, answer: OptionData) -> list[Step]:
         if after is None:
             raise ValueError(f"move {k} leaves the space")
         state = after
-        out.append(Step(f"Move {k}: {moves_text([move])}.",
+        out.append(Step(f"Move the {move[0]} cube {move[1]}.",
                         {c: list(state[c]) for c in spec.colors}))
     return out
 
