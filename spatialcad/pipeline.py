@@ -284,8 +284,9 @@ def _completed(out: Path, params: dict[str, Any]) -> bool:
 
 
 def _verify_one(image_file: str | None, record: dict[str, Any],
-                step_files: list[str] | None = None) -> list[str]:
-    """The item's failures; with ``step_files`` (its sound step pictures) its steps' too."""
+                step_files: list[str] | None = None, with_steps: bool = False) -> list[str]:
+    """The item's failures; with ``step_files`` (its sound step pictures) its steps' too;
+    ``with_steps``: the run was made with steps, so a task that has them must show them."""
     if image_file is None:
         return ["not verified: its image is not a sound file of the benchmark"]
     task = registry.by_record_task(record["Task"])
@@ -297,6 +298,8 @@ def _verify_one(image_file: str | None, record: dict[str, Any],
     except (OSError, ValueError) as exc:
         return [f"image unreadable: {exc}"]
     failures = run_verifier(record, image)
+    if with_steps and task.has_steps and "steps" not in record:
+        failures.append("it has no steps, though its run was made with --with-steps")
     if "steps" in record:
         if step_files is None:
             return failures + ["not verified: its step images are not sound files"]
@@ -325,9 +328,9 @@ def verify_dir(out: Path, jobs: int = 1) -> tuple[int, list[tuple[str, list[str]
         sound = r.get("image") == image and image not in unsound
         steps_sound = not unsound.intersection(steps)
         work.append((str(out / image) if sound else None, r,
-                     [str(out / s) for s in steps] if steps_sound else None))
+                     [str(out / s) for s in steps] if steps_sound else None, bench.with_steps))
     results = parallel_map(_verify_one, work, jobs)
-    for (_, r, _), failures in zip(work, progress(results, len(work), "verify"), strict=True):
+    for (_, r, _, _), failures in zip(work, progress(results, len(work), "verify"), strict=True):
         if failures:
             failed.append((rec.image_path(r), failures))
     return len(bench.records), failed

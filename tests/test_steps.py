@@ -162,7 +162,8 @@ def test_generate_with_steps_end_to_end(sc, bench, tmp_path):
     assert "with_steps" not in json.loads(files["manifest.json"])["parameters"]
 
 
-@pytest.mark.parametrize("tamper", ["text", "drop_last", "swap", "state", "picture"])
+@pytest.mark.parametrize("tamper", ["text", "drop_last", "swap", "state", "picture",
+                                    "no_steps"])
 def test_verify_fails_on_tampered_steps(sc, bench, tmp_path, tamper):
     out = tmp_path / "b"
     out.mkdir()
@@ -182,7 +183,14 @@ def test_verify_fails_on_tampered_steps(sc, bench, tmp_path, tamper):
     elif tamper == "state":
         steps[-1]["state"][0]["heading"] = {"north": "south"}.get(
             steps[-1]["state"][0]["heading"], "north")
-    if tamper == "picture":  # a step picture replaced by another step's, checksum updated
+    if tamper == "no_steps":  # the steps and their files taken out, manifest updated
+        manifest = json.loads((out / "manifest.json").read_text())
+        for s in r.pop("steps"):
+            (out / s["image"]).unlink()
+            del manifest["files"][s["image"]]
+        (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
+        _rewrite(out, records)
+    elif tamper == "picture":  # a step picture replaced by another step's, checksum updated
         a, b = steps[0]["image"], steps[1]["image"]
         (out / a).write_bytes((out / b).read_bytes())
         manifest = json.loads((out / "manifest.json").read_text())
@@ -297,3 +305,30 @@ def test_eval_steps_refused_without_steps(sc, tmp_path):
     code, _, err = sc("eval", plain, "--model", "fake-vl", "--base-url",
                       "http://127.0.0.1:9/v1", "--out", tmp_path / "run", "--steps", "images")
     assert code == 2 and err.count("\n") == 1 and "--with-steps" in err
+
+
+def test_an_interrupted_run_with_steps_resumes_to_the_same_bytes(bench, tmp_path, monkeypatch):
+    out = tmp_path / "b"
+    tasks = ["arrow_moving", "rotation_2d", "cube_counting"]
+    real, made = pipeline.make_item, []
+
+    def interrupted(*args):
+        if len(made) == 4:
+            raise KeyboardInterrupt
+        made.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(pipeline, "make_item", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        pipeline.generate(tasks, 1, 3, 0, out, with_steps=True, command=COMMAND, resume=True)
+    monkeypatch.undo()
+    [partial] = tmp_path.glob(".b.tmp-*")
+    damaged = partial / "MentalAnimation/ArrowMoving/Level1/0002-step1.png"
+    damaged.write_bytes(b"cut short")  # its item is made again
+    plain = COMMAND.replace(" --with-steps", "")
+    with pytest.raises(BenchmarkError, match="made by another command"):
+        pipeline.generate(tasks, 1, 3, 0, out, command=plain, resume=True)
+    summary = pipeline.generate(tasks, 1, 3, 0, out, with_steps=True, command=COMMAND,
+                                resume=True)
+    assert summary.resumed == 2
+    assert tree_bytes(out) == tree_bytes(bench)
