@@ -305,6 +305,10 @@ def test_eval_steps_refused_without_steps(sc, tmp_path):
     code, _, err = sc("eval", plain, "--model", "fake-vl", "--base-url",
                       "http://127.0.0.1:9/v1", "--out", tmp_path / "run", "--steps", "images")
     assert code == 2 and err.count("\n") == 1 and "--with-steps" in err
+    code, _, err = sc("eval", plain, "--model", "fake-vl", "--base-url",
+                      "http://127.0.0.1:9/v1", "--out", tmp_path / "run", "--steps", "partial",
+                      "--text-only")
+    assert code == 2 and err.count("\n") == 1 and "--text-only" in err
 
 
 def test_an_interrupted_run_with_steps_resumes_to_the_same_bytes(bench, tmp_path, monkeypatch):

@@ -174,6 +174,8 @@ def eval_cmd(dir_: Path | None, out: Path, model: str | None, base_url: str | No
     if steps != "none" and (ladder_mode or baseline):
         fail("--steps shows a model a benchmark's step-by-step solutions: not with --ladder "
              "or --baseline")
+    if text_only and steps in ("images", "partial"):
+        fail(f"--steps {steps} sends step pictures: not with --text-only (use --steps text)")
     for name, value, least in (("--concurrency", concurrency, 1), ("--runs", runs, 1),
                                ("--limit", 1 if limit is None else limit, 1),
                                ("--retries", retries, 0), ("--max-tokens", max_tokens, 1)):
