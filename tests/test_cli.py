@@ -194,10 +194,10 @@ def test_missing_freecad_is_a_clear_error(spatialcad, tmp_path, monkeypatch):
 def test_failed_run_leaves_nothing(spatialcad, tmp_path, monkeypatch):
     real = pipeline.make_item
 
-    def flaky(task, level, index, n, seed, options, split=None):
+    def flaky(task, level, index, n, seed, options, split=None, with_steps=False):
         if index == 1:
             raise pipeline.GenerationError("boom")
-        return real(task, level, index, n, seed, options, split)
+        return real(task, level, index, n, seed, options, split, with_steps)
 
     monkeypatch.setattr(pipeline, "make_item", flaky)
     with pytest.raises(pipeline.GenerationError):

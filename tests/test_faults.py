@@ -411,10 +411,10 @@ def test_disk_full_keeps_the_old_output(sc, tmp_path, monkeypatch):
     before = tree_bytes(out)
     real_add = BenchmarkWriter.add
 
-    def add(self, record, png):
+    def add(self, record, png, step_pngs=None):
         if self.items == 1:
             raise OSError(errno.ENOSPC, "No space left on device", str(self.root / "x.png"))
-        real_add(self, record, png)
+        real_add(self, record, png, step_pngs)
 
     monkeypatch.setattr(BenchmarkWriter, "add", add)
     code, _, err = sc("generate", "--task", "cube_counting", "--n", "3", "--out", out,

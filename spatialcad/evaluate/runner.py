@@ -31,6 +31,7 @@ from spatialcad.evaluate.extract import (
     match_open,
 )
 from spatialcad.evaluate.prompts import build_prompt, has_fill_form
+from spatialcad.evaluate.steps import StepView
 from spatialcad.records import BENCHMARK, MANIFEST, image_path
 
 RESULTS = "results.jsonl"
@@ -91,6 +92,7 @@ class ModelAnswerer:
     style: str
     form: str = "choice"
     text_only: bool = False
+    steps: StepView | None = None  # eval --steps other than none
 
     @property
     def system(self) -> str:
@@ -98,7 +100,11 @@ class ModelAnswerer:
 
     def __call__(self, record: Record, png: bytes) -> list[Line]:
         prompt = build_prompt(record, self.style, self.form)
-        reply = self.client.chat(prompt, None if self.text_only else png)
+        more: list[bytes] = []
+        if self.steps is not None:
+            prompt, more = self.steps.apply(record, prompt)
+        reply = self.client.chat(prompt, None if self.text_only else png,
+                                 [] if self.text_only else more)
         line = base_line(record, self.system, self.form)
         line.update(score(record, self.form, reply.text))
         line.update(raw=reply.text, reasoning=reply.reasoning, latency_s=reply.latency_s,

@@ -9,6 +9,10 @@ is the result of the stated moves, and the open answer (``Answer_direct``) names
 final board: written here from the simulated board, cells counted from 1 at the bottom-left
 and headings as picture directions.  That the question states those moves and each
 option's text is its moves is the texts check (spatialcad/verification.py).
+
+Step-by-step solutions (spatialcad/verification.py: check_steps) are replayed here one move
+at a time with :func:`simulate`: the item's moves from the start board to the end board
+("path" items: the answer's moves; "state" items: the answer's board).
 """
 
 from __future__ import annotations
@@ -18,7 +22,14 @@ from typing import Any
 
 import numpy as np
 
-from spatialcad.tasks.arrow_moving.spec import Arrow, Move, parse_option, parse_spec
+from spatialcad.tasks.arrow_moving.spec import (
+    Arrow,
+    Move,
+    OptionData,
+    Spec,
+    parse_option,
+    parse_spec,
+)
 from spatialcad.verify.base import crop
 
 HEADING = {"north": 1j, "east": 1 + 0j, "south": -1j, "west": -1 + 0j}
@@ -155,3 +166,30 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
         failures.append(f"options reaching the asked state: {reaching}, answer "
                         f"{record['Answer']}")
     return failures
+
+
+def _state_json(board: Board) -> list[dict[str, Any]]:
+    return [{"colour": c, "cell": list(cell), "heading": h}
+            for c, (cell, h) in sorted(board.items())]
+
+
+def step_start(spec: Spec, answer: OptionData) -> list[dict[str, Any]]:
+    return _state_json(_board(spec.start))
+
+
+def step_next(spec: Spec, answer: OptionData, state: Any, k: int) -> Any:
+    """The board after move ``k`` (0-based) from board ``state``; None past the last move."""
+    if k >= len(spec.moves):
+        return None
+    board = {a["colour"]: (tuple(a["cell"]), a["heading"]) for a in state}
+    after = simulate(board, [spec.moves[k]], spec.grid)
+    return None if after is None else _state_json(after)
+
+
+def step_goal(spec: Spec, answer: OptionData) -> list[dict[str, Any]]:
+    """The board the answer stands for: its own ("state") or the end its moves reach."""
+    if answer.arrows is not None:
+        return _state_json(_board(answer.arrows))
+    if answer.moves != spec.moves:
+        return []  # the steps replay the item's moves: they must be the answer's
+    return _state_json(_board(spec.end))
