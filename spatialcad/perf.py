@@ -129,8 +129,10 @@ def peak_memory(items: int, tasks: str) -> float:
         code = ("import resource, sys\nfrom spatialcad.cli import main\n"
                 f"sys.argv = {argv!r}\ntry:\n    main()\nexcept SystemExit:\n    pass\n"
                 "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
-        done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
-                              text=True)
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        if done.returncode:
+            raise click.ClickException(f"generate of {items} items failed:\n"
+                                       f"{done.stderr[-2000:]}")
     return int(done.stdout.strip().splitlines()[-1]) / 1024
 
 

@@ -103,7 +103,7 @@ class FakeEndpoint:
         return self.faults.get(n)
 
     def reply_text(self, body: dict[str, Any]) -> tuple[str, str | None]:
-        """The response text for a request body, and the hash of its image."""
+        """The response text for a request body, and the hash of its (first) image."""
         content = body["messages"][0]["content"]
         text = next(p["text"] for p in content if p["type"] == "text")
         digest = None
@@ -111,6 +111,7 @@ class FakeEndpoint:
             if part["type"] == "image_url":
                 data = part["image_url"]["url"].split(",", 1)[1]
                 digest = hashlib.sha256(base64.b64decode(data)).hexdigest()
+                break  # the item's image; eval --steps sends step pictures after it
         record = self.gold.get(digest) if digest else None
         with self.lock:
             style = STYLES[self.count % len(STYLES)]

@@ -117,6 +117,8 @@ def test_rule_a_is_coarse(response, expected):
     ("<answer>seven</answer>", "7", False),
     ("I am not sure.", "7", False),
     ("<answer>Red</answer>", "red", True),
+    ("<answer>the red face</answer>", "red", True),
+    ("<answer>red or blue</answer>", "red", False),
 ])
 def test_fill_in(response, gold, ok):
     assert match_open(extract_open(response).value, gold) is ok
@@ -132,3 +134,31 @@ def test_fill_in(response, gold, ok):
 ])
 def test_yes_no(response, want):
     assert extract_yes_no(response).value == want
+
+
+BOARD = "blue 3,2,down; green 1,3,left; red 3,3,up"
+
+
+@pytest.mark.parametrize(("response", "ok"), [
+    (f"<answer>{BOARD}</answer>", True),
+    ("<think>blue moves first</think><answer>Blue 3, 2, down; Green 1, 3, left; "
+     "Red 3, 3, up</answer>", True),
+    ("The final state: \\boxed{\\text{blue at column 3, row 2, pointing downwards; green at "
+     "column 1, row 3, pointing left; red at column 3, row 3, pointing up}}", True),
+    ("Final answer: blue (3,2) down; green (1,3) left; red (3,3) up", True),
+    ("<answer>blue 3,2,down; green 1,3,right; red 3,3,up</answer>", False),  # a heading
+    ("<answer>blue 2,3,down; green 1,3,left; red 3,3,up</answer>", False),  # column, row
+    ("<answer>green 1,3,left; blue 3,2,down; red 3,3,up</answer>", False),  # asked order
+    ("<answer>blue 3,2,down; green 1,3,left</answer>", False),  # an arrow missing
+    ("<answer>blue 3,2,down or up; green 1,3,left; red 3,3,up</answer>", False),
+    ("<answer>3,2,down; 1,3,left; 3,3,up</answer>", False),  # colours left out
+])
+def test_open_answer_of_answer_words_and_numbers(response, ok):
+    """Golds made of answer words (colours, picture directions) and numbers: both in order,
+    whatever words surround them."""
+    assert match_open(extract_open(response).value, BOARD) is ok
+
+
+def test_counts_keep_the_number_rule():
+    assert match_open("There are 12 holes.", "12")
+    assert not match_open("There are 12 or 13 holes.", "12")

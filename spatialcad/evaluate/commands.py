@@ -11,6 +11,7 @@ import click
 
 from spatialcad.benchmark import Benchmark, counts_of
 from spatialcad.evaluate import baselines, ladder, report, runner, stats
+from spatialcad.evaluate import steps as eval_steps
 from spatialcad.evaluate.client import ChatClient, EndpointError
 from spatialcad.evaluate.prompts import FORMS, STYLES
 from spatialcad.outdir import OutputError, locked
@@ -140,12 +141,18 @@ def _summary_line(out: Path, lines: list[dict[str, Any]], done: runner.Progress)
 @click.option("--restart", is_flag=True,
               help="Discard the answers already in OUT and score from scratch (needed to "
               "change the model, prompt, form, temperature or max tokens of a run).")
+@click.option("--steps", "steps", type=click.Choice(eval_steps.MODES), default="none",
+              show_default=True,
+              help="Show the model each item's step-by-step solution (a benchmark made with "
+              "`generate --with-steps`; only its items with steps are scored): text = the "
+              "step lines in the prompt; images = every step picture after the item's image, "
+              "with its line; partial = the same without the last step (STARE).")
 def eval_cmd(dir_: Path | None, out: Path, model: str | None, base_url: str | None,
              api_key_env: str | None, style: str, form: str, text_only: bool,
              concurrency: int, limit: int | None, timeout: float, retries: int, backoff: float,
              max_tokens: int, temperature: float, baseline: str | None, letter: str,
              ladder_mode: bool, task: str | None, runs: int, max_level: int, seed: int,
-             restart: bool) -> None:
+             restart: bool, steps: str) -> None:
     """Score a model (or a baseline) on benchmark DIR, or climb the ladder of one task.
 
     \b
@@ -168,6 +175,11 @@ def eval_cmd(dir_: Path | None, out: Path, model: str | None, base_url: str | No
     The score is the mean final level over --runs climbs (OUT/ladder.json).
     """
     _check_options(dir_, model, base_url, baseline, ladder_mode, task, form)
+    if steps != "none" and (ladder_mode or baseline):
+        fail("--steps shows a model a benchmark's step-by-step solutions: not with --ladder "
+             "or --baseline")
+    if text_only and steps in ("images", "partial"):
+        fail(f"--steps {steps} sends step pictures: not with --text-only (use --steps text)")
     for name, value, least in (("--concurrency", concurrency, 1), ("--runs", runs, 1),
                                ("--limit", 1 if limit is None else limit, 1),
                                ("--retries", retries, 0), ("--max-tokens", max_tokens, 1)):
@@ -182,7 +194,8 @@ def eval_cmd(dir_: Path | None, out: Path, model: str | None, base_url: str | No
     identity = {"system": _system(answerer, baseline), "prompt": None if baseline else style,
                 "form": form, "text_only": text_only, "seed": seed if baseline == "random"
                 else None, "temperature": None if baseline else temperature,
-                "max_tokens": None if baseline else max_tokens}
+                "max_tokens": None if baseline else max_tokens,
+                **({"steps": steps} if steps != "none" else {})}
     extra = {"base_url": base_url}
     try:
         with locked(out):
@@ -217,6 +230,8 @@ def _run_benchmark(bench: Path, out: Path, answerer: Any, identity: dict[str, An
     try:
         checked = Benchmark.checked(bench)
         records = runner.select(checked.records, form, limit)
+        if identity.get("steps", "none") != "none":
+            records = eval_steps.prepare(checked, records, answerer, identity["steps"])
         if not records:
             fail(f"{bench} has no items with the {form!r} form")
         identity = {**identity, "kind": "benchmark",

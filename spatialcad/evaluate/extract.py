@@ -18,8 +18,17 @@ Multiple choice, "Rule B" (the default), in this order:
 after the last marker (anywhere if there is no marker), without word boundaries (it reads
 "All" as A).
 
-Open answers (``Question_direct``): the text in answer tags, ``\\boxed{}`` or after
-the last marker is compared with ``Answer_direct`` number by number ("6, 8" == "6,8").
+Open answers (``Question_direct``): the text in answer tags, ``\\boxed{}`` or
+after the last marker is compared with ``Answer_direct`` by :func:`match_open`:
+
+- a gold of *answer words* and numbers (every word of it one of :data:`ANSWER_WORDS`:
+  colour names and the picture directions up, down, left, right; e.g. ArrowMoving's
+  "blue 3,1,up; red 1,2,left") matches when the reply has the same numbers in the same
+  order and the same answer words in the same order, whatever other words surround them
+  ("blue at column 3, row 1, pointing up; ...");
+- otherwise a gold holding numbers matches the same numbers in the same order ("6, 8" ==
+  "6,8"; a count "7" == "7 cubes");
+- otherwise the normalized texts must be equal.
 
 Yes/no (judge) answers: the same answer text, which must hold exactly one of the words
 "yes" and "no" (either case); both or neither is no answer.
@@ -29,6 +38,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from spatialcad.geometry import colours
 
 LETTERS = "ABCD"
 
@@ -57,6 +68,15 @@ _CHOOSE = re.compile(
 _BARE = re.compile(r"^[\W_]*\(?([A-D])\)?[\W_]*$")
 _BARE_LEAD = re.compile(r"^[*_\s]*\(?([A-D])[.):]\s+\S[^\n]*$")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_WORD = re.compile(r"[^\W\d_]+")
+
+DIRECTION_WORDS = ("up", "down", "left", "right")
+ANSWER_WORDS = frozenset(
+    (*DIRECTION_WORDS, *colours.ARROW_COLOURS, *colours.BLOCK_COLOURS, *colours.FACE_COLOURS,
+     *colours.DOT_COLOURS, *colours.GRID_CELL_COLOURS))
+_SAME_WORD = {"upward": "up", "upwards": "up", "downward": "down", "downwards": "down",
+              "leftward": "left", "leftwards": "left", "rightward": "right",
+              "rightwards": "right"}
 
 
 @dataclass(frozen=True)
@@ -214,10 +234,21 @@ def numbers(text: str) -> list[float]:
     return [float(x) for x in _NUMBER.findall(text)]
 
 
+def answer_words(text: str) -> list[str]:
+    """The words of ``text`` that are :data:`ANSWER_WORDS`, in order ("upwards" is "up")."""
+    found = (_SAME_WORD.get(w, w) for w in _WORD.findall(text.casefold()))
+    return [w for w in found if w in ANSWER_WORDS]
+
+
 def match_open(extracted: str | None, gold: str) -> bool:
-    """Open-form correctness: same numbers in the same order, else the same normalized text."""
+    """Open-form correctness (module docstring): the same numbers and answer words in the same
+    order where the gold is made of those, else the same numbers in the same order, else the
+    same normalized text."""
     if extracted is None:
         return False
+    words = _WORD.findall(gold.casefold())
+    if words and len(answer_words(gold)) == len(words):
+        return numbers(extracted) == numbers(gold) and answer_words(extracted) == words
     want = numbers(gold)
     if want:
         return numbers(extracted) == want

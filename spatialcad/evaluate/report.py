@@ -23,6 +23,8 @@ from typing import Any
 
 from spatialcad.evaluate import human, stats
 from spatialcad.evaluate.runner import META, RESULTS, Line, read_lines
+from spatialcad.evaluate.steps import comparison as steps_comparison
+from spatialcad.evaluate.steps import mode_of as steps_mode
 
 LADDER = "ladder.json"
 
@@ -111,6 +113,8 @@ def load_columns(paths: list[Path]) -> list[Column]:
             raise ValueError(f"{path} has no answered items yet")
         for system, answers in sorted(by_system.items()):
             label = run.name if len(by_system) == 1 else f"{run.name}/{system}"
+            if steps_mode(meta) != "none":  # eval --steps: label the run by its setting
+                label += f" (steps: {steps_mode(meta)})"
             columns.append(Column(label, run, system, meta, answers))
     labels = [c.label for c in columns]
     for c in columns:
@@ -374,11 +378,13 @@ def build(columns: list[Column]) -> tuple[str, dict[str, Any]]:
                      flagged)
     md += _timing(columns)
     md += _compare(columns)
+    md += steps_comparison(columns)
     md += _audit(columns, flagged)
     md += _ladder(columns)
     summary = {
         "columns": [{
             "label": c.label, "run": str(c.run), "system": c.system,
+            "steps": steps_mode(c.meta),
             "overall": accuracy(c.lines.values()).as_dict(),
             "unanswered": missing(c)[1],
             "by_task": {t: accuracy(_subset(c, by_task, (t,))).as_dict()

@@ -32,6 +32,7 @@ from spatialcad.evaluate.extract import (
     match_open,
 )
 from spatialcad.evaluate.prompts import build_prompt
+from spatialcad.evaluate.steps import StepView
 from spatialcad.records import BENCHMARK, LETTERS, MANIFEST, image_path
 
 RESULTS = "results.jsonl"
@@ -120,6 +121,7 @@ class ModelAnswerer:
     style: str
     form: str = "choice"
     text_only: bool = False
+    steps: StepView | None = None  # eval --steps other than none
 
     @property
     def system(self) -> str:
@@ -131,7 +133,11 @@ class ModelAnswerer:
     def _ask(self, record: Record, png: bytes, option: int | None) -> Line:
         prompt = build_prompt(record, self.style, self.form, option)
         image = png if option is None else forms.judge_png(record, png, option)
-        reply = self.client.chat(prompt, None if self.text_only else image)
+        more: list[bytes] = []
+        if self.steps is not None:
+            prompt, more = self.steps.apply(record, prompt)
+        reply = self.client.chat(prompt, None if self.text_only else image,
+                                 [] if self.text_only else more)
         line = base_line(record, self.system, self.form, option)
         line.update(score(record, self.form, reply.text, option))
         line.update(raw=reply.text, reasoning=reply.reasoning, latency_s=reply.latency_s,
