@@ -32,7 +32,7 @@ from typing import Any
 from PIL import Image
 
 from spatialcad import forms, pipeline
-from spatialcad.evaluate.extract import extract_choice, extract_open, extract_yes_no, match_open
+from spatialcad.evaluate.extract import extract, is_correct
 from spatialcad.seeding import derive_seed, item_rng
 from spatialcad.splits import SPLITS
 from spatialcad.tasks import registry
@@ -41,8 +41,6 @@ Entry = dict[str, Any]
 COMPONENT_KEYS = ("task", "weight", "level", "form", "split")
 GOLDEN = (math.sqrt(5) - 1) / 2  # the mixture's stride, as a fraction of its size
 PROBED = 4  # items per task :func:`open_form_tasks` looks at
-MAX_SCORED = 4_000  # characters scored: a reply's end, where its final answer is (the
-# extraction rules are quadratic on adversarial text; this bounds a score to ~0.1 s)
 
 
 @dataclass(frozen=True)
@@ -194,15 +192,9 @@ def score_answer(answer: Any, entry: Any) -> float:
     form = meta.get("form") if isinstance(meta, Mapping) else None
     if not isinstance(gold, str) or form not in forms.FORMS:
         return 0.0
-    text = answer[-MAX_SCORED:]
-    if form == "choice":
-        choices = entry.get("choices")
-        listed = [str(c) for c in choices] if isinstance(choices, list) else None
-        right = extract_choice(text, listed).value == gold
-    elif form == "open":
-        right = match_open(extract_open(text).value, gold)
-    else:
-        right = extract_yes_no(text).value == gold
+    choices = entry.get("choices")
+    listed = [str(c) for c in choices] if isinstance(choices, list) else None
+    right = is_correct(form, extract(form, answer, listed).value, gold)
     return 1.0 if right else 0.0
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from spatialcad.evaluate.extract import (
+    extract,
     extract_choice,
     extract_choice_rule_a,
     extract_open,
@@ -162,3 +165,28 @@ def test_open_answer_of_answer_words_and_numbers(response, ok):
 def test_counts_keep_the_number_rule():
     assert match_open("There are 12 holes.", "12")
     assert not match_open("There are 12 or 13 holes.", "12")
+
+
+LOOPING = ["<answer>" * 50_000, "\\boxed{" * 50_000, "answer: " * 50_000,
+           "The answer is " * 50_000, "yes no " * 50_000, "(A) " * 100_000]
+
+
+@pytest.mark.parametrize("reply", LOOPING)
+def test_a_looping_reply_is_read_in_linear_time(reply):
+    """Replies of one marker repeated (models do loop) cost about as much as their length:
+    the same reply ten times shorter must not be 100x faster."""
+    def seconds(text: str) -> float:
+        start = time.perf_counter()
+        for form in ("choice", "open", "judge"):
+            extract(form, text, ["1", "2", "3", "4"])
+        return time.perf_counter() - start
+
+    short, long = seconds(reply[: len(reply) // 10]), seconds(reply)
+    assert long < 3.0 and long < 30 * max(short, 1e-3)
+
+
+def test_the_last_answer_tag_counts():
+    assert extract("open", "<answer>1</answer> then <ANSWER> 2 </Answer>").value == "2"
+    assert extract("open", "<answer>x<answer>y</answer>").value == "y"
+    assert extract("open", "<answer>3</answer> trailing </answer>").value == "3"
+    assert extract("choice", "<answer>B (no closing tag)").value == "B"  # a marker still

@@ -24,13 +24,7 @@ from tqdm import tqdm
 from spatialcad import __version__, forms
 from spatialcad.benchmark import file_sha256
 from spatialcad.evaluate.client import ChatClient, EndpointError, ItemError
-from spatialcad.evaluate.extract import (
-    extract_choice,
-    extract_choice_rule_a,
-    extract_open,
-    extract_yes_no,
-    match_open,
-)
+from spatialcad.evaluate.extract import extract, extract_choice_rule_a, is_correct
 from spatialcad.evaluate.prompts import build_prompt
 from spatialcad.evaluate.steps import StepView
 from spatialcad.records import BENCHMARK, LETTERS, MANIFEST, image_path
@@ -100,17 +94,12 @@ def base_line(record: Record, system: str, form: str, option: int | None = None)
 def score(record: Record, form: str, text: str, option: int | None = None) -> Line:
     """Extraction and correctness of response ``text`` for ``record``."""
     form = forms.canonical(form)
-    if form == "open":
-        got = extract_open(text)
-        return {"extracted": got.value, "rule": got.rule,
-                "correct": match_open(got.value, str(record["Answer_direct"]))}
-    if form == "judge":
-        got = extract_yes_no(text)
-        return {"extracted": got.value, "rule": got.rule,
-                "correct": got.value == forms.gold(record, form, option)}
-    got = extract_choice(text, record["Choices"])
-    return {"extracted": got.value, "rule": got.rule, "correct": got.value == record["Answer"],
-            "extracted_rule_a": extract_choice_rule_a(text)}
+    got = extract(form, text, record["Choices"])
+    line: Line = {"extracted": got.value, "rule": got.rule,
+                  "correct": is_correct(form, got.value, forms.gold(record, form, option))}
+    if form == "choice":
+        line["extracted_rule_a"] = extract_choice_rule_a(text)
+    return line
 
 
 @dataclass
