@@ -23,7 +23,6 @@ evenly, so any stretch of positions holds the components about in their weights.
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -40,7 +39,6 @@ from spatialcad.tasks import registry
 Entry = dict[str, Any]
 COMPONENT_KEYS = ("task", "weight", "level", "form", "split")
 GOLDEN = (math.sqrt(5) - 1) / 2  # the mixture's stride, as a fraction of its size
-PROBED = 4  # items per task :func:`open_form_tasks` looks at
 
 
 @dataclass(frozen=True)
@@ -65,6 +63,8 @@ def _component(raw: Mapping[str, Any], level: int, form: str, split: str | None)
                      forms.canonical(str(raw.get("form", form))), raw.get("split", split),
                      float(raw.get("weight", 1.0)))
     info = registry.task(comp.task)  # KeyError naming the known tasks
+    if comp.form == "open" and not info.open_form:
+        raise ValueError(f"{comp.task} has no open form; {_open_forms()}")
     if not info.has_level(comp.level):
         raise ValueError(f"{comp.task} has levels {info.levels_text()}, not {comp.level}")
     if comp.split is not None and comp.split not in SPLITS:
@@ -135,9 +135,7 @@ class Dataset:
         assert image is not None
         if not forms.has_form(record, comp.form):
             fields = "Question_direct/Answer_direct" if comp.form == "open" else "judge"
-            others = (f"; tasks with open-form items at level {comp.level}: "
-                      f"{', '.join(open_form_tasks(comp.level)) or 'none'}"
-                      if comp.form == "open" else "")
+            others = "; " + _open_forms() if comp.form == "open" else ""
             raise ValueError(f"{comp.task} level {comp.level} item {index} has no {comp.form} "
                              f"form (its record carries no {fields}){others}")
         option = forms.entry_option(record, i) if comp.form == "judge" else None
@@ -165,22 +163,10 @@ class Dataset:
         return score_answer(answer, entry)
 
 
-@functools.cache
-def open_form_tasks(level: int) -> tuple[str, ...]:
-    """The tasks some of whose first :data:`PROBED` items at ``level`` (their drafts, seed 0)
-    carry an open form, among the tasks that need no FreeCAD (for an error message: which
-    tasks give the open form is read from what they build, never listed by hand)."""
-    found = []
-    for name, info in registry.tasks().items():
-        if info.needs_freecad or not info.has_level(level):
-            continue
-        for index in range(PROBED):
-            draft = next(d for _, _, d in pipeline.candidates(info, level, index, 0)
-                         if not isinstance(d, str))
-            if draft.question_direct is not None and draft.answer_direct is not None:
-                found.append(name)
-                break
-    return tuple(found)
+def _open_forms() -> str:
+    """Which tasks have an open form, on which items (for error messages)."""
+    return "open forms: " + "; ".join(f"{t.name} ({t.open_form})"
+                                      for t in registry.tasks().values() if t.open_form)
 
 
 def score_answer(answer: Any, entry: Any) -> float:

@@ -125,8 +125,11 @@ def test_open_form_reads_the_record_and_refuses_items_without_one():
     if forms.has_open(pipeline.make_item("arrow_moving", 0, 0, 2, 0).record):
         pytest.fail("arrow_moving gained an open form: pick a task without one here")
     with pytest.raises(ValueError, match="arrow_moving level 0 item 0 has no open form.*"
-                       "tasks with open-form items at level 0: .*cube_counting"):
+                       r"open forms: .*arrow_moving \(the end-state"):
         plain[0]
+    with pytest.raises(ValueError, match="rotation_2d has no open form; open forms: .*"
+                       r"cube_reconstruction \(the opposite-colour items\); .*cube_counting"):
+        api.create_dataset("rotation_2d", level=1, size=2, form="open")
 
 
 def test_judge_entries_are_balanced_and_show_one_option():

@@ -42,6 +42,7 @@ class TaskInfo:
     max_level: int | None = None  # None: the levels go on
     practical_max_level: int | None = None  # beyond it one item may take minutes
     needs_freecad: bool = False
+    open_form: str = ""  # which items carry an open form ("every item", ...); "" for none
 
     def has_level(self, level: int) -> bool:
         return level >= self.min_level and (self.max_level is None or level <= self.max_level)

@@ -8,5 +8,6 @@ TASK = declare(TaskInfo(
     category="VisualPenetration",
     order=8,
     package=__name__,
+    open_form='every item',
     practical_max_level=20,
 ))
