@@ -4,9 +4,23 @@
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV ?= .venv
+# Inside an active conda env (environment.yml) that holds our dependencies, use that env:
+# no venv, no pip, no network (cluster nodes). USE_CONDA=0 forces the venv.
+USE_CONDA ?= $(if $(CONDA_PREFIX),$(shell $(CONDA_PREFIX)/bin/python -c \
+  "import click, numpy, shapely, cv2, tqdm, submitit" >/dev/null 2>&1 && echo 1 || echo 0),0)
+ifeq ($(USE_CONDA),1)
+VPY := $(CONDA_PREFIX)/bin/python
+FC_PYTHON := $(VPY)
+INSTALLED :=
+export PYTHONPATH := $(CURDIR)$(if $(PYTHONPATH),:$(PYTHONPATH))
+else
 VPY := $(VENV)/bin/python
+FC_PYTHON := $(PYTHON)
+INSTALLED := $(VENV)/.installed
+endif
 LEVEL ?= 2
 N_PER_TASK ?= 40
+TASK ?= all
 SEED ?= 0
 OUT ?= output/bench-L$(LEVEL)
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
@@ -14,17 +28,18 @@ PERF_N ?= 8
 
 .PHONY: setup freecad bench test test-deps perf lint clean
 
-setup: freecad $(VENV)/.installed
+setup: freecad $(INSTALLED)
 
 # FreeCAD: use it if importable (FREECAD_LIB, conda env, Debian paths); otherwise install
 # Debian's freecad-python3 when we are root, else stop with instructions.
 freecad:
-	@if PYTHONPATH=. $(PYTHON) -c "from spatialcad.freecad_env import load; load()" 2>/dev/null; then \
+	@if [ "$(USE_CONDA)" = 1 ]; then echo "Python: the active conda env $(CONDA_PREFIX)"; fi
+	@if PYTHONPATH=. $(FC_PYTHON) -c "from spatialcad.freecad_env import load; load()" 2>/dev/null; then \
 	  echo "FreeCAD: found"; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	  echo "FreeCAD: installing Debian's freecad-python3"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq freecad-python3 >/dev/null; \
-	  PYTHONPATH=. $(PYTHON) -c "from spatialcad.freecad_env import load; load()"; \
+	  PYTHONPATH=. $(FC_PYTHON) -c "from spatialcad.freecad_env import load; load()"; \
 	else \
 	  echo "FreeCAD is not importable. Create the conda env from environment.yml" \
 	       "(conda env create -f environment.yml), install Debian's freecad-python3," \
@@ -39,7 +54,7 @@ $(VENV)/.installed: pyproject.toml
 	@touch $@
 
 bench: setup
-	$(VENV)/bin/spatialcad generate --task all --level $(LEVEL) --n $(N_PER_TASK) \
+	$(VPY) -m spatialcad.cli generate --task $(TASK) --level $(LEVEL) --n $(N_PER_TASK) \
 	  --seed $(SEED) --out $(OUT) --jobs $(JOBS) --overwrite
 
 # The gallery test renders the HTML page in headless Chromium (Debian's package).
@@ -54,11 +69,12 @@ test: lint test-deps
 	$(VPY) -m pytest
 
 perf: setup
-	$(VPY) -m spatialcad.perf --level 1 --n $(PERF_N) --section tasks --section bench
+	$(VPY) -m spatialcad.perf --level 1 --n $(PERF_N) --section tasks --section bench \
+		--section forms
 
 lint: setup
-	$(VENV)/bin/ruff check spatialcad tests macros
-	$(VENV)/bin/mypy
+	$(VPY) -m ruff check spatialcad tests macros
+	$(VPY) -m mypy
 
 clean:
 	rm -rf $(VENV) output/*/ .pytest_cache

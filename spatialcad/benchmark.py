@@ -1,7 +1,8 @@
 """A benchmark directory on disk: written item by item, read back only after it is checked.
 
 ``<out>/benchmark.json`` is a JSON list of records; each item's composite image is at
-``<out>/<Category>/<Task>/<Level>/<Image_id>.png``; ``<out>/manifest.json`` holds the
+``<out>/<Category>/<Task>/<Level>/<Image_id>.png`` (and, for a record with ``steps``, its
+step pictures beside it, ``<Image_id>-step<k>.png``); ``<out>/manifest.json`` holds the
 generation parameters, counts and a SHA-256 of every other file.
 
 :class:`BenchmarkWriter` streams a run into a fresh directory: each image is written and
@@ -34,6 +35,7 @@ from spatialcad.records import (
     expected_image,
     image_id,
     item_key,
+    step_images,
     task_name,
 )
 from spatialcad.splits import split_of
@@ -125,8 +127,12 @@ class BenchmarkWriter:
         for raw in lines[1:-1]:  # the last piece has no newline: cut short
             try:
                 entry = json.loads(raw)
-                path = self.root / entry["record"]["image"]
-                intact = path.is_file() and file_sha256(path) == entry["sha256"]
+                record = entry["record"]
+                files = [(record["image"], entry["sha256"]),
+                         *zip(step_images(record), entry.get("steps_sha256", []), strict=True)]
+                intact = all((self.root / name).is_file()
+                             and file_sha256(self.root / name) == digest
+                             for name, digest in files)
             except (ValueError, KeyError, TypeError, OSError):
                 intact = False
             if not intact:
@@ -135,11 +141,21 @@ class BenchmarkWriter:
             self.items += 1
         return size
 
-    def add(self, record: Record, png: bytes) -> None:
+    def add(self, record: Record, png: bytes, step_pngs: list[bytes] | None = None) -> None:
+        """Write the item's image (and its step pictures, one per ``record["steps"]``)."""
         path = self.root / record["image"]
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(png)
-        line = json.dumps({"sha256": sha256(png), "record": record}, ensure_ascii=False)
+        steps = step_images(record)
+        if len(steps) != len(step_pngs or []):
+            raise ValueError(f"{record['image']}: {len(steps)} steps, "
+                             f"{len(step_pngs or [])} step pictures")
+        for name, data in zip(steps, step_pngs or [], strict=True):
+            (self.root / name).write_bytes(data)
+        entry: dict[str, Any] = {"sha256": sha256(png), "record": record}
+        if steps:
+            entry["steps_sha256"] = [sha256(d) for d in step_pngs or []]
+        line = json.dumps(entry, ensure_ascii=False)
         self._spool.write((line + "\n").encode())
         self._spool.flush()
         self.items += 1
@@ -156,19 +172,21 @@ class BenchmarkWriter:
                 entry = json.loads(raw)
                 record = entry["record"]
                 files[record["image"]] = entry["sha256"]
+                files.update(zip(step_images(record), entry.get("steps_sha256", []),
+                                 strict=True))
                 key = f"{record['Task']}/{record['Level']}"
                 counts[key] = counts.get(key, 0) + 1
                 chunk = ((",\n" if i else "[\n") + _record_text(record)).encode()
                 out.write(chunk)
                 digest.update(chunk)
-            end = b"\n]\n" if files else b"[]\n"
+            end = b"\n]\n" if counts else b"[]\n"
             out.write(end)
             digest.update(end)
         self.close()
         (self.root / SPOOL).unlink()
         files[BENCHMARK] = digest.hexdigest()
         (self.root / MANIFEST).write_bytes(
-            manifest_bytes(params, counts, len(files) - 1, files, shard))
+            manifest_bytes(params, counts, sum(counts.values()), files, shard))
 
     def close(self) -> None:
         self._spool.close()
@@ -273,6 +291,10 @@ class Benchmark:
                                   f"{expected_image(r)!r}"))
                 continue
             images.append(r["image"])
+            try:
+                images += step_images(r)
+            except ValueError as exc:
+                out.append((name, str(exc)))
         return images
 
     def _manifest_problems(self, out: list[tuple[str, str]], images: list[str]) -> dict[str, str]:
@@ -322,6 +344,9 @@ class Benchmark:
             out.append((MANIFEST, f"its parameters make {len(plan)} items, {BENCHMARK} holds "
                                   f"{len(self.records)}"))
             return
+        if not m["parameters"].get("with_steps") and any("steps" in r for r in self.records):
+            out.append((MANIFEST, "records have steps but the run was made without "
+                                  "--with-steps"))
         split = m["parameters"].get("split")
         strays = [r for r in self.records if split and _split(r) != split]
         if strays:
@@ -350,11 +375,31 @@ class Benchmark:
     def png(self, record: Record) -> bytes:
         """The image bytes of ``record``; ``BenchmarkError`` unless they are the manifest's."""
         path = self.image_file(record)
+        return self._read_checked(record["image"], path)
+
+    def step_pngs(self, record: Record) -> list[bytes]:
+        """The step pictures of ``record`` in order (none without ``steps``): exactly
+        ``<Image_id>-step<k>.png`` for k = 1 .. len(steps), each the manifest's file."""
+        self.image_file(record)
+        try:
+            names = step_images(record)
+        except ValueError as exc:
+            raise BenchmarkError(f"{self.root}: {expected_image(record)}: {exc}") from exc
+        for name in names:
+            if name not in self._checked:
+                raise BenchmarkError(f"{self.root}: {name}: not an image of this benchmark")
+        return [self._read_checked(name, self.root / name) for name in names]
+
+    def _read_checked(self, name: str, path: Path) -> bytes:
         data = path.read_bytes()
-        if sha256(data) != self._checked[record["image"]]:
-            raise BenchmarkError(f"{self.root}: {record['image']}: checksum differs from the "
-                                 "manifest")
+        if sha256(data) != self._checked[name]:
+            raise BenchmarkError(f"{self.root}: {name}: checksum differs from the manifest")
         return data
+
+    @property
+    def with_steps(self) -> bool:
+        """The benchmark was generated with step-by-step solutions."""
+        return bool(self.manifest.get("parameters", {}).get("with_steps"))
 
 
 def _split(record: Record) -> str | None:

@@ -148,12 +148,17 @@ def _warn_past_practical(chosen: list[registry.TaskInfo], level: int) -> None:
               "shared by processes and shards; the items are the same with or without it. "
               "Default: $SPATIALCAD_CACHE_DIR, else ~/.cache/spatialcad.")
 @click.option("--no-cache", is_flag=True, help="Keep no projection cache on disk.")
+@click.option("--with-steps", is_flag=True,
+              help="Also store each item's step-by-step solution: one picture and one line "
+              "of text per step (a fold undone, a move, a quarter turn), beside the item's "
+              "image as <Image_id>-step<k>.png and listed in its record's \"steps\" (tasks "
+              "without steps, see README, get none).")
 def generate(task_spec: str, level: int, n: int, seed: int, out: Path | None, jobs: int,
              overwrite: bool, deepcad_dir: Path | None, shard_spec: str | None,
              resume: bool, executor: str | None, shards: int | None,
              slurm_partition: str | None, slurm_time: int, slurm_cpus: int,
              slurm_setup: tuple[str, ...], no_wait: bool, split: str | None,
-             cache_dir: Path | None, no_cache: bool) -> None:
+             cache_dir: Path | None, no_cache: bool, with_steps: bool) -> None:
     """Generate N verified items per task at one level into OUT.
 
     Every item is proved by its task's verifier before it is written; a candidate that
@@ -195,10 +200,11 @@ def generate(task_spec: str, level: int, n: int, seed: int, out: Path | None, jo
     command = shlex.join(["spatialcad", "generate", "--task", ",".join(names), "--level",
                           str(level), "--n", str(n), "--seed", str(seed),
                           *(["--deepcad-dir", str(deepcad_dir)] if deepcad_dir else []),
-                          *(["--split", split] if split else [])])
+                          *(["--split", split] if split else []),
+                          *(["--with-steps"] if with_steps else [])])
     if executor or shards is not None or no_wait:
         _generate_sharded(names, level, n, seed, out, overwrite, command, options, executor,
-                          shards, shard, resume, jobs, no_wait, split,
+                          shards, shard, resume, jobs, no_wait, split, with_steps,
                           SlurmSettings(slurm_partition, slurm_time, slurm_cpus,
                                         list(slurm_setup)))
         return
@@ -207,7 +213,7 @@ def generate(task_spec: str, level: int, n: int, seed: int, out: Path | None, jo
     try:
         summary = pipeline.generate(names, level, n, seed, out, jobs=jobs, overwrite=overwrite,
                                     command=command, options=options, shard=shard,
-                                    resume=resume, split=split)
+                                    resume=resume, split=split, with_steps=with_steps)
     except ValueError as exc:
         fail(str(exc))
     except pipeline.GenerationError as exc:
@@ -238,7 +244,7 @@ def _generate_sharded(names: list[str], level: int, n: int, seed: int, out: Path
                       overwrite: bool, command: str, options: dict[str, Any],
                       executor: str | None, shards: int | None, shard: Shard | None,
                       resume: bool, jobs: int, no_wait: bool, split: str | None,
-                      slurm: SlurmSettings) -> None:
+                      with_steps: bool, slurm: SlurmSettings) -> None:
     """generate --executor local|slurm --shards N: the run as N shards, merged into OUT."""
     if executor is None or shards is None:
         fail("--executor and --shards go together (e.g. --executor slurm --shards 16)")
@@ -253,7 +259,7 @@ def _generate_sharded(names: list[str], level: int, n: int, seed: int, out: Path
         fail(str(exc))
     run = cluster.ShardedRun(names, level, n, seed, command, options, shards,
                              str(cluster.work_dir(out)),
-                             slurm.cpus if executor == "slurm" else jobs, split)
+                             slurm.cpus if executor == "slurm" else jobs, split, with_steps)
     start = time.perf_counter()
     try:
         items = cluster.run(run, out, overwrite, executor, slurm, not no_wait,

@@ -51,6 +51,7 @@ class ShardedRun:
     work: str  # WORK directory (absolute)
     jobs: int = 1  # worker processes per shard
     split: str | None = None
+    with_steps: bool = False
 
     def shard_dir(self, k: int) -> Path:
         return Path(self.work) / "shards" / str(k)
@@ -60,7 +61,8 @@ def run_shard(run: ShardedRun, k: int) -> dict[str, int]:
     """The job of array task ``k``: shard ``k`` of the run into WORK/shards/k (resumable)."""
     summary = pipeline.generate(run.tasks, run.level, run.n, run.seed, run.shard_dir(k),
                                 jobs=run.jobs, command=run.command, options=run.options,
-                                shard=Shard(k, run.count), resume=True, split=run.split)
+                                shard=Shard(k, run.count), resume=True, split=run.split,
+                                with_steps=run.with_steps)
     return {"items": summary.items, "rejected": summary.rejected, "resumed": summary.resumed}
 
 

@@ -11,6 +11,9 @@ Sections (``--section``, repeatable; ``make perf`` runs ``tasks`` and ``bench``)
   time, and the PNG-encode floor: the time to encode the same images on J cores.
 - ``memory``: peak memory (max RSS) of ``generate`` of cheap tasks at 1,000 and 10,000
   items; a streamed run stays flat.
+- ``forms``: entries/s of ``spatialcad.create_dataset(task, form=...)[i]`` per task in each
+  question form (open only where the task's items carry it), and each form's time per
+  entry as a multiple of the choice form's (the judge crop reuses the composed image).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from pathlib import Path
 
 import click
 
+from spatialcad import api, forms
 from spatialcad.pipeline import make_item
 from spatialcad.render.png import decode_png, encode_png
 from spatialcad.tasks import registry
@@ -125,8 +129,10 @@ def peak_memory(items: int, tasks: str) -> float:
         code = ("import resource, sys\nfrom spatialcad.cli import main\n"
                 f"sys.argv = {argv!r}\ntry:\n    main()\nexcept SystemExit:\n    pass\n"
                 "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
-        done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
-                              text=True)
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        if done.returncode:
+            raise click.ClickException(f"generate of {items} items failed:\n"
+                                       f"{done.stderr[-2000:]}")
     return int(done.stdout.strip().splitlines()[-1]) / 1024
 
 
@@ -136,9 +142,53 @@ def memory(tasks: str) -> None:
                f"10,000 items {big:.0f} MiB ({100 * (big / small - 1):+.0f}%)")
 
 
+def form_rates(name: str, level: int, n: int, seed: int) -> dict[str, float | None]:
+    """Entries/s of each form over entries ``0..n-1`` (None if no entry has the form); the
+    forms take turns entry by entry, each first in turn (a later build of the same item
+    finds warm caches), so a busy machine and the caches favour none of them."""
+    sets = {f: api.create_dataset(name, level=level, size=n, seed=seed, form=f)
+            for f in forms.FORMS}
+    seconds = dict.fromkeys(forms.FORMS, 0.0)
+    made = dict.fromkeys(forms.FORMS, 0)
+    for i in range(n):
+        turn = [*forms.FORMS[i % 3:], *forms.FORMS[:i % 3]]
+        for f in turn:
+            start = time.perf_counter()
+            try:
+                sets[f][i]
+            except ValueError:  # this item has no such form
+                continue
+            seconds[f] += time.perf_counter() - start
+            made[f] += 1
+    return {f: made[f] / seconds[f] if made[f] else None for f in forms.FORMS}
+
+
+def form_speeds(level: int, n: int, seed: int, names: list[str]) -> None:
+    click.echo(f"{'task':<20} {'level':>5} " + " ".join(f"{f + '/s':>9} {'x':>5}"
+                                                       for f in forms.FORMS))
+    tasks = registry.tasks()
+    worst = 0.0
+    for name in names:
+        info = tasks[name]
+        lv = level if info.max_level is None else min(level, info.max_level)
+        make_item(name, lv, 0, n, seed + 1)  # warm-up: imports, FreeCAD start, caches
+        rates = form_rates(name, lv, n, seed)
+        base = rates["choice"]
+        assert base is not None
+        cells = []
+        for f in forms.FORMS:
+            rate = rates[f]
+            ratio = base / rate if rate else None
+            worst = max(worst, ratio or 0.0)
+            cells.append(f"{rate:>9.2f} {ratio:>4.2f}x" if rate and ratio else f"{'-':>9} "
+                         f"{'-':>5}")
+        click.echo(f"{name:<20} {lv:>5} " + " ".join(cells))
+    click.echo(f"slowest form: {worst:.2f}x the choice form's time per entry")
+
+
 @click.command()
 @click.option("--section", "sections", multiple=True, type=click.Choice(["tasks", "bench",
-              "memory"]), help="What to measure (default: tasks and bench).")
+              "memory", "forms"]), help="What to measure (default: tasks and bench).")
 @click.option("--level", type=int, default=1, show_default=True, help="Level of `tasks`.")
 @click.option("--n", "n", type=int, default=8, show_default=True, help="Items per task.")
 @click.option("--bench-n", type=int, default=40, show_default=True,
@@ -148,7 +198,8 @@ def memory(tasks: str) -> None:
 @click.option("--task", "task_spec", default="all", show_default=True)
 def main(sections: tuple[str, ...], level: int, n: int, bench_n: int, jobs: int, seed: int,
          task_spec: str) -> None:
-    """Measure generation speed per task, the three-level benchmark, and memory."""
+    """Measure generation speed per task, the three-level benchmark, memory, and the
+    Python API's speed per question form."""
     sections = sections or ("tasks", "bench")
     names = list(registry.tasks()) if task_spec == "all" else task_spec.split(",")
     if "tasks" in sections:
@@ -157,6 +208,8 @@ def main(sections: tuple[str, ...], level: int, n: int, bench_n: int, jobs: int,
         three_levels(bench_n, seed, jobs)
     if "memory" in sections:
         memory(CHEAP_TASKS)
+    if "forms" in sections:
+        form_speeds(level, n, seed, names)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import islice
 from multiprocessing import get_context
 from pathlib import Path
@@ -31,10 +31,11 @@ from spatialcad.render.layout import compose
 from spatialcad.render.png import decode_png, encode_png
 from spatialcad.seeding import derive_seed, item_rng
 from spatialcad.splits import split_of, split_seed
+from spatialcad.steps import with_steps as add_steps
 from spatialcad.tasks import registry
 from spatialcad.tasks.base import Draft, Reject
 from spatialcad.tasks.registry import TaskInfo
-from spatialcad.verification import run_verifier
+from spatialcad.verification import check_steps, run_verifier
 
 MAX_ATTEMPTS = 200
 WINDOW_PER_JOB = 4  # calls queued per worker process
@@ -53,6 +54,8 @@ class ItemResult:
     record: dict[str, Any]
     png: bytes
     rejected: int  # candidates thrown away (Reject or failed verification) before this one
+    image: np.ndarray | None = None  # the composed image the PNG encodes (if asked to keep it)
+    step_pngs: list[bytes] = field(default_factory=list)  # generate --with-steps
 
 
 def assemble(
@@ -129,10 +132,16 @@ def candidates(task: TaskInfo, level: int, index: int, seed: int,
 
 
 def make_item(task_name: str, level: int, index: int, n: int, seed: int,
-              options: dict[str, Any] | None = None, split: str | None = None) -> ItemResult:
+              options: dict[str, Any] | None = None, split: str | None = None,
+              with_steps: bool = False, *, keep_image: bool = False,
+              encode: bool = True) -> ItemResult:
     """Build, assemble and verify item ``index``; retry with the next sub-seed on failure.
     ``options`` are the run's task settings (e.g. ``deepcad_dir``); with ``split``, the item
-    comes from that split (:func:`candidates`)."""
+    comes from that split (:func:`candidates`); ``with_steps`` adds the step-by-step
+    solution of a task that has one (spatialcad/steps.py), proved too; with ``keep_image``,
+    the result also holds the composed image array (``generate`` leaves it out: it would
+    cross process pipes), and with ``encode=False`` its ``png`` is empty (for a caller that
+    encodes another picture, such as a judge question's crop)."""
     task = registry.task(task_name)
     letter = rec.answer_letter(seed if split is None else split_seed(seed, split), task_name,
                                level, index)
@@ -147,12 +156,25 @@ def make_item(task_name: str, level: int, index: int, n: int, seed: int,
         )
         # PNG is lossless (tests/test_render.py: test_png_round_trip), so the composed image
         # is exactly what the file will show; `spatialcad verify` re-reads the files
-        png = encode_png(image)
         failures = run_verifier(record, image)
         if not failures:
-            return ItemResult(record, png, attempt)
+            png = encode_png(image) if encode else b""
+            item = ItemResult(record, png, attempt, image if keep_image else None)
+            return _with_steps(task, item) if with_steps and task.has_steps else item
         last = "verification failed: " + "; ".join(failures)
     raise GenerationError(f"{task_name} level {level} item {index}: no valid item ({last})")
+
+
+def _with_steps(task: TaskInfo, item: ItemResult) -> ItemResult:
+    """``item`` with its proved step-by-step solution (the same item as without steps: a
+    solution that fails its proof is a bug, not a reason to draw another item)."""
+    record, pictures = add_steps(task, item.record)
+    failures = check_steps(record, pictures)
+    if failures:
+        raise GenerationError(f"{rec.image_path(record)}: its steps failed: "
+                              + "; ".join(failures))
+    return ItemResult(record, item.png, item.rejected, item.image,
+                      [encode_png(p) for p in pictures])
 
 
 def _worker_start(parent: int) -> None:
@@ -216,6 +238,7 @@ def generate(
     tasks: list[str], level: int, n: int, seed: int, out: Path, *, jobs: int = 1,
     overwrite: bool = False, command: str = "", options: dict[str, Any] | None = None,
     shard: Shard | None = None, resume: bool = False, split: str | None = None,
+    with_steps: bool = False,
 ) -> RunSummary:
     """Generate ``n`` verified items per task into ``out`` (all or nothing); with ``shard``,
     only that shard's block of the run's items (see spatialcad/plan.py).  Records and
@@ -224,12 +247,14 @@ def generate(
     With ``resume``, an interrupted run of the same command is continued where it stopped
     (same bytes as an uninterrupted run), an ``out`` this command already completed is left
     as it is, and an interruption keeps what was done for the next ``resume``.
+    ``with_steps``: records and pictures of step-by-step solutions (spatialcad/steps.py).
     """
     plan = RunPlan(tuple(tasks), n, shard)
     plan.check()
     params = {"command": f"{command} --shard {shard}" if shard else command,
               "tasks": tasks, "level": level, "n": n, "seed": seed, "options": dict(options or {}),
-              **({"split": split} if split else {})}
+              **({"split": split} if split else {}),
+              **({"with_steps": True} if with_steps else {})}
     per_task = dict.fromkeys(tasks, 0)
     for t, _ in plan:
         per_task[t] += 1
@@ -239,12 +264,12 @@ def generate(
         writer = BenchmarkWriter(tmp, params)
         try:
             done = writer.items
-            work = ((t, level, i, n, seed, params["options"], split)
+            work = ((t, level, i, n, seed, params["options"], split, with_steps)
                     for t, i in islice(plan, done, None))
             rejected = 0
             bar = progress(parallel_map(make_item, work, jobs), len(plan), "generate", done)
             for result in bar:
-                writer.add(result.record, result.png)
+                writer.add(result.record, result.png, result.step_pngs)
                 rejected += result.rejected
             writer.finish(manifest_entry(shard, plan.total) if shard else None)
         finally:
@@ -264,7 +289,10 @@ def _completed(out: Path, params: dict[str, Any]) -> bool:
     return same and not bench.problems()
 
 
-def _verify_one(image_file: str | None, record: dict[str, Any]) -> list[str]:
+def _verify_one(image_file: str | None, record: dict[str, Any],
+                step_files: list[str] | None = None, with_steps: bool = False) -> list[str]:
+    """The item's failures; with ``step_files`` (its sound step pictures) its steps' too;
+    ``with_steps``: the run was made with steps, so a task that has them must show them."""
     if image_file is None:
         return ["not verified: its image is not a sound file of the benchmark"]
     task = registry.by_record_task(record["Task"])
@@ -275,7 +303,18 @@ def _verify_one(image_file: str | None, record: dict[str, Any]) -> list[str]:
         image = decode_png(Path(image_file).read_bytes())
     except (OSError, ValueError) as exc:
         return [f"image unreadable: {exc}"]
-    return run_verifier(record, image)
+    failures = run_verifier(record, image)
+    if with_steps and task.has_steps and "steps" not in record:
+        failures.append("it has no steps, though its run was made with --with-steps")
+    if "steps" in record:
+        if step_files is None:
+            return failures + ["not verified: its step images are not sound files"]
+        try:
+            pictures = [decode_png(Path(f).read_bytes()) for f in step_files]
+        except (OSError, ValueError) as exc:
+            return failures + [f"step image unreadable: {exc}"]
+        failures += check_steps(record, pictures)
+    return failures
 
 
 def verify_dir(out: Path, jobs: int = 1) -> tuple[int, list[tuple[str, list[str]]]]:
@@ -289,12 +328,15 @@ def verify_dir(out: Path, jobs: int = 1) -> tuple[int, list[tuple[str, list[str]
     for r in bench.records:
         try:
             image = rec.expected_image(r)
+            steps = rec.step_images(r)
         except ValueError:
             continue  # reported by problems()
         sound = r.get("image") == image and image not in unsound
-        work.append((str(out / image) if sound else None, r))
+        steps_sound = not unsound.intersection(steps)
+        work.append((str(out / image) if sound else None, r,
+                     [str(out / s) for s in steps] if steps_sound else None, bench.with_steps))
     results = parallel_map(_verify_one, work, jobs)
-    for (_, r), failures in zip(work, progress(results, len(work), "verify"), strict=True):
+    for (_, r, _, _), failures in zip(work, progress(results, len(work), "verify"), strict=True):
         if failures:
             failed.append((rec.image_path(r), failures))
     return len(bench.records), failed

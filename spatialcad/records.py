@@ -57,6 +57,28 @@ def expected_image(record: dict[str, Any]) -> str:
     return "/".join(item_key(record)) + ".png"
 
 
+def step_image(record: dict[str, Any], k: int) -> str:
+    """The path of step ``k`` (from 1) of a record's step-by-step solution:
+    ``Category/Task/Level/Image_id-step<k>.png``."""
+    return "/".join(item_key(record)) + f"-step{k}.png"
+
+
+def step_images(record: dict[str, Any]) -> list[str]:
+    """The only step image paths ``record`` may name, one per entry of its ``steps``
+    (none without that key); ``ValueError`` if ``steps`` is not a list of objects naming
+    exactly these paths, in order."""
+    if "steps" not in record:
+        return []
+    steps = record["steps"]
+    if not isinstance(steps, list) or not steps:
+        raise ValueError("its steps are not a non-empty list")
+    want = [step_image(record, k) for k in range(1, len(steps) + 1)]
+    for k, (s, path) in enumerate(zip(steps, want, strict=True), 1):
+        if not isinstance(s, dict) or s.get("image") != path:
+            raise ValueError(f"its step {k} does not name the image {path!r}")
+    return want
+
+
 def task_name(record: dict[str, Any]) -> str:
     """The CLI name of the task that made ``record`` (from its ``generator`` entry)."""
     return str(record["generator"]["name"]).rsplit(".", 1)[-1]

@@ -93,7 +93,7 @@ def merge(paths: list[Path], out: Path, overwrite: bool = False) -> int:
         try:
             for s in shards:
                 for r in s.bench.records:
-                    writer.add(r, s.bench.png(r))
+                    writer.add(r, s.bench.png(r), s.bench.step_pngs(r))
             writer.finish()
         finally:
             writer.close()

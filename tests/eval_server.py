@@ -38,6 +38,20 @@ def gold_table(bench: Path) -> dict[str, dict[str, Any]]:
             for r in records}
 
 
+def judge_table(bench: Path) -> dict[tuple[str, str], str]:
+    """(SHA-256 of the judge image, judge question) -> "yes"/"no", for every judged option
+    of every item of ``bench`` (the images as spatialcad.forms.judge_png cuts them)."""
+    from spatialcad import forms
+
+    table = {}
+    for r in json.loads((Path(bench) / "benchmark.json").read_text()):
+        png = (Path(bench) / r["image"]).read_bytes()
+        for k in forms.judged(r):
+            digest = hashlib.sha256(forms.judge_png(r, png, k)).hexdigest()
+            table[digest, r["judge"][k]["question"]] = r["judge"][k]["answer"]
+    return table
+
+
 class FakeEndpoint:
     """Start with ``with FakeEndpoint(...) as ep:``; ``ep.base_url`` is the API root."""
 
@@ -45,8 +59,9 @@ class FakeEndpoint:
                  model: str = "fake-vl", api_key: str | None = None,
                  faults: dict[int, int | str] | Callable[[int], int | str | None] | None = None,
                  slow: float = 1.0, max_requests: int = 400, lifetime: float = 30.0,
-                 seed: int = 0) -> None:
+                 seed: int = 0, judge: dict[tuple[str, str], str] | None = None) -> None:
         self.gold = gold or {}
+        self.judge = judge or {}
         self.mode = mode
         self.model = model
         self.api_key = api_key
@@ -88,7 +103,7 @@ class FakeEndpoint:
         return self.faults.get(n)
 
     def reply_text(self, body: dict[str, Any]) -> tuple[str, str | None]:
-        """The response text for a request body, and the hash of its image."""
+        """The response text for a request body, and the hash of its (first) image."""
         content = body["messages"][0]["content"]
         text = next(p["text"] for p in content if p["type"] == "text")
         digest = None
@@ -96,12 +111,18 @@ class FakeEndpoint:
             if part["type"] == "image_url":
                 data = part["image_url"]["url"].split(",", 1)[1]
                 digest = hashlib.sha256(base64.b64decode(data)).hexdigest()
+                break  # the item's image; eval --steps sends step pictures after it
         record = self.gold.get(digest) if digest else None
         with self.lock:
             style = STYLES[self.count % len(STYLES)]
             guess = self.rng.choice("ABCD")
-        fill = "Options:" not in text
-        if fill:
+        if text.rstrip().endswith("Answer yes or no."):  # a judge question
+            asked = text.split("Question: ", 1)[1].strip()
+            value = self.judge.get((digest or "", asked), "maybe")
+            if self.mode.startswith("constant:"):
+                value = self.mode.split(":", 1)[1]
+            return f"<think>Comparing.</think><answer>{value}</answer>", digest
+        if "Options:" not in text:  # the open form
             value = record["Answer_direct"] if record and self.mode == "gold" else "0"
             return f"<answer>{value}</answer>", digest
         letter = record["Answer"] if record and self.mode == "gold" else guess

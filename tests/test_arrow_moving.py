@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from spatialcad.evaluate.baselines import image_scores, text_scores
+from spatialcad.evaluate.extract import extract_open, match_open
 from spatialcad.geometry import arrows as ar
 from spatialcad.geometry.colours import ARROW_COLOURS as PALETTE
 from spatialcad.pipeline import assemble, make_item
@@ -20,10 +21,13 @@ from spatialcad.tasks import registry
 from spatialcad.tasks.arrow_moving.generate import _picture
 from spatialcad.tasks.arrow_moving.spec import (
     QUESTIONS,
+    Arrow,
     Move,
     move_text,
+    parse_spec,
+    state_text,
 )
-from spatialcad.tasks.arrow_moving.verify import read_board, simulate
+from spatialcad.tasks.arrow_moving.verify import open_answer, read_board, simulate
 from spatialcad.verification import run_verifier
 
 GRID = (3, 3)
@@ -96,6 +100,34 @@ def test_move_text():
     moves = [Move("red", "forward", 1), Move("blue", "left", 2)]
     assert move_text(moves, True) == "forward 1, left 2"
     assert move_text(moves, False) == "red forward 1, blue left 2"
+
+
+def test_open_answer_by_hand():
+    """Columns and rows from 1 at the bottom-left cell, headings as picture directions,
+    colours in alphabetical order; the spec's text and the verifier's agree."""
+    arrows = [Arrow("red", (0, 0), "east"), Arrow("blue", (2, 1), "north"),
+              Arrow("green", (1, 2), "west"), Arrow("teal", (2, 2), "south")]
+    want = "blue 3,2,up; green 2,3,left; red 1,1,right; teal 3,3,down"
+    assert state_text(arrows) == want
+    assert open_answer({a.colour: (a.cell, a.heading) for a in arrows}) == want
+
+
+def test_open_answer_is_the_independently_simulated_board():
+    """The spec's open answer (from the generator's simulation, geometry/arrows.py) equals
+    the verifier's text of its own simulation, on random small boards and moves."""
+    rng = np.random.default_rng(11)
+    checked = 0
+    for _ in range(80):
+        size = (int(rng.integers(2, 5)), int(rng.integers(2, 5)))
+        start = ar.random_state(rng, size, list(PALETTE)[: int(rng.integers(2, 5))])
+        moves = ar.random_moves(rng, start, size, 3)
+        end = ar.run(start, moves, size)
+        assert end is not None
+        spoken = state_text([Arrow.from_json(a.as_dict()) for a in end])
+        own = simulate(_board(start), [Move(**m.as_dict()) for m in moves], size)
+        assert own is not None and spoken == open_answer(own)
+        checked += 1
+    assert checked == 80
 
 
 def _swap_answer(record: dict, letter: str) -> dict:
@@ -231,3 +263,68 @@ def test_longest_text_finds_the_answer_of_path_items_one_time_in_four(level):
         longest += is_longest
         assert text_scores(record["Choices"])["longest_text"].argmax() == i or not is_longest
     assert 2 <= longest <= 20, longest
+
+
+def test_state_items_have_an_open_form_and_path_items_none(items):
+    for item in items:
+        record = item.record
+        if record["spec"]["question"] == "path":
+            assert "Question_direct" not in record and "Answer_direct" not in record
+            continue
+        spec = parse_spec(record["spec"])
+        assert record["Answer_direct"] == state_text(spec.end)
+        # the same rules, start and moves as the choice question; no options named
+        given = record["Question"].split("Which option")[0]
+        assert record["Question_direct"].startswith(given)
+        assert "A, B, C or D" not in record["Question_direct"]
+        colours = sorted(a.colour for a in spec.start)
+        assert all(c in record["Question_direct"] for c in colours)
+        assert f"columns 1 to {spec.grid[0]}" in record["Question_direct"]
+        # a reply phrased in words scores right; the first arrow turned round scores wrong
+        entries = [_entry(e) for e in record["Answer_direct"].split("; ")]
+        worded = "; ".join(f"the {c} arrow is at column {x}, row {y}, pointing {way}"
+                           for c, x, y, way in entries)
+        assert match_open(extract_open(f"<think>..</think><answer>{worded}</answer>").value,
+                          record["Answer_direct"])
+        c, x, y, way = entries[0]
+        turned = "; ".join([f"{c} {x},{y},{OPPOSITE[way]}",
+                            *record["Answer_direct"].split("; ")[1:]])
+        assert not match_open(turned, record["Answer_direct"])
+
+
+OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
+
+
+def _entry(text: str) -> tuple[str, str, str, str]:
+    """"blue 3,2,down" -> ("blue", "3", "2", "down")."""
+    colour, rest = text.split(" ")
+    x, y, way = rest.split(",")
+    return colour, x, y, way
+
+
+def test_a_wrong_open_answer_fails(items):
+    record, image = _first(items, "state")
+    bad = copy.deepcopy(record)
+    entries = bad["Answer_direct"].split("; ")
+    colour, column, row, way = _entry(entries[0])
+    entries[0] = f"{colour} {column},{row},{OPPOSITE[way]}"
+    bad["Answer_direct"] = "; ".join(entries)
+    failures = run_verifier(bad, image)
+    assert "its Answer_direct is not the text its spec gives" in failures
+    assert any(f.startswith("the open answer") for f in failures)
+    bad = copy.deepcopy(record)
+    bad["Question_direct"] = bad["Question_direct"].replace("from the bottom", "from the top")
+    assert "its Question_direct is not the text its spec gives" in run_verifier(bad, image)
+
+
+def test_an_end_state_the_moves_do_not_reach_fails_the_open_answer(items):
+    """A spec whose stated end (and so its open answer, consistently re-derived) is not where
+    the moves lead passes the texts check but not the verifier's own simulation."""
+    record, image = _first(items, "state")
+    bad = copy.deepcopy(record)
+    end = bad["spec"]["end"][0]
+    end["heading"] = "south" if end["heading"] != "south" else "north"
+    bad["Answer_direct"] = state_text(parse_spec(bad["spec"]).end)
+    failures = run_verifier(bad, image)
+    assert not any(f.startswith("its ") for f in failures)
+    assert any(f.startswith("the open answer") for f in failures)

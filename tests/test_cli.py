@@ -118,6 +118,26 @@ def test_verify_detects_tampering(spatialcad, tmp_path):
     assert code == 1 and records[1]["image"].removesuffix(".png") in stdout
 
 
+def test_verify_proves_the_open_form(spatialcad, tmp_path):
+    """A wrong open answer fails both the texts check and the task's own proof; an edited
+    open question fails the texts check."""
+    out = tmp_path / "b"
+    assert spatialcad("generate", "--task", "paper_folding", "--level", 0, "--n", 2,
+                      "--out", out)[0] == 0
+    records = json.loads((out / "benchmark.json").read_text())
+    holes = int(records[0]["Answer_direct"])
+    records[0]["Answer_direct"] = str(holes + 1)
+    records[1]["Question_direct"] = records[1]["Question_direct"].replace("How many holes",
+                                                                          "How many cells")
+    (out / "benchmark.json").write_text(json.dumps(records))
+    code, stdout, _ = spatialcad("verify", out)
+    first, second = (f"FAIL MentalFolding/PaperFolding/Level0/{i}: " for i in ("0000", "0001"))
+    assert code == 1
+    assert f"{first}its Answer_direct is not the text its spec gives" in stdout
+    assert f"{first}the open answer '{holes + 1}' is not the {holes} unfolded holes" in stdout
+    assert f"{second}its Question_direct is not the text its spec gives" in stdout
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -174,10 +194,10 @@ def test_missing_freecad_is_a_clear_error(spatialcad, tmp_path, monkeypatch):
 def test_failed_run_leaves_nothing(spatialcad, tmp_path, monkeypatch):
     real = pipeline.make_item
 
-    def flaky(task, level, index, n, seed, options, split=None):
+    def flaky(task, level, index, n, seed, options, split=None, with_steps=False):
         if index == 1:
             raise pipeline.GenerationError("boom")
-        return real(task, level, index, n, seed, options, split)
+        return real(task, level, index, n, seed, options, split, with_steps)
 
     monkeypatch.setattr(pipeline, "make_item", flaky)
     with pytest.raises(pipeline.GenerationError):

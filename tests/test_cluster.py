@@ -4,6 +4,7 @@ killed array task is submitted again, --no-wait prints the merge that finishes t
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import subprocess
@@ -131,3 +132,58 @@ def test_clear_errors_without_slurm_or_with_bad_shard_counts(spatialcad, tmp_pat
                               tmp_path / "x")
     assert code == 1 and "SLURM is not available here" in err
     assert not (tmp_path / "x").exists()
+
+
+def _wait_gone(job: str, seconds: float = 600) -> None:
+    end = time.monotonic() + seconds
+    while _state(job):
+        assert time.monotonic() < end, f"job {job} still queued: {_state(job)}"
+        time.sleep(0.5)
+
+
+def _sacct_state(job: str) -> str:
+    """The final state of a (non-array) job from accounting, e.g. COMPLETED or CANCELLED."""
+    end = time.monotonic() + 60
+    while time.monotonic() < end:
+        out = subprocess.run(["sacct", "-n", "-X", "-P", "-j", job, "-o", "State"],
+                             capture_output=True, text=True).stdout.split()
+        if out and out[0] not in ("PENDING", "RUNNING"):
+            return out[0]
+        time.sleep(0.5)
+    raise AssertionError(f"no final state for job {job}")
+
+
+def _submit_example(tmp_path: Path, **settings: str) -> tuple[str, str]:
+    """Run examples/slurm/submit.sh from ``tmp_path`` (one CPU per job: the scripts ask for
+    more than this node has); the ids of its generate and merge jobs."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "WORK": str(tmp_path / "shards"),
+           "OUT": str(tmp_path / "b"), "SPATIALCAD": f"{sys.executable} -m spatialcad.cli",
+           **settings}
+    done = subprocess.run([str(ROOT / "examples" / "slurm" / "submit.sh"), "--cpus-per-task=1"],
+                          cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    found = re.search(r"job array (\d+) .*job (\d+)", done.stdout)
+    assert found, done.stdout
+    return found.group(1), found.group(2)
+
+
+def test_example_scripts_generate_then_merge_after_ok(slurm, unsharded, tmp_path):
+    """examples/slurm: gen.sh as an array, merge.sh chained with --dependency=afterok."""
+    gen, merge = _submit_example(tmp_path, TASKS="cube_counting,rotation_2d,arrow_moving",
+                                 LEVEL="1", N="4", SEED="2", SHARDS="3")
+    _wait_gone(gen)
+    _wait_gone(merge)
+    assert _sacct_state(merge) == "COMPLETED", list(tmp_path.glob("*.log"))
+    assert tree_bytes(tmp_path / "b") == tree_bytes(unsharded)
+    assert not (tmp_path / "shards").exists()
+
+
+def test_example_merge_never_runs_after_a_failed_shard(slurm, tmp_path):
+    gen, merge = _submit_example(tmp_path, TASKS="no_such_task", LEVEL="1", N="2",
+                                 SHARDS="2")
+    _wait_gone(gen)
+    _wait_gone(merge)
+    assert _sacct_state(merge) == "CANCELLED"
+    assert not (tmp_path / "b").exists()
+    assert "unknown task" in (tmp_path / f"spatialcad-gen-{gen}_0.log").read_text().lower()

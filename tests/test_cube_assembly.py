@@ -160,3 +160,27 @@ def test_the_question_and_choices_are_proved(items):
     bad = copy.deepcopy(record)
     bad["Choices"] = ["Image B", "Image A", "Image C", "Image D"]
     assert any(f.startswith("its Choices") for f in run_verifier(bad, image))
+
+
+def test_the_open_answer_is_the_missing_pieces_cube_count(items, level1_items):
+    for record, _ in items + level1_items[:8]:
+        answer = next(o for o in record["options"] if o["is_answer"])
+        stack = {tuple(c) for c in record["spec"]["voxels"]}
+        given = {tuple(c) for part in record["spec"]["parts"] for c in part}
+        assert record["Answer_direct"] == str(len(answer["data"]["voxels"]))
+        assert record["Answer_direct"] == str(len(stack - given))
+        assert record["Question_direct"].endswith(
+            "How many cubes does the missing piece have? Answer with a single integer.")
+
+
+def test_a_wrong_open_answer_fails(items):
+    record, image = items[2]
+    bad = copy.deepcopy(record)
+    bad["Answer_direct"] = str(int(bad["Answer_direct"]) + 1)
+    failures = run_verifier(bad, image)
+    assert "its Answer_direct is not the text its spec gives" in failures
+    assert any(f.startswith("the open answer") for f in failures)
+    bad = copy.deepcopy(record)
+    bad["Question_direct"] = bad["Question_direct"].replace("missing piece have",
+                                                            "complete stack have")
+    assert "its Question_direct is not the text its spec gives" in run_verifier(bad, image)

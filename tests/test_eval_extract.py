@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from spatialcad.evaluate.extract import (
+    extract,
     extract_choice,
     extract_choice_rule_a,
     extract_open,
+    extract_yes_no,
     match_open,
 )
 
@@ -116,6 +120,73 @@ def test_rule_a_is_coarse(response, expected):
     ("<answer>seven</answer>", "7", False),
     ("I am not sure.", "7", False),
     ("<answer>Red</answer>", "red", True),
+    ("<answer>the red face</answer>", "red", True),
+    ("<answer>red or blue</answer>", "red", False),
 ])
 def test_fill_in(response, gold, ok):
     assert match_open(extract_open(response).value, gold) is ok
+
+
+@pytest.mark.parametrize(("response", "want"), [
+    ("yes", "yes"), ("No.", "no"), ("**Yes**", "yes"), ("<answer>NO</answer>", "no"),
+    ("<think>yes at first, then no</think><answer>yes</answer>", "yes"),
+    ("Step by step... \\boxed{\\text{no}}", "no"), ("The answer is yes.", "yes"),
+    ("Final answer: no, it is mirrored.", "no"),
+    ("<answer>yes or no</answer>", None), ("maybe", None), ("", None), (None, None),
+    ("nobody says yesterday", None), ("It is yes.\nNo wait.\nHmm.", None),
+])
+def test_yes_no(response, want):
+    assert extract_yes_no(response).value == want
+
+
+BOARD = "blue 3,2,down; green 1,3,left; red 3,3,up"
+
+
+@pytest.mark.parametrize(("response", "ok"), [
+    (f"<answer>{BOARD}</answer>", True),
+    ("<think>blue moves first</think><answer>Blue 3, 2, down; Green 1, 3, left; "
+     "Red 3, 3, up</answer>", True),
+    ("The final state: \\boxed{\\text{blue at column 3, row 2, pointing downwards; green at "
+     "column 1, row 3, pointing left; red at column 3, row 3, pointing up}}", True),
+    ("Final answer: blue (3,2) down; green (1,3) left; red (3,3) up", True),
+    ("<answer>blue 3,2,down; green 1,3,right; red 3,3,up</answer>", False),  # a heading
+    ("<answer>blue 2,3,down; green 1,3,left; red 3,3,up</answer>", False),  # column, row
+    ("<answer>green 1,3,left; blue 3,2,down; red 3,3,up</answer>", False),  # asked order
+    ("<answer>blue 3,2,down; green 1,3,left</answer>", False),  # an arrow missing
+    ("<answer>blue 3,2,down or up; green 1,3,left; red 3,3,up</answer>", False),
+    ("<answer>3,2,down; 1,3,left; 3,3,up</answer>", False),  # colours left out
+])
+def test_open_answer_of_answer_words_and_numbers(response, ok):
+    """Golds made of answer words (colours, picture directions) and numbers: both in order,
+    whatever words surround them."""
+    assert match_open(extract_open(response).value, BOARD) is ok
+
+
+def test_counts_keep_the_number_rule():
+    assert match_open("There are 12 holes.", "12")
+    assert not match_open("There are 12 or 13 holes.", "12")
+
+
+LOOPING = ["<answer>" * 50_000, "\\boxed{" * 50_000, "answer: " * 50_000,
+           "The answer is " * 50_000, "yes no " * 50_000, "(A) " * 100_000]
+
+
+@pytest.mark.parametrize("reply", LOOPING)
+def test_a_looping_reply_is_read_in_linear_time(reply):
+    """Replies of one marker repeated (models do loop) cost about as much as their length:
+    the same reply ten times shorter must not be 100x faster."""
+    def seconds(text: str) -> float:
+        start = time.perf_counter()
+        for form in ("choice", "open", "judge"):
+            extract(form, text, ["1", "2", "3", "4"])
+        return time.perf_counter() - start
+
+    short, long = seconds(reply[: len(reply) // 10]), seconds(reply)
+    assert long < 3.0 and long < 30 * max(short, 1e-3)
+
+
+def test_the_last_answer_tag_counts():
+    assert extract("open", "<answer>1</answer> then <ANSWER> 2 </Answer>").value == "2"
+    assert extract("open", "<answer>x<answer>y</answer>").value == "y"
+    assert extract("open", "<answer>3</answer> trailing </answer>").value == "3"
+    assert extract("choice", "<answer>B (no closing tag)").value == "B"  # a marker still

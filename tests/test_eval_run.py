@@ -6,10 +6,10 @@ import json
 import time
 
 import pytest
-from eval_server import FakeEndpoint, dead_url, gold_table
+from eval_server import FakeEndpoint, dead_url, gold_table, judge_table
 
-from spatialcad import pipeline
-from spatialcad.evaluate import ladder
+from spatialcad import forms, pipeline
+from spatialcad.evaluate import ladder, stats
 
 FAST = ["--timeout", "0.3", "--backoff", "0.01"]
 
@@ -131,20 +131,70 @@ def test_rejected_items_are_logged_and_retried(sc, bench, gold, tmp_path):
     assert code == 2 and "5 requests in a row were rejected" in err
 
 
-def test_fill_form_and_text_only(sc, bench, gold, tmp_path):
+def test_open_form_and_text_only(sc, bench, gold, tmp_path):
     with FakeEndpoint(gold=gold) as ep:
         code, _, err = sc("eval", bench, "--model", "fake-vl", "--base-url", ep.base_url,
-                          "--out", tmp_path / "fill", "--form", "fill", "--prompt", "direct")
+                          "--out", tmp_path / "open", "--form", "open", "--prompt", "direct")
         assert code == 0, err
-        lines = results(tmp_path / "fill")
-        assert len(lines) == 4 and all(x["correct"] and x["form"] == "fill" for x in lines)
+        lines = results(tmp_path / "open")
+        assert len(lines) == 4 and all(x["correct"] and x["form"] == "open" for x in lines)
         assert {x["task"] for x in lines} == {"CubeCounting"}
+        # a run made when the open form was called "fill" resumes under --form open
+        meta = json.loads((tmp_path / "open" / "run.json").read_text())
+        meta["identity"]["form"] = "fill"
+        (tmp_path / "open" / "run.json").write_text(json.dumps(meta))
+        asked = ep.count
+        code, out, err = sc("eval", bench, "--model", "fake-vl", "--base-url", ep.base_url,
+                            "--out", tmp_path / "open", "--form", "open", "--prompt", "direct")
+        assert code == 0 and ep.count == asked and "0 items answered now" in out, err
         code, _, err = sc("eval", bench, "--model", "fake-vl", "--base-url", ep.base_url,
                           "--out", tmp_path / "text", "--text-only", "--limit", 1)
         assert code == 0, err
     assert len(results(tmp_path / "text")) == 2  # one per task and level
     parts = [[p["type"] for p in body["messages"][0]["content"]] for body in ep.requests[-2:]]
     assert parts == [["text"], ["text"]]
+
+
+def test_judge_form_is_balanced_resumes_and_reports(sc, bench, gold, tmp_path):
+    judge = judge_table(bench)
+    records = {r["image"].removesuffix(".png"): r for r in gold.values()}
+    args = ("--model", "fake-vl", "--form", "judge", "--prompt", "direct")
+    with FakeEndpoint(judge=judge) as ep:
+        code, _, err = sc("eval", bench, *args, "--base-url", ep.base_url,
+                          "--out", tmp_path / "judge")
+        assert code == 0, err
+        asked = ep.count
+        code, _, err = sc("eval", bench, *args, "--base-url", ep.base_url,
+                          "--out", tmp_path / "judge")
+        assert code == 0 and ep.count == asked, err  # all answered: nothing asked again
+    lines = results(tmp_path / "judge")
+    records = {k: r for k, r in records.items() if forms.balanced_options(r)}
+    assert 0 < len(records) < 8  # cube_counting item 3: its answer "none" has no question
+    assert len(lines) == 2 * len(records) == asked
+    assert all(x["correct"] and x["form"] == "judge" for x in lines)
+    for item, record in records.items():
+        mine = [x for x in lines if x["id"].split("#")[0] == item]
+        assert sorted(x["gold"] for x in mine) == ["no", "yes"]
+        for x in mine:
+            k = "ABCD".index(x["judge_option"])
+            assert x["id"] == f"{item}#{x['judge_option']}"
+            assert record["judge"][k]["answer"] == x["gold"]
+    # every answer was found by (image, question): three_view's pictured options were sent
+    # as their own cuts, cube_counting's text options on the item's whole image
+    assert set(ep.answered) - set(gold) and set(ep.answered) & set(gold)
+    with FakeEndpoint(judge=judge, mode="constant:yes") as ep:
+        code, _, err = sc("eval", bench, *args, "--base-url", ep.base_url,
+                          "--out", tmp_path / "yes")
+        assert code == 0, err
+    yes = results(tmp_path / "yes")
+    assert sum(x["correct"] for x in yes) * 2 == len(yes)  # always "yes" scores 50%
+    code, md, err = sc("report", tmp_path / "yes", "--out", tmp_path / "rep")
+    assert code == 0 and "| judge |" in md, err
+    assert "| chance | random guess | - | judge |" in md  # a yes/no guess: 50%
+    n = sum(x["task"] == "CubeCounting" for x in yes)
+    lo, hi = stats.chance_interval(n, 0.5)
+    counting = next(x for x in md.splitlines() if x.startswith("| CubeCounting |"))
+    assert counting.endswith(f"| 50.0 [{100 * lo:.1f}, {100 * hi:.1f}] |"), counting
 
 
 def test_baselines_and_report(sc, bench, gold, tmp_path):
@@ -205,7 +255,7 @@ def test_ladder_against_the_endpoint(sc, tmp_path):
     ([], "give either --model (with --base-url) or --baseline"),
     (["--model", "m"], "--model needs --base-url"),
     (["--baseline", "random", "--model", "m"], "give either --model"),
-    (["--baseline", "random", "--form", "fill"], "multiple-choice form only"),
+    (["--baseline", "random", "--form", "open"], "multiple-choice form only"),
     (["--baseline", "random", "--ladder"], "--ladder needs --task"),
     (["--baseline", "random", "--ladder", "--task", "cube_counting"], "give no benchmark DIR"),
     (["--baseline", "random", "--concurrency", 0], "--concurrency must be >= 1"),

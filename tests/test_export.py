@@ -12,7 +12,7 @@ import numpy as np
 import pandas
 import pytest
 from browser import fetched, page_errors, run_chromium
-from eval_server import FakeEndpoint, gold_table
+from eval_server import FakeEndpoint, gold_table, judge_table
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
@@ -172,3 +172,21 @@ def test_gallery_refuses_a_run_of_another_benchmark(sc, bench, tmp_path):
     code, _, err = sc("gallery", bench, "--run", tmp_path / "run", "--out", tmp_path / "g.html")
     assert code == 2 and "scored another benchmark" in err
     assert not (tmp_path / "g.html").exists()
+
+
+def test_gallery_shows_every_judged_option_of_a_judge_run(sc, bench, tmp_path):
+    run = tmp_path / "judge"
+    with FakeEndpoint(judge=judge_table(bench), mode="constant:yes") as ep:
+        code, _, err = sc("eval", bench, "--model", "fake-vl", "--base-url", ep.base_url,
+                          "--out", run, "--form", "judge")
+    assert code == 0, err
+    lines = [json.loads(x) for x in (run / "results.jsonl").read_text().splitlines()]
+    code, _, err = sc("gallery", bench, "--run", run, "--out", tmp_path / "g.html")
+    assert code == 0, err
+    html = (tmp_path / "g.html").read_text()
+    for line in lines:
+        item, letter = line["id"].split("#")
+        assert f"judging {letter} (answer {line['gold']})" in html
+    section = html.split(f'id="{lines[0]["id"].split("#")[0]}"', 1)[1].split("</section>")[0]
+    # "yes" to both questions: one is wrong, so the item shows under "wrong only"
+    assert section.count('<li class="prediction ') == 2 and 'data-wrong="1"' in section

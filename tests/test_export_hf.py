@@ -120,6 +120,22 @@ def test_shards_keep_the_order_and_the_hub_names(bench, tmp_path):
     assert [r["id"] for r in ds] == [r["image"][:-4] for r in records(bench)]
 
 
+def test_a_train_split_benchmark_exports_as_split_train(tmp_path):
+    import datasets
+    bench = tmp_path / "train"
+    pipeline.generate(["cube_counting", "arrow_moving"], 1, 2, 0, bench, split="train")
+    out = tmp_path / "hf"
+    assert hf.export_hf(bench, out) == 4
+    assert sorted(p.name for p in (out / "data").iterdir()) == [
+        "train-00000-of-00001.parquet"]
+    head, body = card(out)
+    assert head["configs"][0]["data_files"] == [{"split": "train", "path": "data/train-*"}]
+    assert head["dataset_info"]["splits"] == [{"name": "train", "num_examples": 4}]
+    assert 'split="train"' in body and "--split train" in body and "`judge`" in body
+    ds = datasets.load_dataset(str(out), split="train")
+    assert [r["id"] for r in ds] == [r["image"][:-4] for r in records(bench)]
+
+
 def test_export_command_and_overwrite(sc, bench, tmp_path):
     out = tmp_path / "hf"
     code, stdout, err = sc("export", bench, "--format", "hf", "--out", out)

@@ -29,7 +29,7 @@ from collections import Counter
 import pytest
 
 from spatialcad import pipeline
-from spatialcad.export.spatialviz import DATA
+from spatialcad.export.spatialviz import DATA, upstream_record
 
 MARKERS = ["<answer>", "Answer:", "Final answer", "final answer", "Final Answer",
            "the answer is", "The answer is", "correct answer", "Correct answer",
@@ -246,3 +246,26 @@ def test_export_command(sc, bench, tmp_path):
     assert len(data(out)) == 18
     assert sc("export", bench, "--format", "spatialviz", "--out", out)[0] == 2
     assert sc("export", bench, "--format", "spatialviz", "--out", out, "--overwrite")[0] == 0
+
+
+def test_only_one_number_open_answers_are_exported():
+    """PaperFolding's hole count and CubeAssembly's cube count go to upstream as number
+    questions; ArrowMoving's final board ("blue 3,2,down; ...") stays multiple choice."""
+    records = [pipeline.make_item(task, level, i, 4, 3).record
+               for task, level, count in (("paper_folding", 0, 2), ("cube_assembly", 0, 1),
+                                          ("arrow_moving", 1, 4))
+               for i in range(count)]
+    boards = [r for r in records if r["Task"] == "ArrowMoving" and "Answer_direct" in r]
+    assert boards and all(re.search(r"[a-z]", r["Answer_direct"]) for r in boards)
+    items = [upstream_record(r) for r in records]
+    for record, item in zip(records, items, strict=True):
+        numeric = re.fullmatch(r"\d+", record.get("Answer_direct", "")) is not None
+        assert numeric == (record["Task"] != "ArrowMoving")
+        assert ("Answer_direct" in item) == numeric
+        if numeric:
+            assert item["Answer_direct"] == record["Answer_direct"]
+            assert item["Question_direct"] == record["Question_direct"]
+    score = upstream_score([reply(item, True, n) for n, item in enumerate(items)])
+    assert score["total"] == (len(items), len(items))
+    score = upstream_score([reply(item, False, n) for n, item in enumerate(items)])
+    assert score["total"] == (0, len(items))

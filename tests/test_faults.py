@@ -127,9 +127,16 @@ def test_merge_refuses_a_shard_whose_record_points_outside(sc, tmp_path):
 
 # 2. one run per output at a time
 
+def _default_sigint() -> None:
+    """A shell without job control starts background commands with SIGINT ignored (and
+    Python then keeps ignoring it); the child of a test run that way must still get it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _spawn(*args: str, **kw) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "spatialcad.cli", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_default_sigint, **kw)
 
 
 def _wait_for(condition, seconds: float = 60.0) -> None:
@@ -404,10 +411,10 @@ def test_disk_full_keeps_the_old_output(sc, tmp_path, monkeypatch):
     before = tree_bytes(out)
     real_add = BenchmarkWriter.add
 
-    def add(self, record, png):
+    def add(self, record, png, step_pngs=None):
         if self.items == 1:
             raise OSError(errno.ENOSPC, "No space left on device", str(self.root / "x.png"))
-        real_add(self, record, png)
+        real_add(self, record, png, step_pngs)
 
     monkeypatch.setattr(BenchmarkWriter, "add", add)
     code, _, err = sc("generate", "--task", "cube_counting", "--n", "3", "--out", out,

@@ -33,6 +33,18 @@ def assert_specs_read_back(records: list[dict]) -> None:
             assert json.dumps(spec.parse_option(o["data"]).to_json()) == json.dumps(o["data"])
 
 
+def assert_open_forms_declared(records: list[dict]) -> None:
+    """Each task's declared ``open_form`` holds: none on a task without one, every record
+    on an "every item" task."""
+    for r in records:
+        info = registry.by_record_task(r["Task"])
+        where = f"{r['Task']} {r['Level']} {r['Image_id']}"
+        if not info.open_form:
+            assert "Question_direct" not in r, where
+        if info.open_form == "every item":
+            assert "Question_direct" in r and "Answer_direct" in r, where
+
+
 def run_digests(level: int, seed: int, out: Path) -> dict[str, str]:
     """Generate the run in a fresh process (as a user would) and hash every file."""
     subprocess.run([sys.executable, "-m", "spatialcad.cli", "generate", "--task", "all",
@@ -50,7 +62,9 @@ def key(level: int, seed: int) -> str:
 def test_output_equals_the_recorded_bytes(tmp_path, level, seed):
     recorded = json.loads(FIXTURE.read_text())[key(level, seed)]
     found = run_digests(level, seed, tmp_path / "b")
-    assert_specs_read_back(json.loads((tmp_path / "b" / "benchmark.json").read_text()))
+    records = json.loads((tmp_path / "b" / "benchmark.json").read_text())
+    assert_specs_read_back(records)
+    assert_open_forms_declared(records)
     assert sorted(found) == sorted(recorded)
     changed = [name for name in recorded if found[name] != recorded[name]]
     assert not changed, f"{len(changed)} files changed, e.g. {changed[:5]}"

@@ -10,10 +10,12 @@ import pytest
 from shapely.geometry import Point
 
 from spatialcad.evaluate.baselines import image_scores
+from spatialcad.evaluate.extract import extract_open, match_open
 from spatialcad.geometry import paper as pf
 from spatialcad.pipeline import make_item
 from spatialcad.render.png import decode_png
 from spatialcad.render.thumbnails import answer_ranks, distances, thumbnail
+from spatialcad.tasks.paper_folding import spec as pf_spec
 from spatialcad.tasks.paper_folding.generate import OPERATORS, wrong_pool
 from spatialcad.tasks.paper_folding.spec import Fold
 from spatialcad.tasks.paper_folding.verify import Sheet
@@ -95,6 +97,44 @@ def test_properties_of_random_folds():
     assert seen >= 30
 
 
+def _forward_count(rows: int, cols: int, folds: list[pf.Fold],
+                   holes: list[tuple[int, int]]) -> int:
+    """Brute force, folding forward: carry every sheet cell's centre through the folds (a
+    centre on the flap side is reflected; one on the fold line is a cut cell, which never
+    lies under a whole punched cell) and count the cells that end under a punched hole."""
+    punched = {(c + 0.5, r + 0.5) for r, c in holes}
+    count = 0
+    for r in range(rows):
+        for c in range(cols):
+            x, y = c + 0.5, r + 0.5
+            for f in folds:
+                a, b, k = f.line
+                side = a * x + b * y - k
+                if side == 0:
+                    break
+                if side * f.flap > 0:
+                    x, y = f.reflect((x, y))
+            else:
+                count += (x, y) in punched
+    return count
+
+
+def test_open_answer_counts_the_holes_by_brute_force():
+    """The spec's open answer (layer tracking) equals a forward-folding count of the sheet
+    cells under the punched holes, and the verifier's reflection-based count."""
+    seen = 0
+    for rows, cols, folds, _, holes in _random_cases(40):
+        spec = pf_spec.Spec(rows, cols, [Fold(f.kind, f.line, f.flap) for f in folds],
+                            sorted(holes), pf_spec.COORDINATES, (0, 0), 1)
+        said = pf_spec.texts(spec, [])
+        assert said.answer_direct == str(_forward_count(rows, cols, folds, holes))
+        sheet = Sheet(rows, cols, spec.folds)
+        assert said.answer_direct == str(len({(y // 2, x // 2) for r, c in holes for x, y in
+                                              sheet.unfold((2 * c + 1, 2 * r + 1))}))
+        seen += 1
+    assert seen >= 30
+
+
 def state_pos(state: pf.Paper, cell: tuple[int, int]) -> tuple[float, float]:
     """Where the centre of sheet cell ``cell`` lies in the folded ``state``."""
     centre = (cell[1] + 0.5, cell[0] + 0.5)
@@ -170,6 +210,37 @@ def test_the_texts_are_proved(items):
     record = copy.deepcopy(item.record)
     record["Question_direct"] = "How many holes does the unfolded sheet show?"
     assert "its Question_direct is not the text its spec gives" in run_verifier(record, image)
+
+
+def test_the_open_answer_is_the_answer_options_hole_count(items):
+    for item in items:
+        record = item.record
+        answer = next(o for o in record["options"] if o["is_answer"])
+        assert record["Answer_direct"] == str(len(answer["data"]["holes"]))
+        assert "How many holes" in record["Question_direct"]
+        assert "A, B, C or D" not in record["Question_direct"]
+        reply = f"<think>...</think><answer>{record['Answer_direct']} holes</answer>"
+        assert match_open(extract_open(reply).value, record["Answer_direct"])
+        wrong = f"<answer>{int(record['Answer_direct']) + 1}</answer>"
+        assert not match_open(extract_open(wrong).value, record["Answer_direct"])
+
+
+def test_a_wrong_open_answer_fails(items, monkeypatch):
+    item = items[0]
+    image = decode_png(item.png)
+    record = copy.deepcopy(item.record)
+    record["Answer_direct"] = str(int(record["Answer_direct"]) + 1)
+    failures = run_verifier(record, image)
+    assert "its Answer_direct is not the text its spec gives" in failures
+    assert any(f.startswith("the open answer") for f in failures)
+    # a spec module that miscounts passes the texts check but not the verifier's own count
+    monkeypatch.setattr(pf_spec, "unfolded_holes", lambda spec: set(spec.holes))
+    record = copy.deepcopy(item.record)
+    record["Answer_direct"] = str(len(record["spec"]["holes"]))
+    assert record["Answer_direct"] != item.record["Answer_direct"]
+    failures = run_verifier(record, image)
+    assert not any(f.startswith("its ") for f in failures)
+    assert any(f.startswith("the open answer") for f in failures)
 
 
 @pytest.fixture(scope="module")

@@ -80,7 +80,7 @@ def test_quiz_sample_is_balanced_deterministic_and_hides_answers(sc, bench, tmp_
     (["--n", 8], "a quiz needs n + 1"),
     (["--n", 0], "--n must be >= 1"),
     (["--tasks", "cube_counting,paper_folding"], "paper_folding not in this benchmark"),
-    (["--form", "fill", "--tasks", "three_view", "--n", 1], "with a fill-in form"),
+    (["--form", "open", "--tasks", "three_view", "--n", 1], "with an open form"),
 ])
 def test_quiz_bad_input(sc, bench, tmp_path, args, message):
     code, _, err = sc("quiz", bench, *args, "--out", tmp_path / "q")
@@ -90,7 +90,7 @@ def test_quiz_bad_input(sc, bench, tmp_path, args, message):
 
 def test_quiz_help(sc):
     code, out, _ = sc("quiz", "--help")
-    assert code == 0 and "human-<name>.jsonl" in out and "--form [choice|fill]" in out
+    assert code == 0 and "human-<name>.jsonl" in out and "--form [choice|open]" in out
 
 
 # ---- the page in headless Chromium ------------------------------------------------------------
@@ -224,9 +224,9 @@ def test_quiz_page_in_chromium_resumes_and_reports(sc, bench, browser, tmp_path)
     assert (tmp_path / "g.html").read_text().count('class="prediction ') == 8
 
 
-def test_quiz_fill_form_in_chromium(sc, bench, browser, tmp_path):
+def test_quiz_open_form_in_chromium(sc, bench, browser, tmp_path):
     out = tmp_path / "quiz"
-    code, _, err = sc("quiz", bench, "--n", 3, "--form", "fill", "--tasks", "cube_counting",
+    code, _, err = sc("quiz", bench, "--n", 3, "--form", "open", "--tasks", "cube_counting",
                       "--out", out)
     assert code == 0, err
     plan = json.loads((out / "quiz.json").read_text())
@@ -249,9 +249,9 @@ def test_quiz_fill_form_in_chromium(sc, bench, browser, tmp_path):
     lines = [json.loads(x) for x in path.read_text().splitlines()]
     assert [x["extracted"] for x in lines] == [t.strip() for t in typed]
     assert [x["correct"] for x in lines] == [True, False, True]
-    assert all(x["form"] == "fill" and x["gold"] == g for x, g in zip(lines, golds, strict=True))
+    assert all(x["form"] == "open" and x["gold"] == g for x, g in zip(lines, golds, strict=True))
     code, md, err = sc("report", path, "--out", tmp_path / "rep")
-    assert code == 0 and "| human-bob-2 | human:bob-2 | - | fill | 3 | 0 | 66.7" in md, err
+    assert code == 0 and "| human-bob-2 | human:bob-2 | - | open | 3 | 0 | 66.7" in md, err
 
 
 def test_report_rescores_human_files_and_refuses_mixed_ones(sc, tmp_path):
@@ -264,7 +264,8 @@ def test_report_rescores_human_files_and_refuses_mixed_ones(sc, tmp_path):
     path.write_text("".join(json.dumps(x) + "\n" for x in lines))
     code, md, err = sc("report", path, "--out", tmp_path / "rep")
     assert code == 0 and "50.0 [15.0, 85.0] n=4" in md, err  # the page's "correct" is re-derived
-    assert human.correct({"form": "fill", "gold": 6, "extracted": "6.0"})
+    assert human.correct({"form": "open", "gold": 6, "extracted": "6.0"})
+    assert human.correct({"form": "fill", "gold": 6, "extracted": "6.0"})  # the old name
     lines[2]["benchmark_manifest_sha256"] = "x" * 64
     path.write_text("".join(json.dumps(x) + "\n" for x in lines))
     code, _, err = sc("report", path, "--out", tmp_path / "rep")

@@ -17,7 +17,7 @@ import random
 import socket
 import time
 import urllib.parse
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,10 +81,12 @@ class ChatClient:
     def endpoint(self) -> str:
         return f"{self._url.scheme}://{self._url.netloc}{self._path}"
 
-    def payload(self, text: str, png: bytes | None) -> dict[str, Any]:
+    def payload(self, text: str, png: bytes | None,
+                more: Sequence[bytes] = ()) -> dict[str, Any]:
+        """The request body: the image, then ``more`` images (eval --steps), then the text."""
         content: list[dict[str, Any]] = []
-        if png is not None:
-            url = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+        for image in ([png] if png is not None else []) + list(more):
+            url = "data:image/png;base64," + base64.b64encode(image).decode("ascii")
             content.append({"type": "image_url", "image_url": {"url": url}})
         content.append({"type": "text", "text": text})
         return {
@@ -98,13 +100,13 @@ class ChatClient:
         """``text`` with the API key blanked out (servers may echo it in error bodies)."""
         return text.replace(self.api_key, "[redacted]") if self.api_key else text
 
-    def chat(self, text: str, png: bytes | None) -> Reply:
+    def chat(self, text: str, png: bytes | None, more: Sequence[bytes] = ()) -> Reply:
         """Send one prompt (and image); retry transient failures; return the reply.
 
         Every text that comes back (reply, reasoning, error messages) has the key redacted.
         """
         try:
-            reply = self._chat(text, png)
+            reply = self._chat(text, png, more)
         except (EndpointError, ItemError) as exc:
             exc.args = (self.redact(str(exc)),)
             raise
@@ -112,8 +114,8 @@ class ChatClient:
         reply.reasoning = reply.reasoning and self.redact(reply.reasoning)
         return reply
 
-    def _chat(self, text: str, png: bytes | None) -> Reply:
-        body = json.dumps(self.payload(text, png)).encode()
+    def _chat(self, text: str, png: bytes | None, more: Sequence[bytes] = ()) -> Reply:
+        body = json.dumps(self.payload(text, png, more)).encode()
         start = time.perf_counter()
         last = ""
         for attempt in range(1, self.retries + 2):

@@ -11,6 +11,7 @@ import click
 
 from spatialcad.benchmark import Benchmark, counts_of
 from spatialcad.evaluate import baselines, ladder, report, runner, stats
+from spatialcad.evaluate import steps as eval_steps
 from spatialcad.evaluate.client import ChatClient, EndpointError
 from spatialcad.evaluate.prompts import FORMS, STYLES
 from spatialcad.outdir import OutputError, locked
@@ -48,7 +49,9 @@ def _check_options(dir_: Path | None, model: str | None, base_url: str | None,
     elif dir_ is None:
         fail("give the benchmark DIR to score (or --ladder --task NAME)")
     if baseline and form != "choice":
-        fail("baselines answer the multiple-choice form only (drop --form fill)")
+        fail(f"baselines answer the multiple-choice form only (drop --form {form})")
+    if ladder_mode and form == "judge":
+        fail("--ladder scores one answer per item: use --form choice or open")
 
 
 def _api_key(var: str | None) -> str | None:
@@ -104,8 +107,10 @@ def _summary_line(out: Path, lines: list[dict[str, Any]], done: runner.Progress)
               show_default=True, help="Answering style: reasoning + tags, reasoning + "
               "\\boxed{}, or the answer alone.")
 @click.option("--form", type=click.Choice(FORMS), default="choice", show_default=True,
-              help="choice: the four-option question; fill: the fill-in form "
-              "(Question_direct), for the items that have one.")
+              help="choice: the four-option question; open: the open-ended form "
+              "(Question_direct), for the items that have one; judge: yes/no questions, one "
+              "with answer yes and one with answer no per item (the image shows the "
+              "reference and the judged option alone).")
 @click.option("--text-only", is_flag=True, help="Send no image (text-only baseline).")
 @click.option("--concurrency", type=int, default=4, show_default=True,
               help="Requests in flight at once.")
@@ -136,12 +141,18 @@ def _summary_line(out: Path, lines: list[dict[str, Any]], done: runner.Progress)
 @click.option("--restart", is_flag=True,
               help="Discard the answers already in OUT and score from scratch (needed to "
               "change the model, prompt, form, temperature or max tokens of a run).")
+@click.option("--steps", "steps", type=click.Choice(eval_steps.MODES), default="none",
+              show_default=True,
+              help="Show the model each item's step-by-step solution (a benchmark made with "
+              "`generate --with-steps`; only its items with steps are scored): text = the "
+              "step lines in the prompt; images = every step picture after the item's image, "
+              "with its line; partial = the same without the last step (STARE).")
 def eval_cmd(dir_: Path | None, out: Path, model: str | None, base_url: str | None,
              api_key_env: str | None, style: str, form: str, text_only: bool,
              concurrency: int, limit: int | None, timeout: float, retries: int, backoff: float,
              max_tokens: int, temperature: float, baseline: str | None, letter: str,
              ladder_mode: bool, task: str | None, runs: int, max_level: int, seed: int,
-             restart: bool) -> None:
+             restart: bool, steps: str) -> None:
     """Score a model (or a baseline) on benchmark DIR, or climb the ladder of one task.
 
     \b
@@ -164,6 +175,11 @@ def eval_cmd(dir_: Path | None, out: Path, model: str | None, base_url: str | No
     The score is the mean final level over --runs climbs (OUT/ladder.json).
     """
     _check_options(dir_, model, base_url, baseline, ladder_mode, task, form)
+    if steps != "none" and (ladder_mode or baseline):
+        fail("--steps shows a model a benchmark's step-by-step solutions: not with --ladder "
+             "or --baseline")
+    if text_only and steps in ("images", "partial"):
+        fail(f"--steps {steps} sends step pictures: not with --text-only (use --steps text)")
     for name, value, least in (("--concurrency", concurrency, 1), ("--runs", runs, 1),
                                ("--limit", 1 if limit is None else limit, 1),
                                ("--retries", retries, 0), ("--max-tokens", max_tokens, 1)):
@@ -178,7 +194,8 @@ def eval_cmd(dir_: Path | None, out: Path, model: str | None, base_url: str | No
     identity = {"system": _system(answerer, baseline), "prompt": None if baseline else style,
                 "form": form, "text_only": text_only, "seed": seed if baseline == "random"
                 else None, "temperature": None if baseline else temperature,
-                "max_tokens": None if baseline else max_tokens}
+                "max_tokens": None if baseline else max_tokens,
+                **({"steps": steps} if steps != "none" else {})}
     extra = {"base_url": base_url}
     try:
         with locked(out):
@@ -213,6 +230,8 @@ def _run_benchmark(bench: Path, out: Path, answerer: Any, identity: dict[str, An
     try:
         checked = Benchmark.checked(bench)
         records = runner.select(checked.records, form, limit)
+        if identity.get("steps", "none") != "none":
+            records = eval_steps.prepare(checked, records, answerer, identity["steps"])
         if not records:
             fail(f"{bench} has no items with the {form!r} form")
         identity = {**identity, "kind": "benchmark",
@@ -223,7 +242,7 @@ def _run_benchmark(bench: Path, out: Path, answerer: Any, identity: dict[str, An
     except (ValueError, OSError) as exc:
         fail(str(exc))
     answered = runner.answered(lines)
-    todo = [r for r in records if runner.item_id(r) not in answered]
+    todo = runner.pending(records, form, answered)
     log = runner.ResultLog(out / runner.RESULTS)
     try:
         done = runner.run_items(todo, checked.png, answerer, log, concurrency)
@@ -302,6 +321,7 @@ def report_cmd(runs: tuple[Path, ...], out: Path | None) -> None:
     click.echo(f"wrote {path} and plots to {out}")
 
 
+QUIZ_FORMS = ("choice", "open")
 EXPORT_FORMATS = ("hf", "spatialviz", "vlmeval", "jsonl")
 
 
@@ -322,7 +342,8 @@ def export_cmd(dir_: Path, fmt: str, out: Path, overwrite: bool, repo: str | Non
     """Export benchmark DIR for other tools, every image embedded or copied.
 
     \b
-    hf          OUT/data/test-*.parquet, OUT/README.md (dataset card), OUT/manifest.json:
+    hf          OUT/data/<split>-*.parquet (the split of `generate --split`, else test),
+                OUT/README.md (dataset card), OUT/manifest.json:
                 datasets.load_dataset(OUT, split="test")
     spatialviz  OUT/data.json + OUT/<Category>/<Task>/<Level>/<Image_id>.png: run
                 SpatialViz-Bench's evaluation/evaluate.py with --benchmark_test_path OUT
@@ -387,8 +408,8 @@ def gallery_cmd(dir_: Path, out: Path | None, embed: bool, runs: tuple[Path, ...
               help="Only these tasks (CLI or record names; default: every task of DIR).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the sample, its order and the practice item.")
-@click.option("--form", type=click.Choice(FORMS), default="choice", show_default=True,
-              help="choice: pick one of four options; fill: type the answer of the fill-in "
+@click.option("--form", type=click.Choice(QUIZ_FORMS), default="choice", show_default=True,
+              help="choice: pick one of four options; open: type the answer of the open "
               "form (Question_direct), only items that have one.")
 @click.option("--overwrite", is_flag=True, help="Replace an earlier quiz in OUT.")
 def quiz_cmd(dir_: Path, out: Path, n: int, tasks: str | None, seed: int, form: str,

@@ -18,14 +18,30 @@ Multiple choice, "Rule B" (the default), in this order:
 after the last marker (anywhere if there is no marker), without word boundaries (it reads
 "All" as A).
 
-Fill-in answers (``Question_direct``): the text in answer tags, ``\\boxed{}`` or after
-the last marker is compared with ``Answer_direct`` number by number ("6, 8" == "6,8").
+Open answers (``Question_direct``): the text in answer tags, ``\\boxed{}`` or
+after the last marker is compared with ``Answer_direct`` by :func:`match_open`:
+
+- a gold of *answer words* and numbers (every word of it one of :data:`ANSWER_WORDS`:
+  colour names and the picture directions up, down, left, right; e.g. ArrowMoving's
+  "blue 3,1,up; red 1,2,left") matches when the reply has the same numbers in the same
+  order and the same answer words in the same order, whatever other words surround them
+  ("blue at column 3, row 1, pointing up; ...");
+- otherwise a gold holding numbers matches the same numbers in the same order ("6, 8" ==
+  "6,8"; a count "7" == "7 cubes");
+- otherwise the normalized texts must be equal.
+
+Yes/no (judge) answers: the same answer text, which must hold exactly one of the words
+"yes" and "no" (either case); both or neither is no answer.
 """
 
 from __future__ import annotations
 
 import re
+from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
+
+from spatialcad.geometry import colours
 
 LETTERS = "ABCD"
 
@@ -39,8 +55,11 @@ _ARTICLE = re.compile(r"A (?!(?:or|and|nor|is|vs|to)\b)[a-z]")
 _NEGATION = re.compile(r"\bnot\b|n't\b|\bcannot\b|\bnever\b", re.IGNORECASE)
 _CUT = re.compile(r"\.(?:\s|$)|\n|</")
 _LEAD = " \t\r\n:*_#>=`'\"-"
+MAX_SEGMENT = 500  # characters of answer text read after a marker
+MAX_MARKERS = 100  # markers read, from the last
 
-_TAGS = re.compile(r"<answer>\s*(.*?)\s*</answer>", re.IGNORECASE | re.DOTALL)
+_OPEN_TAG = re.compile(r"<answer>", re.IGNORECASE)
+_CLOSE_TAG = re.compile(r"</answer>", re.IGNORECASE)
 _BOXED = re.compile(
     r"\\boxed\s*\{\s*(?:\\(?:text|textbf|mathrm|mathbf)\s*\{)?\s*\(?([A-D])\)?\s*\}?\s*\}"
 )
@@ -54,6 +73,15 @@ _CHOOSE = re.compile(
 _BARE = re.compile(r"^[\W_]*\(?([A-D])\)?[\W_]*$")
 _BARE_LEAD = re.compile(r"^[*_\s]*\(?([A-D])[.):]\s+\S[^\n]*$")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_WORD = re.compile(r"[^\W\d_]+")
+
+DIRECTION_WORDS = ("up", "down", "left", "right")
+ANSWER_WORDS = frozenset(
+    (*DIRECTION_WORDS, *colours.ARROW_COLOURS, *colours.BLOCK_COLOURS, *colours.FACE_COLOURS,
+     *colours.DOT_COLOURS, *colours.GRID_CELL_COLOURS))
+_SAME_WORD = {"upward": "up", "upwards": "up", "downward": "down", "downwards": "down",
+              "leftward": "left", "leftwards": "left", "rightward": "right",
+              "rightwards": "right"}
 
 
 @dataclass(frozen=True)
@@ -65,10 +93,33 @@ class Extraction:
 
 
 def _segment(text: str, end: int) -> str:
-    """The answer text after a marker ending at ``end``: up to the first sentence end."""
-    rest = text[end:].lstrip(_LEAD)
-    cut = _CUT.search(rest)
-    return rest[: cut.start()] if cut else rest
+    """The answer text after a marker ending at ``end``: up to the first sentence end, at
+    most ``MAX_SEGMENT`` characters (so that a reply repeating a marker thousands of times
+    costs linear time, not quadratic)."""
+    start = end
+    while start < len(text) and text[start] in _LEAD:
+        start += 1
+    stop = min(len(text), start + MAX_SEGMENT)
+    cut = _CUT.search(text, start, stop)
+    return text[start: cut.start() if cut else stop]
+
+
+def _last(matches: Iterator[re.Match[str]]) -> re.Match[str] | None:
+    return next(iter(deque(matches, maxlen=1)), None)
+
+
+def _last_tag(text: str) -> str | None:
+    """The text of the last ``<answer>...</answer>`` (the last opening tag that a closing
+    tag follows, up to the first closing tag after it; any case; stripped), in linear time
+    (a lazy regex from every opening tag is quadratic on a reply of unclosed tags)."""
+    close = _last(_CLOSE_TAG.finditer(text))
+    if close is None:
+        return None
+    opening = _last(_OPEN_TAG.finditer(text, 0, close.start()))
+    if opening is None:
+        return None
+    end = _CLOSE_TAG.search(text, opening.end())
+    return text[opening.end(): end.start() if end else close.start()].strip()
 
 
 def _letters(segment: str) -> list[str]:
@@ -80,8 +131,10 @@ def _letters(segment: str) -> list[str]:
 
 
 def _markers(text: str) -> list[str]:
-    """Segments after every answer marker, last marker first."""
-    return [_segment(text, m.end()) for m in reversed(list(_MARKER.finditer(text)))]
+    """Segments after the answer markers, last marker first (the last ``MAX_MARKERS``: a
+    reply that says "the answer is" more often than that is looping, and its end decides)."""
+    ends = [m.end() for m in _MARKER.finditer(text)][-MAX_MARKERS:]
+    return [_segment(text, end) for end in reversed(ends)]
 
 
 def _normal(text: str) -> str:
@@ -102,9 +155,9 @@ def _stage1(text: str) -> tuple[str | None, bool]:
 
 
 def _stage2(text: str, ambiguous: bool) -> Extraction | None:
-    tags = _TAGS.findall(text)
-    if tags:
-        letters = _letters(tags[-1])
+    tag = _last_tag(text)
+    if tag is not None:
+        letters = _letters(tag)
         if len(letters) == 1:
             return Extraction(letters[0], "tags")
     boxed = _BOXED.findall(text)
@@ -174,11 +227,11 @@ def _braced(text: str, start: int) -> str:
 
 
 def extract_open(text: str | None) -> Extraction:
-    """The answer text of a fill-in response: tags, then \\boxed{}, then the last marker."""
+    """The answer text of an open-form response: tags, then \\boxed{}, then the last marker."""
     text = (text or "").strip()
-    tags = _TAGS.findall(text)
-    if tags:
-        return Extraction(tags[-1].strip(), "tags")
+    tag = _last_tag(text)
+    if tag is not None:
+        return Extraction(tag, "tags")
     boxes = list(re.finditer(r"\\boxed\s*\{", text))
     if boxes:
         inner = _braced(text, boxes[-1].end())
@@ -192,15 +245,55 @@ def extract_open(text: str | None) -> Extraction:
     return Extraction(None, "none")
 
 
+_YES_NO = re.compile(r"(?<![A-Za-z0-9_])(yes|no)(?![A-Za-z0-9_])", re.IGNORECASE)
+
+
+def extract_yes_no(text: str | None) -> Extraction:
+    """"yes" or "no" from a judge response: the open answer text (tags, \\boxed{}, marker,
+    bare) holding exactly one of the two words; ambiguous or absent -> None."""
+    got = extract_open(text)
+    if got.value is None:
+        return got
+    words = {w.casefold() for w in _YES_NO.findall(got.value)}
+    if len(words) != 1:
+        return Extraction(None, "ambiguous" if words else "none")
+    return Extraction(words.pop(), got.rule)
+
+
 def numbers(text: str) -> list[float]:
     return [float(x) for x in _NUMBER.findall(text)]
 
 
+def answer_words(text: str) -> list[str]:
+    """The words of ``text`` that are :data:`ANSWER_WORDS`, in order ("upwards" is "up")."""
+    found = (_SAME_WORD.get(w, w) for w in _WORD.findall(text.casefold()))
+    return [w for w in found if w in ANSWER_WORDS]
+
+
 def match_open(extracted: str | None, gold: str) -> bool:
-    """Fill-in correctness: same numbers in the same order, else the same normalized text."""
+    """Open-form correctness (module docstring): the same numbers and answer words in the same
+    order where the gold is made of those, else the same numbers in the same order, else the
+    same normalized text."""
     if extracted is None:
         return False
+    words = _WORD.findall(gold.casefold())
+    if words and len(answer_words(gold)) == len(words):
+        return numbers(extracted) == numbers(gold) and answer_words(extracted) == words
     want = numbers(gold)
     if want:
         return numbers(extracted) == want
     return _normal(extracted) == _normal(gold)
+
+
+def extract(form: str, text: str | None, choices: list[str] | None = None) -> Extraction:
+    """The answer of a response to a question of ``form`` (choice, open or judge)."""
+    if form == "open":
+        return extract_open(text)
+    if form == "judge":
+        return extract_yes_no(text)
+    return extract_choice(text, choices)
+
+
+def is_correct(form: str, extracted: str | None, gold: str) -> bool:
+    """Whether an extracted answer to a question of ``form`` is the gold answer."""
+    return match_open(extracted, gold) if form == "open" else extracted == gold

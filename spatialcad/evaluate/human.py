@@ -8,7 +8,8 @@ of the benchmark's manifest.json (``benchmark_manifest_sha256``) and benchmark.j
 (``benchmark_sha256``), so a file is never read against another benchmark.  ``report``
 reads such a file as a run of its own; the correctness the page computed is re-derived
 here from ``gold`` and ``extracted`` by the rules a model is scored by (the same letter;
-fill-in answers by :func:`spatialcad.evaluate.extract.match_open`).
+open-form answers by :func:`spatialcad.evaluate.extract.match_open`; the open form's
+old name ``fill`` is still read).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from spatialcad import forms
 from spatialcad.evaluate.extract import match_open
 from spatialcad.evaluate.runner import Line
 
@@ -45,7 +47,7 @@ def correct(line: Line) -> bool:
     got = line.get("extracted")
     if got is None:
         return False
-    if line.get("form") == "fill":
+    if forms.ALIASES.get(str(line.get("form")), line.get("form")) == "open":
         return match_open(str(got), str(line["gold"]))
     return bool(got == line["gold"])
 
@@ -66,7 +68,8 @@ def meta(lines: list[Line], path: Path) -> dict[str, Any]:
                              "participant's quiz per file")
     first = lines[0]
     return {"identity": {"kind": "human", "system": first["system"], "prompt": None,
-                         "form": first["form"], "quiz": first["quiz"],
+                         "form": forms.ALIASES.get(first["form"], first["form"]),
+                         "quiz": first["quiz"],
                          "benchmark_sha256": first["benchmark_sha256"],
                          "benchmark_manifest_sha256": first["benchmark_manifest_sha256"]}}
 

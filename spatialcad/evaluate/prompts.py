@@ -1,17 +1,20 @@
-"""Prompt texts: three answering styles for two question forms.
+"""Prompt texts: three answering styles for the three question forms.
 
 Styles: ``cot_tags`` (reason in <think> tags, answer in <answer> tags), ``cot_boxed``
 (reason step by step, answer in \\boxed{}) and ``direct`` (answer only, in <answer> tags).
-Forms: ``choice`` (the record's Question and its four Choices) and ``fill`` (the
-fill-in-the-blank ``Question_direct``, scored against ``Answer_direct``).
+Forms (spatialcad/forms.py): ``choice`` (the record's Question and its four Choices),
+``open`` (``Question_direct``, scored against ``Answer_direct``) and ``judge`` (one
+option's yes/no question).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from spatialcad import forms
+
 STYLES = ("cot_tags", "cot_boxed", "direct")
-FORMS = ("choice", "fill")
+FORMS = forms.FORMS
 
 _CHOICE = {
     "cot_tags": (
@@ -30,7 +33,7 @@ _CHOICE = {
     ),
 }
 
-_FILL = {
+_OPEN = {
     "cot_tags": (
         "Think the problem through before you answer. Put your reasoning inside <think> and "
         "</think>, then put your final answer inside <answer> and </answer>, in the form the "
@@ -46,22 +49,30 @@ _FILL = {
     ),
 }
 
-LETTERS = "ABCD"
+_JUDGE = {
+    "cot_tags": (
+        "Think the problem through before you answer. Put your reasoning inside <think> and "
+        "</think>, then put yes or no inside <answer> and </answer>. Format: "
+        "<think>your reasoning</think><answer>yes or no</answer>"
+    ),
+    "cot_boxed": (
+        "Solve the problem step by step. End with yes or no written inside \\boxed{}, for "
+        "example \\boxed{yes}."
+    ),
+    "direct": (
+        "Give only yes or no inside <answer> and </answer>, for example <answer>no</answer>. "
+        "Write nothing else: no reasoning, no explanation."
+    ),
+}
+
+_INSTRUCTIONS = {"choice": _CHOICE, "open": _OPEN, "judge": _JUDGE}
 
 
-def has_fill_form(record: dict[str, Any]) -> bool:
-    return bool(record.get("Question_direct")) and record.get("Answer_direct") is not None
-
-
-def build_prompt(record: dict[str, Any], style: str, form: str = "choice") -> str:
-    """The user message text of ``record`` (the composite image is sent beside it)."""
+def build_prompt(record: dict[str, Any], style: str, form: str = "choice",
+                 option: int | None = None) -> str:
+    """The user message text of ``record`` in ``form`` (``option``: the judged option);
+    the item's image (for judge, :func:`spatialcad.forms.judge_png`) is sent beside it."""
     if style not in STYLES:
         raise ValueError(f"unknown prompt style {style!r}; choose from {', '.join(STYLES)}")
-    if form == "fill":
-        if not has_fill_form(record):
-            raise ValueError("this item has no fill-in (direct) form")
-        return f"{_FILL[style]}\n\nQuestion: {record['Question_direct']}\n"
-    if form != "choice":
-        raise ValueError(f"unknown question form {form!r}; choose from {', '.join(FORMS)}")
-    options = "\n".join(f"{LETTERS[i]}. {c}" for i, c in enumerate(record["Choices"]))
-    return f"{_CHOICE[style]}\n\nQuestion: {record['Question']}\nOptions:\n{options}\n"
+    form = forms.canonical(form)
+    return f"{_INSTRUCTIONS[form][style]}\n\nQuestion: {forms.question(record, form, option)}\n"

@@ -23,6 +23,8 @@ from typing import Any
 
 from spatialcad.evaluate import human, stats
 from spatialcad.evaluate.runner import META, RESULTS, Line, read_lines
+from spatialcad.evaluate.steps import comparison as steps_comparison
+from spatialcad.evaluate.steps import mode_of as steps_mode
 
 LADDER = "ladder.json"
 
@@ -111,6 +113,8 @@ def load_columns(paths: list[Path]) -> list[Column]:
             raise ValueError(f"{path} has no answered items yet")
         for system, answers in sorted(by_system.items()):
             label = run.name if len(by_system) == 1 else f"{run.name}/{system}"
+            if steps_mode(meta) != "none":  # eval --steps: label the run by its setting
+                label += f" (steps: {steps_mode(meta)})"
             columns.append(Column(label, run, system, meta, answers))
     labels = [c.label for c in columns]
     for c in columns:
@@ -156,11 +160,11 @@ def _subset(column: Column, key: Callable[[Line], tuple], value: tuple) -> list[
     return [line for line in column.lines.values() if key(line) == value]
 
 
-def chance_cell(n: int) -> str:
+def chance_cell(n: int, p: float = stats.CHANCE) -> str:
     if not n:
         return "-"
-    lo, hi = stats.chance_interval(n)
-    return f"{100 * stats.CHANCE:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
+    lo, hi = stats.chance_interval(n, p)
+    return f"{100 * p:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
 def _table(head: list[str], rows: list[list[str]]) -> list[str]:
@@ -169,8 +173,14 @@ def _table(head: list[str], rows: list[list[str]]) -> list[str]:
     return out
 
 
-def _is_choice(column: Column) -> bool:
-    return all(line.get("form", "choice") == "choice" for line in column.lines.values())
+CHANCE_BY_FORM = {"choice": stats.CHANCE, "judge": 0.5}  # a guess among 4 options / yes-no
+
+
+def _chance(column: Column) -> float | None:
+    """A guesser's expected accuracy on the column's form (None: open answers, or mixed)."""
+    found = {line.get("form", "choice") for line in column.lines.values()}
+    return CHANCE_BY_FORM.get(found.pop()) if len(found) == 1 else None
+
 
 
 def _heuristic(column: Column) -> str:
@@ -203,8 +213,9 @@ def _breakdown(columns: list[Column], title: str, key: Callable[[Line], tuple],
         name = " ".join(value)
         if value[0] in flagged:
             name += " (shortcut!)"
-        n = next((a.n for a, c in zip(accs, shown, strict=True) if a.n and _is_choice(c)), 0)
-        rows.append([name, *(a.cell() for a in accs), chance_cell(n)])
+        n, p = next(((a.n, _chance(c)) for a, c in zip(accs, shown, strict=True)
+                     if a.n and _chance(c) is not None), (0, None))
+        rows.append([name, *(a.cell() for a in accs), chance_cell(n, p or stats.CHANCE)])
     return [f"## Accuracy by {title}", "", *_table(head, rows), ""]
 
 
@@ -220,9 +231,11 @@ def _overview(columns: list[Column]) -> list[str]:
         rows.append([c.label, c.system, str(ident.get("prompt") or "-"),
                      str(ident.get("form", "choice")), str(len(lines)), str(unparsed),
                      accuracy(lines).cell(), rule_a])
-    n = max((len(c.lines) for c in columns if _is_choice(c)), default=0)
-    if n:
-        rows.append(["chance", "random guess", "-", "choice", str(n), "0", chance_cell(n), "-"])
+    for form, p in CHANCE_BY_FORM.items():
+        n = max((len(c.lines) for c in columns if _chance(c) == p), default=0)
+        if n:
+            rows.append(["chance", "random guess", "-", form, str(n), "0", chance_cell(n, p),
+                         "-"])
     head = ["run", "system", "prompt", "form", "items", "unparsed",
             "accuracy % [95% CI]", "Rule A accuracy"]
     return ["## Overall", "", *_table(head, rows), ""]
@@ -365,11 +378,13 @@ def build(columns: list[Column]) -> tuple[str, dict[str, Any]]:
                      flagged)
     md += _timing(columns)
     md += _compare(columns)
+    md += steps_comparison(columns)
     md += _audit(columns, flagged)
     md += _ladder(columns)
     summary = {
         "columns": [{
             "label": c.label, "run": str(c.run), "system": c.system,
+            "steps": steps_mode(c.meta),
             "overall": accuracy(c.lines.values()).as_dict(),
             "unanswered": missing(c)[1],
             "by_task": {t: accuracy(_subset(c, by_task, (t,))).as_dict()
@@ -403,7 +418,10 @@ def plot(columns: list[Column], out: Path) -> list[Path]:
         xs = [i + (j - (len(shown) - 1) / 2) * width for i in range(len(tasks))]
         vals = [100 * a.value for a in accs]
         ax.bar(xs, vals, width, yerr=_error_bars(accs), capsize=3, label=c.label)
-    ax.axhline(100 * stats.CHANCE, color="grey", linestyle="--", linewidth=1, label="chance")
+    chance = {_chance(c) for c in shown}
+    line = chance.pop() if len(chance) == 1 else None  # the guessers' level, if one for all
+    if line is not None:
+        ax.axhline(100 * line, color="grey", linestyle="--", linewidth=1, label="chance")
     ax.set_xticks(range(len(tasks)), tasks, rotation=20, ha="right")
     ax.set_ylabel("accuracy % (95% Wilson CI)")
     ax.set_ylim(0, 100)
@@ -426,7 +444,8 @@ def plot(columns: list[Column], out: Path) -> list[Path]:
             ax.errorbar([level_key(lv) + dodge for lv in levels], [100 * a.value for a in accs],
                         yerr=_error_bars(accs), marker="o", capsize=3, label=c.label,
                         color=f"C{j}")
-        ax.axhline(100 * stats.CHANCE, color="grey", linestyle="--", linewidth=1)
+        if line is not None:
+            ax.axhline(100 * line, color="grey", linestyle="--", linewidth=1)
         ax.set_title(task)
         ax.set_xlabel("level")
         ax.set_xticks(sorted(seen))

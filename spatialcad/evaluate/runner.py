@@ -21,17 +21,13 @@ from typing import Any
 
 from tqdm import tqdm
 
-from spatialcad import __version__
+from spatialcad import __version__, forms
 from spatialcad.benchmark import file_sha256
 from spatialcad.evaluate.client import ChatClient, EndpointError, ItemError
-from spatialcad.evaluate.extract import (
-    extract_choice,
-    extract_choice_rule_a,
-    extract_open,
-    match_open,
-)
-from spatialcad.evaluate.prompts import build_prompt, has_fill_form
-from spatialcad.records import BENCHMARK, MANIFEST, image_path
+from spatialcad.evaluate.extract import extract, extract_choice_rule_a, is_correct
+from spatialcad.evaluate.prompts import build_prompt
+from spatialcad.evaluate.steps import StepView
+from spatialcad.records import BENCHMARK, LETTERS, MANIFEST, image_path
 
 RESULTS = "results.jsonl"
 META = "run.json"
@@ -46,12 +42,30 @@ def item_id(record: Record) -> str:
     return image_path(record)
 
 
+def asked(record: Record, form: str) -> list[int | None]:
+    """The questions a run asks of ``record``: one (None) in the choice and open forms; in
+    the judge form one yes and one no option (:func:`spatialcad.forms.balanced_options`)."""
+    if forms.canonical(form) == "judge":
+        return list(forms.balanced_options(record))
+    return [None]
+
+
+def line_id(record: Record, option: int | None) -> str:
+    """The id of a results line: the item's, plus ``#<letter>`` for a judged option."""
+    return item_id(record) if option is None else f"{item_id(record)}#{LETTERS[option]}"
+
+
+def pending(records: list[Record], form: str, done: set[str]) -> list[Record]:
+    """The records some of whose questions have no answer line in ``done`` yet."""
+    return [r for r in records if any(line_id(r, k) not in done for k in asked(r, form))]
+
+
 def select(records: list[Record], form: str, limit: int | None) -> list[Record]:
     """The items a run scores: those with the form, at most ``limit`` per task and level."""
     chosen: list[Record] = []
     seen: dict[tuple[str, str], int] = {}
     for r in records:
-        if form == "fill" and not has_fill_form(r):
+        if not (forms.has_form(r, form) and asked(r, form)):
             continue
         key = (r["Task"], r["Level"])
         seen[key] = seen.get(key, 0) + 1
@@ -60,27 +74,32 @@ def select(records: list[Record], form: str, limit: int | None) -> list[Record]:
     return chosen
 
 
-def base_line(record: Record, system: str, form: str) -> Line:
-    return {
-        "id": item_id(record),
+def base_line(record: Record, system: str, form: str, option: int | None = None) -> Line:
+    """The fields of a results line that do not depend on the answer (the judge form adds
+    ``judge_option``, the letter of the judged option)."""
+    line = {
+        "id": line_id(record, option),
         "system": system,
         "category": record["Category"],
         "task": record["Task"],
         "level": record["Level"],
         "form": form,
-        "gold": record["Answer_direct"] if form == "fill" else record["Answer"],
+        "gold": forms.gold(record, form, option),
     }
+    if option is not None:
+        line["judge_option"] = LETTERS[option]
+    return line
 
 
-def score(record: Record, form: str, text: str) -> Line:
+def score(record: Record, form: str, text: str, option: int | None = None) -> Line:
     """Extraction and correctness of response ``text`` for ``record``."""
-    if form == "fill":
-        got = extract_open(text)
-        return {"extracted": got.value, "rule": got.rule,
-                "correct": match_open(got.value, str(record["Answer_direct"]))}
-    got = extract_choice(text, record["Choices"])
-    return {"extracted": got.value, "rule": got.rule, "correct": got.value == record["Answer"],
-            "extracted_rule_a": extract_choice_rule_a(text)}
+    form = forms.canonical(form)
+    got = extract(form, text, record["Choices"])
+    line: Line = {"extracted": got.value, "rule": got.rule,
+                  "correct": is_correct(form, got.value, forms.gold(record, form, option))}
+    if form == "choice":
+        line["extracted_rule_a"] = extract_choice_rule_a(text)
+    return line
 
 
 @dataclass
@@ -91,19 +110,28 @@ class ModelAnswerer:
     style: str
     form: str = "choice"
     text_only: bool = False
+    steps: StepView | None = None  # eval --steps other than none
 
     @property
     def system(self) -> str:
         return self.client.model
 
     def __call__(self, record: Record, png: bytes) -> list[Line]:
-        prompt = build_prompt(record, self.style, self.form)
-        reply = self.client.chat(prompt, None if self.text_only else png)
-        line = base_line(record, self.system, self.form)
-        line.update(score(record, self.form, reply.text))
+        return [self._ask(record, png, k) for k in asked(record, self.form)]
+
+    def _ask(self, record: Record, png: bytes, option: int | None) -> Line:
+        prompt = build_prompt(record, self.style, self.form, option)
+        image = png if option is None else forms.judge_png(record, png, option)
+        more: list[bytes] = []
+        if self.steps is not None:
+            prompt, more = self.steps.apply(record, prompt)
+        reply = self.client.chat(prompt, None if self.text_only else image,
+                                 [] if self.text_only else more)
+        line = base_line(record, self.system, self.form, option)
+        line.update(score(record, self.form, reply.text, option))
         line.update(raw=reply.text, reasoning=reply.reasoning, latency_s=reply.latency_s,
                     usage=reply.usage, attempts=reply.attempts, finish_reason=reply.finish_reason)
-        return [line]
+        return line
 
 
 def read_lines(path: Path) -> list[Line]:
@@ -175,6 +203,8 @@ def open_run(out: Path, identity: dict[str, Any], extra: dict[str, Any]) -> list
     if meta_path.is_file() and answered(lines):
         try:
             old = json.loads(meta_path.read_text())["identity"]
+            if "form" in old:  # runs of the old form name "fill" resume as "open"
+                old = {**old, "form": forms.ALIASES.get(old["form"], old["form"])}
         except (ValueError, KeyError, TypeError) as exc:
             raise ValueError(f"{meta_path} is unreadable; use a new --out") from exc
         diff = [k for k in sorted(set(old) | set(identity)) if old.get(k) != identity.get(k)]

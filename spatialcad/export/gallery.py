@@ -32,9 +32,20 @@ def _select(name: str, values: list[str]) -> str:
             "</select></label>")
 
 
+def by_item(column: report.Column) -> dict[str, list[dict[str, Any]]]:
+    """The column's lines per item id (a judge run has one line per judged option, with
+    the id ``<item>#<letter>``)."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    for key, line in sorted(column.lines.items()):
+        found.setdefault(key.split("#", 1)[0], []).append(line)
+    return found
+
+
 def _prediction(column: report.Column, line: dict[str, Any] | None) -> str:
     who = esc(column.label if column.label == column.system else
               f"{column.system} ({column.label})")
+    if line is not None and line.get("judge_option"):
+        who += esc(f", judging {line['judge_option']} (answer {line.get('gold')})")
     if line is None:
         return f'<li class="prediction missing">{who}: not answered</li>'
     right = bool(line.get("correct"))
@@ -48,18 +59,20 @@ def _prediction(column: report.Column, line: dict[str, Any] | None) -> str:
             f'<span class="verdict">{"right" if right else "wrong"}</span>{raw}</li>')
 
 
-def _card(r: Record, src: str, runs: list[report.Column]) -> str:
+def _card(r: Record, src: str, runs: list[tuple[report.Column, dict[str, list[dict[str, Any]]]]],
+          ) -> str:
     choices = "".join(
         f'<li{" class=answer" if LETTERS[i] == r["Answer"] else ""}>{esc(c)}</li>'
         for i, c in enumerate(r["Choices"]))
     direct = ""
     if r.get("Question_direct"):
-        direct = (f"<p><b>Fill-in form:</b> {esc(r['Question_direct'])}<br>"
+        direct = (f"<p><b>Open form:</b> {esc(r['Question_direct'])}<br>"
                   f"<b>Answer:</b> {esc(r.get('Answer_direct'))}</p>")
     ident = image_path(r)
-    lines = [c.lines.get(ident) for c in runs]
-    wrong = any(line is not None and not line.get("correct") for line in lines)
-    predictions = "".join(_prediction(c, line) for c, line in zip(runs, lines, strict=True))
+    none: list[dict[str, Any] | None] = [None]  # "not answered"
+    answers = [(c, line) for c, items in runs for line in items.get(ident) or none]
+    wrong = any(line is not None and not line.get("correct") for _, line in answers)
+    predictions = "".join(_prediction(c, line) for c, line in answers)
     return (
         f'<section class="item" id="{esc(ident)}" data-category="{esc(r["Category"])}" '
         f'data-task="{esc(r["Task"])}" data-level="{esc(r["Level"])}" '
@@ -96,7 +109,8 @@ def write_gallery(bench: Path, out: Path, embed: bool = False,
     checked: Benchmark = load(bench)
     columns = load_runs(bench, runs) if runs else []
     records = checked.records
-    cards = [_card(r, image_src(checked, r, out, embed), columns) for r in records]
+    runs_by_item = [(c, by_item(c)) for c in columns]
+    cards = [_card(r, image_src(checked, r, out, embed), runs_by_item) for r in records]
     name = Path(bench).resolve().name
     wrong = ('<label><input type="checkbox" id="wrong"> wrong only</label>' if columns else "")
     body = (

@@ -2,14 +2,17 @@
 
 ::
 
-    OUT/data/test-00000-of-0000N.parquet   the rows of split "test" (room for train/val later)
-    OUT/README.md                          the dataset card (spatialcad/export/hf_card.py)
-    OUT/manifest.json                      spatialcad's manifest (so --overwrite may replace OUT)
+    OUT/data/<split>-00000-of-0000N.parquet   the rows of the benchmark's split
+    OUT/README.md                             the dataset card (spatialcad/export/hf_card.py)
+    OUT/manifest.json                         spatialcad's manifest (so --overwrite may
+                                              replace OUT)
 
-Load it with ``datasets.load_dataset(OUT, split="test")`` (or push it with
-``--push-to-hub``).  ``image`` is an Image feature (``{bytes, path}``) and decodes to a PIL
-image; ``choices`` is a list of four strings; the task-specific ``generator``, ``spec``,
-``options`` and ``layout`` are JSON strings (their shape differs between tasks).
+The split is the one ``generate --split train|val|test`` recorded in the manifest, and
+``test`` for a benchmark made without one.  Load it with ``datasets.load_dataset(OUT,
+split="test")`` (or the benchmark's split), or push it with ``--push-to-hub``.
+``image`` is an Image feature (``{bytes, path}``) and decodes to a PIL image; ``choices``
+is a list of four strings; the task-specific ``generator``, ``spec``, ``options`` and
+``layout`` are JSON strings (their shape differs between tasks).
 
 The feature types are written in the form every ``datasets`` since 2.19 reads: newer
 versions write a list of strings as ``List``, which 2.19 does not know ("Feature type
@@ -29,7 +32,7 @@ import pyarrow.parquet as pq
 
 from spatialcad.benchmark import Benchmark
 from spatialcad.export import load, write_manifest
-from spatialcad.export.hf_card import DATA_DIR, SPLIT, write_card
+from spatialcad.export.hf_card import DATA_DIR, SPLIT, split_of_benchmark, write_card
 from spatialcad.outdir import atomic_dir
 from spatialcad.records import image_path
 
@@ -120,9 +123,10 @@ def export_hf(bench: Path, out: Path, overwrite: bool = False,
     """Write the benchmark at ``bench`` as the hub folder ``out``; return the item count."""
     checked = load(bench)
     parts = shards(checked, max_shard_bytes)
+    split = split_of_benchmark(checked)
     with atomic_dir(out, overwrite) as tmp:
         for i, part in enumerate(parts):
-            write_shard(checked, part, tmp / shard_name(i, len(parts)))
+            write_shard(checked, part, tmp / shard_name(i, len(parts), split))
         write_card(tmp, checked, COLUMNS)
         write_manifest(tmp, "hf", len(checked.records))
     return len(checked.records)

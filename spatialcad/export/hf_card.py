@@ -14,8 +14,15 @@ import yaml
 from spatialcad.benchmark import Benchmark
 
 LICENSE = "mit"  # the project's license (pyproject.toml)
-SPLIT = "test"  # the one split so far; train/validation may follow as data/<split>-*
+SPLIT = "test"  # the split of a benchmark generated without --split
 DATA_DIR = "data"
+
+
+def split_of_benchmark(checked: Benchmark) -> str:
+    """The split a benchmark holds: ``generate --split`` records it in the manifest's
+    parameters (train, val or test); a benchmark made without a split is ``test``."""
+    split = checked.manifest.get("parameters", {}).get("split")
+    return str(split) if split else SPLIT
 
 FIELD_TEXT = {
     "id": "the item's path in the benchmark: Category/Task/Level/Image_id",
@@ -30,9 +37,8 @@ FIELD_TEXT = {
     "choices": "the four option texts, A to D (\"Image A\" .. \"Image D\" for picture options)",
     "answer": "the letter of the one right option",
     "explanation": "why each option is right or wrong, one line per letter",
-    "question_direct": "the fill-in-the-blank form of the question (null where the task "
-                       "has none)",
-    "answer_direct": "the answer of the fill-in form (null where there is none)",
+    "question_direct": "the open form of the question (null where the item has none)",
+    "answer_direct": "the answer of the open form (null where there is none)",
     "seed": "the item's seed: the same seed and version give the same item",
     "generator": "JSON: the generator's name and version",
     "spec": "JSON: the scene the item was built from (task-specific)",
@@ -69,7 +75,8 @@ def yaml_feature(name: str, kind: str) -> dict[str, str]:
     return {"name": name, "dtype": kind}
 
 
-def header(columns: dict[str, str], items: int, download_size: int) -> dict[str, Any]:
+def header(columns: dict[str, str], items: int, download_size: int,
+           split: str = SPLIT) -> dict[str, Any]:
     """The card's YAML metadata."""
     return {
         "license": LICENSE,
@@ -80,10 +87,10 @@ def header(columns: dict[str, str], items: int, download_size: int) -> dict[str,
         "pretty_name": "spatialcad spatial-visualization benchmark",
         "size_categories": [size_category(items)],
         "configs": [{"config_name": "default",
-                     "data_files": [{"split": SPLIT, "path": f"{DATA_DIR}/{SPLIT}-*"}]}],
+                     "data_files": [{"split": split, "path": f"{DATA_DIR}/{split}-*"}]}],
         "dataset_info": {
             "features": [yaml_feature(n, k) for n, k in columns.items()],
-            "splits": [{"name": SPLIT, "num_examples": items}],
+            "splits": [{"name": split, "num_examples": items}],
             "download_size": download_size,
         },
     }
@@ -98,6 +105,7 @@ def body(checked: Benchmark) -> str:
     """The card's markdown: the tasks and levels held, the fields, loading, provenance,
     citation."""
     records = checked.records
+    split = split_of_benchmark(checked)
     counts = Counter((r["Category"], r["Task"], r["Level"]) for r in records)
     tasks = _table(["category", "task", "level", "items"],
                    [[c, t, lv, str(k)] for (c, t, lv), k in counts.items()])
@@ -124,11 +132,19 @@ to be wrong.
 ```python
 from datasets import load_dataset
 
-ds = load_dataset("path/to/this/folder/or/hub/repo", split="{SPLIT}")
+ds = load_dataset("path/to/this/folder/or/hub/repo", split="{split}")
 ds[0]["image"]  # a PIL image
 ```
 
-The split is `{SPLIT}`; the files are `{DATA_DIR}/{SPLIT}-NNNNN-of-NNNNN.parquet`.
+The split is `{split}`; the files are `{DATA_DIR}/{split}-NNNNN-of-NNNNN.parquet`.
+{_split_text(split, checked)}
+
+## Question forms
+
+Every item can be asked in three forms: `choice` (`question` with the four `choices`,
+answered by the letter `answer`), `open` (`question_direct`, answered by `answer_direct`,
+where the item has them) and `judge` (per option, a yes/no question; see spatialcad's
+`spatialcad eval --form judge` and `spatialcad.create_dataset(..., form="judge")`).
 
 ## How it was made
 
@@ -152,8 +168,18 @@ The tasks follow SpatialViz-Bench; please cite it:
 """
 
 
+def _split_text(split: str, checked: Benchmark) -> str:
+    if not checked.manifest.get("parameters", {}).get("split"):
+        return ("The benchmark was generated without `--split`: it is a test set, but its "
+                "scenes are not held out of any training set.")
+    return (f"It was generated with `--split {split}`: its scenes (up to what each question "
+            "ignores) lie in that split's share of the scene-hash space, so no scene of "
+            "another split appears here.")
+
+
 def write_card(root: Path, checked: Benchmark, columns: dict[str, str]) -> None:
     """``root/README.md`` for the parquet files already under ``root/data``."""
     download = sum(p.stat().st_size for p in (root / DATA_DIR).glob("*.parquet"))
-    meta = yaml.safe_dump(header(columns, len(checked.records), download), sort_keys=False)
+    meta = yaml.safe_dump(header(columns, len(checked.records), download,
+                                 split_of_benchmark(checked)), sort_keys=False)
     (root / "README.md").write_text(f"---\n{meta}---\n\n{body(checked)}", encoding="utf-8")

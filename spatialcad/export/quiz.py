@@ -8,7 +8,7 @@ experimenter) and the export's ``manifest.json``.
 
 The page (``templates/quiz.js``) asks for the participant's name, runs the practice item,
 then shows the items one at a time without feedback, records the choice (A-D keys or
-clicks, Enter to go on) or the typed fill-in answer and the seconds spent on each item,
+clicks, Enter to go on) or the typed open-form answer and the seconds spent on each item,
 keeps its state in the browser's localStorage under the quiz's id (so it can be paused
 and resumed across reloads), and at the end offers ``human-<name>.jsonl``: the line format
 of a run's results.jsonl (see :mod:`spatialcad.evaluate.human`), naming the benchmark by
@@ -66,13 +66,13 @@ def _pick_tasks(records: list[Record], tasks: Sequence[str] | None) -> list[Reco
 def plan_quiz(bench: Benchmark, n: int, seed: int = 0, tasks: Sequence[str] | None = None,
               form: str = "choice") -> Quiz:
     """``n`` items of ``bench`` (checked) balanced over task and level, and a practice
-    item; with ``form="fill"`` only items that have a fill-in form.  ValueError if the
+    item; with ``form="open"`` only items that have an open form.  ValueError if the
     benchmark has fewer than ``n + 1`` such items."""
     if n < 1:
         raise ValueError("--n must be >= 1")
     pool = runner.select(_pick_tasks(bench.records, tasks), form, None)
     if len(pool) < n + 1:
-        what = " with a fill-in form" if form == "fill" else ""
+        what = " with an open form" if form == "open" else ""
         raise ValueError(f"--n {n}: {bench.root} has {len(pool)} items{what} of these tasks; "
                          f"a quiz needs n + 1 (one is the practice item)")
     rng = item_rng(derive_seed("quiz", seed))
@@ -88,11 +88,11 @@ def plan_quiz(bench: Benchmark, n: int, seed: int = 0, tasks: Sequence[str] | No
 
 
 def _gold(record: Record, form: str) -> Any:
-    return record["Answer_direct"] if form == "fill" else record["Answer"]
+    return record["Answer_direct"] if form == "open" else record["Answer"]
 
 
 def _item(bench: Benchmark, record: Record, form: str) -> dict[str, Any]:
-    shown = {"question": record["Question_direct"]} if form == "fill" else {
+    shown = {"question": record["Question_direct"]} if form == "open" else {
         "question": record["Question"], "choices": record["Choices"]}
     return {"id": image_path(record), "category": record["Category"], "task": record["Task"],
             "level": record["Level"], **shown, "image": data_url(bench.png(record))}

@@ -11,8 +11,9 @@ their number are asked for it).
 Upstream scores every record that holds the ``Answer_direct`` key as a number question
 (its gold becomes ``str(Answer_direct)``) and reads one number out of the reply.  So a
 record carries ``Question_direct`` and ``Answer_direct`` only when the fill-in answer is a
-single number; other items (no fill-in form, or an answer such as "3,5" or a colour) are
-multiple-choice only here.
+single number (CubeCounting's bounds, PaperFolding's and CubeAssembly's counts); other items
+(no fill-in form, or an answer such as "3,5", a colour or ArrowMoving's final board "blue
+3,2,down; ...") are multiple-choice only here.
 """
 
 from __future__ import annotations

@@ -156,6 +156,18 @@ class Paper:
         """The holes on the unfolded sheet after punching ``holes`` in the folded state."""
         return {p for h in holes for p in self.sheet_points(h)}
 
+    def folded_cells(self, sheet_cells: set[Cell] | list[Cell]) -> set[Cell]:
+        """Where the sheet cells ``sheet_cells`` lie on this folded paper (one cell for
+        all the layers stacked there)."""
+        out = set()
+        for r, c in sheet_cells:
+            centre = (c + 0.5, r + 0.5)
+            for layer in self.layers:
+                if layer.region.contains(Point(centre)):
+                    x, y = layer.place.apply(centre)
+                    out.add((int(np.floor(y)), int(np.floor(x))))
+        return out
+
     def fold_segment(self, fold: Fold) -> LineString:
         """The part of the fold line crossing the folded paper."""
         return self.outline().intersection(fold.long_line(), grid_size=GRID)

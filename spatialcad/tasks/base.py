@@ -57,6 +57,15 @@ class Draft:
     answer_direct: str | None = None
 
 
+@dataclass(frozen=True)
+class Step:
+    """One step of an item's step-by-step solution (a task's ``steps.py``): a short line of
+    text saying what the step does and the JSON-able state it leads to."""
+
+    text: str
+    state: Any
+
+
 class Generator:
     """Base class of a task's ``generate.Generator``: ``params`` and ``build``."""
 

@@ -5,7 +5,8 @@ A task is a package ``spatialcad/tasks/<name>/`` whose ``__init__.py`` calls
 (the typed scene spec and the question texts, see spatialcad/spec.py), ``generate.py``
 (``class Generator``, see :class:`spatialcad.tasks.base.Generator`), ``verify.py``
 (``verify(record, image) -> failures``, the independent proof) and ``scene.py``
-(``build(scene, record)``, the item's FreeCAD scene for the macros).  The command line,
+(``build(scene, record)``, the item's FreeCAD scene for the macros); a simulation task may
+add ``steps.py`` (its step-by-step solution, see spatialcad/steps.py).  The command line,
 the pipeline, the verifier dispatch, the macros and the tests all read this registry, so
 adding a task is adding a folder.
 """
@@ -13,6 +14,7 @@ adding a task is adding a folder.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -40,6 +42,7 @@ class TaskInfo:
     max_level: int | None = None  # None: the levels go on
     practical_max_level: int | None = None  # beyond it one item may take minutes
     needs_freecad: bool = False
+    open_form: str = ""  # which items carry an open form ("every item", ...); "" for none
 
     def has_level(self, level: int) -> bool:
         return level >= self.min_level and (self.max_level is None or level <= self.max_level)
@@ -64,6 +67,11 @@ class TaskInfo:
 
     def verifier(self) -> Callable[[dict[str, Any], np.ndarray], list[str]]:
         return self.module("verify").verify
+
+    @property
+    def has_steps(self) -> bool:
+        """The task shows step-by-step solutions (it has a ``steps.py``)."""
+        return importlib.util.find_spec(f"{self.package}.steps") is not None
 
     def scene_builder(self) -> Callable[[Any, dict[str, Any]], None]:
         return self.module("scene").build

@@ -8,7 +8,7 @@
   const STORE = 'spatialcad-quiz:' + DATA.quiz;
   const LETTERS = 'ABCD';
   const N = DATA.items.length;
-  const FILL = DATA.form === 'fill';
+  const FILL = DATA.form === 'open';
   const NAME = new RegExp('^(?:' + DATA.name_pattern + ')$');
   const KEY = unmask(DATA.key, DATA.quiz);
   const app = document.getElementById('app');

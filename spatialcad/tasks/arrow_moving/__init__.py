@@ -8,5 +8,6 @@ TASK = declare(TaskInfo(
     category="MentalAnimation",
     order=10,
     package=__name__,
+    open_form='the end-state ("state") items',
     practical_max_level=12,
 ))

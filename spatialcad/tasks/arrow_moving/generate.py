@@ -170,7 +170,9 @@ def _state_item(scene: Scene, ranks: tuple[int, int], drawn: int,
     for i, d in zip(picked, data[1:], strict=True):
         op, why, _ = states[i]
         options.append(Option(False, op, why, image=images[i], data=d.to_json()))
-    return Draft(texts(spec, data).question, spec.to_json(), reference, options)
+    said = texts(spec, data)
+    return Draft(said.question, spec.to_json(), reference, options,
+                 question_direct=said.question_direct, answer_direct=said.answer_direct)
 
 
 def _mixed(operators: list[str]) -> Callable[[tuple[int, ...]], bool]:

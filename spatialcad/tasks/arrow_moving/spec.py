@@ -17,6 +17,7 @@ from spatialcad.spec import (
     judged_alike,
     optional,
     scene_text,
+    spoken_list,
 )
 
 RULES_ONE = (
@@ -32,6 +33,8 @@ RULES_MANY = (
     "two arrows swap cells: the other arrow moves the opposite way into the first arrow's old "
     "cell and then points in the direction it moved. No move leaves the grid. "
 )
+STATE_GIVEN = ("The first image shows the start state. The arrows make these moves in order: "
+               "{moves}. ")
 QUESTIONS = {
     "path_one": RULES_ONE + "The first image shows the arrow's start state and the second its "
     "end state. Which sequence of moves takes the arrow from the start state to the end "
@@ -39,11 +42,19 @@ QUESTIONS = {
     "path_many": RULES_MANY + "The first image shows the start state and the second the end "
     "state. Which sequence of moves, made in order, turns the start state into the end "
     "state? Answer with A, B, C or D.",
-    "state_many": RULES_MANY + "The first image shows the start state. The arrows make these "
-    "moves in order: {moves}. Which option shows the final state? Answer with A, B, C or D.",
+    "state_many": RULES_MANY + STATE_GIVEN + "Which option shows the final state? Answer with "
+    "A, B, C or D.",
 }
+OPEN_STATE = (
+    "Where is each arrow after the last move, and which way does it point? Number the grid's "
+    "columns 1 to {cols} from the left and its rows 1 to {rows} from the bottom. Answer with "
+    "one entry per arrow, in the order {order}, separated by semicolons, each in the form "
+    "\"colour column,row,direction\", where the direction is the way the arrow points in the "
+    "picture: up, down, left or right."
+)
 KINDS = ("path", "state")
 COORDINATES = "cells (x, y): x to the right, y upwards from the bottom-left cell"
+PICTURE_DIRECTION = {"north": "up", "east": "right", "south": "down", "west": "left"}
 
 
 @dataclass(frozen=True)
@@ -101,6 +112,13 @@ def move_text(moves: Sequence[Move], single: bool) -> str:
                      for m in moves)
 
 
+def state_text(arrows: Sequence[Arrow]) -> str:
+    """A board as the open answer: "blue 3,1,up; red 1,2,left" (colours in alphabetical
+    order; column and row counted from 1 at the bottom-left cell; the picture direction)."""
+    return "; ".join(f"{a.colour} {a.cell[0] + 1},{a.cell[1] + 1},{PICTURE_DIRECTION[a.heading]}"
+                     for a in sorted(arrows, key=lambda a: a.colour))
+
+
 def parse_spec(data: Any) -> Spec:
     return Spec.from_json(data)
 
@@ -110,8 +128,10 @@ def parse_option(data: Any) -> OptionData:
 
 
 def texts(spec: Spec, options: Sequence[OptionData]) -> Texts:
-    """A "path" item's options are move sequences (an option without one has no text); a
-    "state" item names the moves in its question and shows boards."""
+    """A "path" item's options are move sequences (an option without one has no text) and it
+    has no open form (many move sequences may join two boards); a "state" item names the
+    moves in its question and shows boards, and its open form asks for the final board
+    (:func:`state_text`)."""
     if spec.question == "path":
         rules = RULES_ONE if spec.single else RULES_MANY
         said = [move_text(o.moves or [], spec.single) for o in options]
@@ -121,10 +141,12 @@ def texts(spec: Spec, options: Sequence[OptionData]) -> Texts:
             f"{text}?{YES_NO}" for text in said]
         return Texts(QUESTIONS["path_one" if spec.single else "path_many"], choices=said,
                      judge=judge)
-    moves = move_text(spec.moves, False)
-    return Texts(QUESTIONS["state_many"].format(moves=moves), judge=judged_alike(
-        f"{RULES_MANY}The first image shows the start state. The arrows make these moves in "
-        f"order: {moves}. Does {CANDIDATE} show the final state?"))
+    given = RULES_MANY + STATE_GIVEN.format(moves=move_text(spec.moves, False))
+    open_form = OPEN_STATE.format(cols=spec.grid[0], rows=spec.grid[1],
+                                  order=spoken_list(sorted(a.colour for a in spec.start)))
+    return Texts(QUESTIONS["state_many"].format(moves=move_text(spec.moves, False)),
+                 given + open_form, state_text(spec.end),
+                 judge=judged_alike(f"{given}Does {CANDIDATE} show the final state?"))
 
 
 def scene_key(spec: Spec) -> str:

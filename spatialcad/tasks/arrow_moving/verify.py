@@ -5,8 +5,14 @@ numbers: a relative move multiplies the heading by 1, i, -1 or -i), reads every 
 drawn in the image back (cell, colour and heading of each arrow), and proves that exactly
 one option reaches the asked state: for "path" items exactly one valid move sequence turns
 the shown start board into the shown end board; for "state" items exactly one option board
-is the result of the stated moves.  That the question states those moves and each option's
-text is its moves is the texts check (spatialcad/verification.py).
+is the result of the stated moves, and the open answer (``Answer_direct``) names that
+final board: written here from the simulated board, cells counted from 1 at the bottom-left
+and headings as picture directions.  That the question states those moves and each
+option's text is its moves is the texts check (spatialcad/verification.py).
+
+Step-by-step solutions (spatialcad/verification.py: check_steps) are replayed here one move
+at a time with :func:`simulate`: the item's moves from the start board to the end board
+("path" items: the answer's moves; "state" items: the answer's board).
 """
 
 from __future__ import annotations
@@ -16,12 +22,20 @@ from typing import Any
 
 import numpy as np
 
-from spatialcad.tasks.arrow_moving.spec import Arrow, Move, parse_option, parse_spec
+from spatialcad.tasks.arrow_moving.spec import (
+    Arrow,
+    Move,
+    OptionData,
+    Spec,
+    parse_option,
+    parse_spec,
+)
 from spatialcad.verify.base import crop
 
 HEADING = {"north": 1j, "east": 1 + 0j, "south": -1j, "west": -1 + 0j}
 RELATIVE = {"forward": 1 + 0j, "left": 1j, "backward": -1 + 0j, "right": -1j}
 Board = dict[str, tuple[tuple[int, int], str]]  # colour -> (cell, heading name)
+ON_PICTURE = {1j: "up", 1 + 0j: "right", -1j: "down", -1 + 0j: "left"}
 
 
 def _board(arrows: Sequence[Arrow]) -> Board:
@@ -44,6 +58,13 @@ def simulate(start: Board, moves: Sequence[Move], grid: Sequence[int]) -> Board 
         pos[me], head[me] = dest, way
     names = {v: k for k, v in HEADING.items()}
     return {c: ((int(p.real), int(p.imag)), names[head[c]]) for c, p in pos.items()}
+
+
+def open_answer(board: Board) -> str:
+    """The open form's answer for a final board: "colour column,row,direction" per arrow,
+    colours in alphabetical order, separated by "; "."""
+    return "; ".join(f"{c} {x + 1},{y + 1},{ON_PICTURE[HEADING[h]]}"
+                     for c, ((x, y), h) in sorted(board.items()))
 
 
 def _heading(mask: np.ndarray) -> str:
@@ -120,6 +141,9 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
         final = simulate(start, spec.moves, grid)
         if final is None:
             return failures + ["the stated moves leave the grid"]
+        if record.get("Answer_direct") != open_answer(final):
+            failures.append(f"the open answer {record.get('Answer_direct')!r} is not the final "
+                            f"state {open_answer(final)!r}")
         boards = []
         for o, data, box in zip(record["options"], options, boxes["options"], strict=True):
             if data.arrows is None:
@@ -142,3 +166,30 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
         failures.append(f"options reaching the asked state: {reaching}, answer "
                         f"{record['Answer']}")
     return failures
+
+
+def _state_json(board: Board) -> list[dict[str, Any]]:
+    return [{"colour": c, "cell": list(cell), "heading": h}
+            for c, (cell, h) in sorted(board.items())]
+
+
+def step_start(spec: Spec, answer: OptionData) -> list[dict[str, Any]]:
+    return _state_json(_board(spec.start))
+
+
+def step_next(spec: Spec, answer: OptionData, state: Any, k: int) -> Any:
+    """The board after move ``k`` (0-based) from board ``state``; None past the last move."""
+    if k >= len(spec.moves):
+        return None
+    board = {a["colour"]: (tuple(a["cell"]), a["heading"]) for a in state}
+    after = simulate(board, [spec.moves[k]], spec.grid)
+    return None if after is None else _state_json(after)
+
+
+def step_goal(spec: Spec, answer: OptionData) -> list[dict[str, Any]]:
+    """The board the answer stands for: its own ("state") or the end its moves reach."""
+    if answer.arrows is not None:
+        return _state_json(_board(answer.arrows))
+    if answer.moves != spec.moves:
+        return []  # the steps replay the item's moves: they must be the answer's
+    return _state_json(_board(spec.end))

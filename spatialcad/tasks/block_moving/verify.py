@@ -7,6 +7,9 @@ and (with the task's own pictures, spatialcad/render/block_views.py) that the re
 panels show the two states, that every cube shows in some view, and that each wrong
 option's end state would look different from the final state.  That the option texts say
 what their moves are is the texts check (spatialcad/verification.py).
+
+Step-by-step solutions (spatialcad/verification.py: check_steps) are replayed one of the
+answer's moves at a time with :func:`simulate`, from the initial to the final state.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from spatialcad.render.block_views import (
     looks_different,
     state_pictures,
 )
-from spatialcad.tasks.block_moving.spec import parse_option, parse_spec
+from spatialcad.tasks.block_moving.spec import OptionData, Spec, parse_option, parse_spec
 from spatialcad.verify.base import crop
 
 
@@ -103,3 +106,25 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
         if not all_visible(spec.state(cells), space):
             failures.append(f"{('initial', 'final')[i]} state: a cube is hidden in both views")
     return failures + legibility_failures(space, boxes)
+
+
+def _state_json(spec: Spec, cells: Sequence[Voxel]) -> dict[str, list[int]]:
+    return {c: list(v) for c, v in zip(spec.colors, cells, strict=True)}
+
+
+def step_start(spec: Spec, answer: OptionData) -> dict[str, list[int]]:
+    return _state_json(spec, spec.voxels)
+
+
+def step_next(spec: Spec, answer: OptionData, state: Any, k: int) -> Any:
+    """The cells after the answer's move ``k`` (0-based); None past the last move."""
+    if k >= len(answer.moves):
+        return None
+    colour, direction = answer.moves[k]
+    cells = [tuple(state[c]) for c in spec.colors]
+    after = simulate(spec.space, cells, [(spec.colors.index(colour), direction)])
+    return None if after is None else _state_json(spec, after)
+
+
+def step_goal(spec: Spec, answer: OptionData) -> dict[str, list[int]]:
+    return _state_json(spec, spec.final)

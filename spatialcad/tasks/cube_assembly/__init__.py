@@ -9,4 +9,5 @@ TASK = declare(TaskInfo(
     order=9,
     package=__name__,
     max_level=6,  # from level 7 on a row of legible pictures is wider than 2048 px
+    open_form="every item",
 ))

@@ -135,8 +135,11 @@ def _try_stack(space: tuple[int, int, int], k: int, rng: np.random.Generator,
                        image=c.image, data=d.to_json()) for c, d in wrong]
     spec = Spec(voxels=stack, space=space, pieces=k, parts=pieces, answer_ranks=target,
                 stacks_drawn=drawn)
+    said = texts(spec, data)
     return Draft(
-        question=texts(spec, data).question,
+        question=said.question,
+        question_direct=said.question_direct,
+        answer_direct=said.answer_direct,
         spec=spec.to_json(),
         reference=[Panel(img, cap) for img, cap in zip(
             reference, ["Complete stack", *part_names(k)], strict=True)],

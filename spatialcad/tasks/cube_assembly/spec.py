@@ -18,14 +18,19 @@ from spatialcad.spec import (
     spoken_list,
 )
 
-QUESTION = (
+SCENE = (
     "The first picture shows a complete stack of identical cubes; every cube rests on the "
     "floor or on another cube. The stack is split into {k} face-connected pieces. All pieces "
     "but one are shown, each in its place in the stack ({parts}). Every picture shows its "
     "cubes from the front-right (upper view) and from the back-left (lower view), all at the "
-    "same scale. Which option is the missing piece that completes the stack? The options are "
-    "moved, but not rotated. Answer with A, B, C or D."
+    "same scale. "
 )
+QUESTION = (SCENE + "Which option is the missing piece that completes the stack? The options "
+            "are moved, but not rotated. Answer with A, B, C or D.")
+OPEN_QUESTION = (SCENE.replace("The first picture", "The first picture of the top row")
+                 .replace("All pieces but one are shown", "All pieces but one are shown in the "
+                          "top row")
+                 + "How many cubes does the missing piece have? Answer with a single integer.")
 
 
 @dataclass(frozen=True)
@@ -58,13 +63,16 @@ def parse_option(data: Any) -> OptionData:
 
 
 def texts(spec: Spec, options: list[OptionData]) -> Texts:
-    """The question, naming the pieces of ``spec``; the options are pictures."""
+    """The question, naming the pieces of ``spec``; the options are pictures.  The open form
+    asks how many cubes the missing piece has (the stack's cubes less the given pieces')."""
     given = spoken_list(part_names(spec.pieces))
+    missing = len(set(spec.voxels)) - sum(len(set(p)) for p in spec.parts)
     judge = judged_alike(
         f"The top images show a stack of cubes split into {spec.pieces} pieces, and the "
         f"pieces {given} in place. Is {CANDIDATE} the missing piece that completes the "
         "stack?")
-    return Texts(QUESTION.format(k=spec.pieces, parts=given), judge=judge)
+    return Texts(QUESTION.format(k=spec.pieces, parts=given),
+                 OPEN_QUESTION.format(k=spec.pieces, parts=given), str(missing), judge=judge)
 
 
 def scene_key(spec: Spec) -> str:

@@ -6,10 +6,11 @@ uncovered, and compares every option with it after moving both to their minimum 
 connected; all pieces but one are given (the question's count of pieces is the spec's:
 spatialcad.verification checks the text); they are connected, disjoint and inside the
 stack; the missing piece is connected; exactly the answer option has its shape; every
-option is connected.  With the task's own pictures (spatialcad.render.piece_pictures) it
-also checks that the panels show what the record says, with legible cubes, that every cube
-the question relies on is visible, and that each wrong option differs from the missing
-piece (moved) in a cube, or the gap of one, that its pictures show.
+option is connected; the open answer (``Answer_direct``) is the missing piece's number of
+cubes.  With the task's own pictures (spatialcad.render.piece_pictures) it also checks that
+the panels show what the record says, with legible cubes, that every cube the question
+relies on is visible, and that each wrong option differs from the missing piece (moved) in
+a cube, or the gap of one, that its pictures show.
 """
 
 from __future__ import annotations
@@ -73,6 +74,9 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
     missing = stack - covered
     if not _connected(missing):
         return failures + ["the uncovered cubes do not form one connected piece"]
+    if record.get("Answer_direct") != str(len(missing)):
+        failures.append(f"the open answer {record.get('Answer_direct')!r} is not the missing "
+                        f"piece's {len(missing)} cubes")
 
     matches = []
     for o, cells in zip(record["options"], pieces, strict=True):

@@ -9,4 +9,5 @@ TASK = declare(TaskInfo(
     order=8,
     package=__name__,
     max_level=15,  # from level 16 on three views of legible cubes are wider than 2048 px
+    open_form="every item",
 ))

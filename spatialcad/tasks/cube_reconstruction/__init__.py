@@ -9,4 +9,5 @@ TASK = declare(TaskInfo(
     category="MentalFolding",
     order=6,
     package=__name__,
+    open_form="the opposite-colour items",
 ))

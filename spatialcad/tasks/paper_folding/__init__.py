@@ -8,4 +8,5 @@ TASK = declare(TaskInfo(
     category="MentalFolding",
     order=4,
     package=__name__,
+    open_form="every item",
 ))

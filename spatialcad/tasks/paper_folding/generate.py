@@ -118,7 +118,9 @@ class Generator(base.Generator):
                    for k, ((op, why, _, image), d) in enumerate(zip(chosen, data, strict=True))]
         spec = Spec(rows, cols, [Fold(f.kind, f.line, f.flap) for f in folds], holes, COORDINATES,
                     target, drawn)
-        return Draft(texts(spec, data).question, spec.to_json(), reference, options)
+        said = texts(spec, data)
+        return Draft(said.question, spec.to_json(), reference, options,
+                     question_direct=said.question_direct, answer_direct=said.answer_direct)
 
 
 def _mirror(t: Pattern, rows: int, cols: int, rng: np.random.Generator) -> Pattern | None:

@@ -7,14 +7,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from spatialcad.geometry import paper as pf
 from spatialcad.spec import CANDIDATE, JsonSpec, Texts, judged_alike, scene_text
 
-QUESTION = (
+STEPS = (
     "A sheet of grid paper is folded step by step as shown: in each step the shaded part is "
     "folded over along the dashed red line, in the direction of the arrow. Then holes are "
-    "punched through all layers of the folded paper as shown in the last picture. Which "
-    "option shows the holes when the paper is completely unfolded? Answer with A, B, C or D."
+    "punched through all layers of the folded paper as shown in the last picture. "
 )
+QUESTION = (STEPS + "Which option shows the holes when the paper is completely unfolded? "
+            "Answer with A, B, C or D.")
+OPEN_QUESTION = (STEPS.replace("the last picture", "the last picture of the top row")
+                 + "How many holes does the paper have when it is completely unfolded? "
+                 "Answer with a single integer.")
 COORDINATES = "x right (columns), y down (rows); holes are [row, col]"
 
 Cell = tuple[int, int]  # (row, col)
@@ -54,8 +59,15 @@ def parse_option(data: Any) -> OptionData:
     return OptionData.from_json(data, "option")
 
 
+def unfolded_holes(spec: Spec) -> set[Cell]:
+    """The holes of the completely unfolded sheet (spatialcad/geometry/paper.py)."""
+    folds = [pf.Fold(f.kind, f.line, f.flap) for f in spec.folds]
+    return pf.fold_all(spec.rows, spec.cols, folds)[-1].unfold(list(spec.holes))
+
+
 def texts(spec: Spec, options: list[OptionData]) -> Texts:
-    return Texts(QUESTION, judge=judged_alike(
+    """The open form asks how many holes the unfolded sheet has."""
+    return Texts(QUESTION, OPEN_QUESTION, str(len(unfolded_holes(spec))), judge=judged_alike(
         "A sheet of grid paper is folded step by step as shown, then holes are punched "
         f"through all layers as shown in the last picture of the top row. Does {CANDIDATE} "
         "show the holes when the paper is completely unfolded?"))

@@ -6,7 +6,11 @@ and every punched hole is unfolded by reflecting its centre back across the fold
 reverse order, keeping each copy that lands on paper.  Each fold is checked to be legal
 (the flap lands on the rest of the paper; by convexity it suffices to check the lattice of
 half-cells).  The hole patterns drawn in the options and in the punched picture are read
-back from the image.
+back from the image.  The open answer (``Answer_direct``) is the number of unfolded holes.
+
+Step-by-step solutions (spatialcad/verification.py: check_steps) are replayed one fold at
+a time: each hole of the paper with ``j + 1`` folds made is reflected back across fold
+``j + 1`` (:meth:`Sheet.unfold` stopping at ``j`` folds).
 """
 
 from __future__ import annotations
@@ -17,7 +21,13 @@ from typing import Any
 import cv2
 import numpy as np
 
-from spatialcad.tasks.paper_folding.spec import Fold, parse_option, parse_spec
+from spatialcad.tasks.paper_folding.spec import (
+    Fold,
+    OptionData,
+    Spec,
+    parse_option,
+    parse_spec,
+)
 from spatialcad.verify.base import crop
 
 HOLE_RADIUS = 0.22  # drawn hole radius, in cells
@@ -71,16 +81,17 @@ class Sheet:
             return "lands its flap outside the paper"
         return None
 
-    def unfold(self, p: Point, j: int | None = None) -> list[Point]:
-        """Sheet positions of all layers at ``p`` after the first ``j`` folds."""
+    def unfold(self, p: Point, j: int | None = None, stop: int = 0) -> list[Point]:
+        """Positions of all layers at ``p`` after the first ``j`` folds, on the paper with
+        the first ``stop`` folds made (0: the sheet)."""
         j = len(self.folds) if j is None else j
-        if j == 0:
+        if j == stop:
             return [p]
         line, _ = self.folds[j - 1]
         out = []
         for q in (p, _mirror(p, line)):
             if _inside(q, self.regions[j - 1], True):
-                out += self.unfold(q, j - 1)
+                out += self.unfold(q, j - 1, stop)
         return out
 
 
@@ -130,6 +141,9 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
     if failures:
         return failures
     truth = {(y // 2, x // 2) for r, c in holes for x, y in sheet.unfold((2 * c + 1, 2 * r + 1))}
+    if record.get("Answer_direct") != str(len(truth)):
+        failures.append(f"the open answer {record.get('Answer_direct')!r} is not the "
+                        f"{len(truth)} unfolded holes")
 
     patterns = {o["letter"]: set(parse_option(o["data"]).holes) for o in record["options"]}
     matching = [letter for letter, p in patterns.items() if p == truth]
@@ -147,3 +161,26 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
     elif read_holes(crop(image, boxes["reference"][-1]), rows, cols) != set(holes):
         failures.append("the punched picture does not show the punched holes")
     return failures
+
+
+def _state(folds: int, holes: set[tuple[int, int]] | list[tuple[int, int]]) -> dict[str, Any]:
+    return {"folds": folds, "holes": [list(h) for h in sorted(holes)]}
+
+
+def step_start(spec: Spec, answer: OptionData) -> dict[str, Any]:
+    return _state(len(spec.folds), [tuple(h) for h in spec.holes])  # type: ignore[misc]
+
+
+def step_next(spec: Spec, answer: OptionData, state: Any, k: int) -> Any:
+    """The paper after undoing the next fold (step ``k``, 0-based); None when flat."""
+    made = state["folds"]
+    if k >= len(spec.folds) or made == 0:
+        return None
+    sheet = Sheet(spec.rows, spec.cols, spec.folds)
+    holes = {(y // 2, x // 2) for r, c in state["holes"]
+             for x, y in sheet.unfold((2 * c + 1, 2 * r + 1), made, made - 1)}
+    return _state(made - 1, holes)
+
+
+def step_goal(spec: Spec, answer: OptionData) -> dict[str, Any]:
+    return _state(0, [tuple(h) for h in answer.holes])  # type: ignore[misc]

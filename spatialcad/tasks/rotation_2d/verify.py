@@ -7,6 +7,10 @@ reference turned by 90, 180 or 270 degrees and every other option must differ fr
 four rotations.  Then the pictures: every panel must be the drawing of its grid, and the
 drawings themselves must agree: the answer's is the reference's turned with ``np.rot90``
 and each distractor's differs visibly from all four turned copies.
+
+Step-by-step solutions (spatialcad/verification.py: check_steps) are replayed with
+:meth:`Drawing.turned`: one quarter turn per step (three for a clockwise one) until the
+answer's turn is made, each compared by :meth:`Drawing.key`.
 """
 
 from __future__ import annotations
@@ -17,7 +21,13 @@ import cv2
 import numpy as np
 
 from spatialcad.render.grid2d import draw_grid
-from spatialcad.tasks.rotation_2d.spec import GridSpec, parse_option, parse_spec
+from spatialcad.tasks.rotation_2d.spec import (
+    GridSpec,
+    OptionData,
+    Spec,
+    parse_option,
+    parse_spec,
+)
 from spatialcad.verify.base import crop
 
 Matrix = tuple[tuple[int, int], tuple[int, int]]
@@ -128,3 +138,35 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
     if fitting != [record["Answer"]]:
         failures.append(f"options that are rotations: {fitting}, answer {record['Answer']}")
     return failures
+
+
+def _quarters(answer: OptionData) -> list[int]:
+    """Counter-clockwise quarter turns per step: 1 each, or 3 for one clockwise step."""
+    k = answer.transform.turns % 4
+    return [3] if k == 3 else [1] * k
+
+
+def step_start(spec: Spec, answer: OptionData) -> Drawing:
+    return Drawing.parse(spec.reference)
+
+
+def step_next(spec: Spec, answer: OptionData, state: Drawing, k: int) -> Drawing | None:
+    """The grid after step ``k`` (0-based); None once the answer's turn is made."""
+    quarters = _quarters(answer)
+    if k >= len(quarters):
+        return None
+    for _ in range(quarters[k]):
+        state = state.turned()
+    return state
+
+
+def step_goal(spec: Spec, answer: OptionData) -> Drawing:
+    return Drawing.parse(answer.grid)
+
+
+def step_read(spec: Spec, state: Any) -> Drawing:
+    return Drawing.parse(GridSpec.from_json(state, "state"))
+
+
+def step_key(state: Drawing) -> tuple:
+    return state.key()

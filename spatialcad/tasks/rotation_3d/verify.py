@@ -8,6 +8,10 @@ question ("can" / "cannot").  Pictures: each panel must be the drawing of its vo
 legible cubes, and each wrong option must look wrong (its picture is unlike every
 rotation's, none of its rotations draws the reference picture, and against each nearest
 turned copy of the reference a cube in which they differ shows in its picture).
+
+Step-by-step solutions (spatialcad/verification.py: check_steps) are replayed from the
+answer's data with right-handed quarter turns defined here: its mirror or removed cube
+first, then one quarter turn per step, each stack compared moved to the origin.
 """
 
 from __future__ import annotations
@@ -29,7 +33,9 @@ from spatialcad.verify.base import crop
 
 MIN_PIXELS = 20
 QUARTER_X = np.array([[1, 0, 0], [0, 0, -1], [0, 1, 0]])
+QUARTER_Y = np.array([[0, 0, 1], [0, 1, 0], [-1, 0, 0]])
 QUARTER_Z = np.array([[0, -1, 0], [1, 0, 0], [0, 0, 1]])
+QUARTERS = {"x": QUARTER_X, "y": QUARTER_Y, "z": QUARTER_Z}  # right-handed
 
 
 @cache
@@ -132,3 +138,53 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
         failures.append(f"options fitting '{spec.question}': {fitting}, "
                         f"answer {record['Answer']}")
     return failures + _picture_failures(record, image, spec, options)
+
+
+Stack = tuple[tuple[int, ...], ...]
+
+
+def _at_origin(voxels: Sequence[Sequence[int]], m: np.ndarray | None = None) -> Stack:
+    return placed(np.array(voxels, dtype=int).reshape(-1, 3),
+                  np.eye(3, dtype=int) if m is None else m)
+
+
+def _operations(answer: OptionData) -> list[tuple[str, Any]]:
+    ops: list[tuple[str, Any]] = []
+    if answer.mirror_axis is not None:
+        ops.append(("mirror", "xyz".index(answer.mirror_axis)))
+    if answer.removed is not None:
+        ops.append(("remove", tuple(answer.removed)))
+    return ops + [("turn", axis) for axis, k in answer.steps for _ in range(k % 4)]
+
+
+def step_start(spec: Spec, answer: OptionData) -> Stack:
+    return _at_origin(spec.voxels)
+
+
+def step_next(spec: Spec, answer: OptionData, state: Stack,
+              k: int) -> Stack | None:
+    """The stack after operation ``k`` (0-based); None after the last."""
+    ops = _operations(answer)
+    if k >= len(ops):
+        return None
+    op, arg = ops[k]
+    stack = state
+    if op == "mirror":
+        flip = np.eye(3, dtype=int)
+        flip[arg, arg] = -1
+        return _at_origin(stack, flip)
+    if op == "remove":
+        return _at_origin([v for v in spec.voxels if tuple(v) != arg])
+    return _at_origin(stack, QUARTERS[arg])
+
+
+def step_goal(spec: Spec, answer: OptionData) -> Stack:
+    return _at_origin(answer.voxels)
+
+
+def step_read(spec: Spec, state: Any) -> Stack:
+    return _at_origin(state)
+
+
+def step_key(state: Stack) -> Stack:
+    return state

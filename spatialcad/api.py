@@ -1,0 +1,200 @@
+"""The Python API: lazy, indexable datasets of verified items in any question form.
+
+>>> import spatialcad
+>>> ds = spatialcad.create_dataset("cube_counting", level=1, size=1000, seed=0)
+>>> entry = ds[0]          # built now: question, answer, image (PIL), image_bytes, ...
+>>> ds.score_answer("<think>...</think><answer>B</answer>", entry)
+
+Entry ``i`` of a one-task dataset of size ``N`` is item ``i`` of ``spatialcad generate
+--task T --level L --n N --seed S [--split P]``: the same record, the same PNG bytes.
+Nothing is built until an entry is read, so a dataset of a million entries costs nothing
+to create.
+
+A mixture (a list of components, each a dict with ``task`` and optionally ``weight``,
+``level``, ``form`` and ``split``; the keyword arguments are the defaults) gives component
+``c`` ``n_c`` entries, the largest-remainder apportionment of ``size`` by the weights, and
+its entries are items ``0..n_c-1`` of its own CLI run (``--n n_c``, the dataset's seed).
+Position ``p`` of the dataset holds entry ``j = (a * p + b) mod size`` of the components
+laid end to end, where ``a`` is the first integer from ``size`` times the golden ratio's
+fraction (0.618...) up that is coprime with ``size``, and ``b`` is drawn from the seed: a
+permutation computed per position (indexing stays lazy) that spreads every component
+evenly, so any stretch of positions holds the components about in their weights.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image
+
+from spatialcad import forms, pipeline
+from spatialcad.evaluate.extract import extract, is_correct
+from spatialcad.seeding import derive_seed, item_rng
+from spatialcad.splits import SPLITS
+from spatialcad.tasks import registry
+
+Entry = dict[str, Any]
+COMPONENT_KEYS = ("task", "weight", "level", "form", "split")
+GOLDEN = (math.sqrt(5) - 1) / 2  # the mixture's stride, as a fraction of its size
+
+
+@dataclass(frozen=True)
+class Component:
+    """One task of a dataset: ``count`` items of its own CLI run."""
+
+    task: str
+    level: int
+    form: str
+    split: str | None
+    weight: float
+    count: int = 0
+
+
+def _component(raw: Mapping[str, Any], level: int, form: str, split: str | None) -> Component:
+    if not isinstance(raw, Mapping) or "task" not in raw:
+        raise ValueError(f"a mixture component is a dict with a 'task', got {raw!r}")
+    unknown = sorted(set(raw) - set(COMPONENT_KEYS))
+    if unknown:
+        raise ValueError(f"unknown component keys {unknown}; use {', '.join(COMPONENT_KEYS)}")
+    comp = Component(str(raw["task"]), int(raw.get("level", level)),
+                     forms.canonical(str(raw.get("form", form))), raw.get("split", split),
+                     float(raw.get("weight", 1.0)))
+    info = registry.task(comp.task)  # KeyError naming the known tasks
+    if comp.form == "open" and not info.open_form:
+        raise ValueError(f"{comp.task} has no open form; {_open_forms()}")
+    if not info.has_level(comp.level):
+        raise ValueError(f"{comp.task} has levels {info.levels_text()}, not {comp.level}")
+    if comp.split is not None and comp.split not in SPLITS:
+        raise ValueError(f"unknown split {comp.split!r}; choose from {', '.join(SPLITS)}")
+    if not (math.isfinite(comp.weight) and comp.weight > 0):
+        raise ValueError(f"{comp.task}: weight must be a positive number, got {comp.weight}")
+    return comp
+
+
+def apportion(weights: Sequence[float], size: int) -> list[int]:
+    """``size`` split in proportion to ``weights`` by largest remainders (ties: first)."""
+    total = sum(weights)
+    quotas = [size * w / total for w in weights]
+    counts = [math.floor(q) for q in quotas]
+    by_remainder = sorted(range(len(weights)), key=lambda i: (counts[i] - quotas[i], i))
+    for i in by_remainder[: size - sum(counts)]:
+        counts[i] += 1
+    return counts
+
+
+class Dataset:
+    """A lazy dataset: ``len(ds)``, ``ds[i]`` (built on demand), iteration and
+    :meth:`score_answer`."""
+
+    def __init__(self, components: list[Component], size: int, seed: int,
+                 options: Mapping[str, Any] | None = None) -> None:
+        keys = [(c.task, c.level, c.form, c.split) for c in components]
+        if len(set(keys)) < len(keys):
+            raise ValueError("two components have the same task, level, form and split: "
+                             "merge them (add their weights)")
+        counts = apportion([c.weight for c in components], size)
+        self.components = [Component(c.task, c.level, c.form, c.split, c.weight, n)
+                           for c, n in zip(components, counts, strict=True)]
+        self.size = size
+        self.seed = seed
+        self.options = dict(options or {})
+        self._a, self._b = 1, 0
+        if len(components) > 1:
+            self._a = max(1, round(size * GOLDEN))
+            while math.gcd(self._a, size) != 1:
+                self._a += 1
+            self._b = int(item_rng(derive_seed(seed, "mixture")).integers(size))
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __iter__(self) -> Iterator[Entry]:
+        return (self[i] for i in range(self.size))
+
+    def locate(self, i: int) -> tuple[Component, int]:
+        """The component of entry ``i`` and the item index in its run; IndexError if
+        ``i`` is not in ``0..len-1`` (negative indices are refused too)."""
+        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < self.size:
+            raise IndexError(f"entry {i!r} is not in 0..{self.size - 1}")
+        j = (self._a * i + self._b) % self.size
+        for comp in self.components:
+            if j < comp.count:
+                return comp, j
+            j -= comp.count
+        raise AssertionError("apportioned counts add up to size")
+
+    def __getitem__(self, i: int) -> Entry:
+        comp, index = self.locate(i)
+        judge = comp.form == "judge"  # the judged image is encoded by forms.entry
+        result = pipeline.make_item(comp.task, comp.level, index, comp.count, self.seed,
+                                    self.options, comp.split, keep_image=True, encode=not judge)
+        record, image = result.record, result.image
+        assert image is not None
+        if not forms.has_form(record, comp.form):
+            fields = "Question_direct/Answer_direct" if comp.form == "open" else "judge"
+            others = "; " + _open_forms() if comp.form == "open" else ""
+            raise ValueError(f"{comp.task} level {comp.level} item {index} has no {comp.form} "
+                             f"form (its record carries no {fields}){others}")
+        option = forms.entry_option(record, i) if comp.form == "judge" else None
+        made = forms.entry(record, image, None if judge else result.png, comp.form, option)
+        out: Entry = {
+            "question": made.question,
+            "answer": made.answer,
+            "image": Image.fromarray(made.image),
+            "image_bytes": made.png,
+            "metadata": {
+                "task": comp.task, "level": comp.level, "index": index, "seed": self.seed,
+                "item_seed": record["seed"], "form": comp.form, "split": comp.split,
+                "spec": record["spec"], "scene_hash": record["scene_hash"],
+                "judge_option": None if option is None else "ABCD"[option],
+                "record": record,
+            },
+        }
+        if made.choices is not None:
+            out["choices"] = made.choices
+        return out
+
+    def score_answer(self, answer: Any, entry: Any) -> float:
+        """1.0 if ``answer`` (a bare answer or a model's whole reply) gives the entry's
+        answer, else 0.0; never raises, whatever ``answer`` is."""
+        return score_answer(answer, entry)
+
+
+def _open_forms() -> str:
+    """Which tasks have an open form, on which items (for error messages)."""
+    return "open forms: " + "; ".join(f"{t.name} ({t.open_form})"
+                                      for t in registry.tasks().values() if t.open_form)
+
+
+def score_answer(answer: Any, entry: Any) -> float:
+    """Score ``answer`` against an entry of any form (see :meth:`Dataset.score_answer`)."""
+    if not isinstance(answer, str) or not isinstance(entry, Mapping):
+        return 0.0
+    meta = entry.get("metadata")
+    gold = entry.get("answer")
+    form = meta.get("form") if isinstance(meta, Mapping) else None
+    if not isinstance(gold, str) or form not in forms.FORMS:
+        return 0.0
+    choices = entry.get("choices")
+    listed = [str(c) for c in choices] if isinstance(choices, list) else None
+    right = is_correct(form, extract(form, answer, listed).value, gold)
+    return 1.0 if right else 0.0
+
+
+def create_dataset(tasks: str | Sequence[Mapping[str, Any]], *, level: int = 1,
+                   size: int = 100, seed: int = 0, form: str = "choice",
+                   split: str | None = None, options: Mapping[str, Any] | None = None,
+                   ) -> Dataset:
+    """A lazy dataset of one task (its CLI name) or a mixture (a list of component dicts
+    ``{"task", "weight", "level", "form", "split"}``; see the module docstring).
+    ``options`` are the run's task settings (as ``generate``'s, e.g. ``deepcad_dir``)."""
+    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        raise ValueError(f"size must be a positive int, got {size!r}")
+    raw = [{"task": tasks}] if isinstance(tasks, str) else list(tasks)
+    if not raw:
+        raise ValueError("give a task name or a non-empty list of components")
+    comps = [_component(c, level, form, split) for c in raw]
+    return Dataset(comps, size, int(seed), options)

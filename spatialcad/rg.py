@@ -1,0 +1,89 @@
+"""reasoning-gym datasets: ``import spatialcad.rg`` registers every task as
+``spatialcad_<task>``, so ``reasoning_gym.create_dataset("spatialcad_cube_counting",
+size=10, seed=42, level=1)`` works (needs the ``rl`` extra: ``pip install
+spatialcad[rl]``).
+
+Entries are the Python API's (:mod:`spatialcad.api`): ``question`` and ``answer`` are
+text, and since reasoning-gym is text-first the image travels in ``metadata``
+(``image_bytes``: the PNG; ``spec``: the scene spec; ``record``: the whole record).
+``score_answer`` is the API's: exact, on a bare answer or a model's whole reply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from reasoning_gym.dataset import ProceduralDataset
+from reasoning_gym.factory import DATASETS, register_dataset
+
+from spatialcad import api, forms
+from spatialcad.splits import SPLITS
+from spatialcad.tasks import registry
+
+PREFIX = "spatialcad_"
+
+
+@dataclass
+class SpatialConfig:
+    """A dataset of one task: ``size`` entries of ``level`` in ``form`` (see the API)."""
+
+    task: str = "cube_counting"
+    level: int = 1
+    form: str = "choice"
+    split: str | None = None
+    seed: int | None = None
+    size: int = 500
+
+    def validate(self) -> None:
+        info = registry.task(self.task)
+        if not info.has_level(self.level):
+            raise ValueError(f"{self.task} has levels {info.levels_text()}, not {self.level}")
+        forms.canonical(self.form)
+        if self.split is not None and self.split not in SPLITS:
+            raise ValueError(f"unknown split {self.split!r}; choose from {', '.join(SPLITS)}")
+        if self.size < 1:
+            raise ValueError("size must be >= 1")
+
+
+class SpatialDataset(ProceduralDataset):
+    """A lazy reasoning-gym dataset over :func:`spatialcad.api.create_dataset`."""
+
+    def __init__(self, config: SpatialConfig) -> None:
+        super().__init__(config=config, seed=config.seed, size=config.size)
+        self._data = api.create_dataset(config.task, level=config.level, size=config.size,
+                                        seed=self.seed, form=config.form, split=config.split)
+
+    def __getitem__(self, idx: int) -> dict[str, Any]:
+        entry = self._data[idx]
+        meta = {**entry["metadata"], "image_bytes": entry["image_bytes"],
+                "source_dataset": PREFIX + self.config.task, "source_index": idx}
+        if "choices" in entry:
+            meta["choices"] = entry["choices"]
+        return {"question": entry["question"], "answer": entry["answer"], "metadata": meta}
+
+    def score_answer(self, answer: Any, entry: dict[str, Any]) -> float:
+        meta = entry.get("metadata") if isinstance(entry, dict) else None
+        choices = meta.get("choices") if isinstance(meta, dict) else None
+        return api.score_answer(answer, {**entry, "choices": choices}
+                                if isinstance(entry, dict) else entry)
+
+
+def _config_for(task: str) -> type[SpatialConfig]:
+    """A config class whose default task is ``task`` (reasoning-gym builds it from kwargs)."""
+    return dataclass(type(f"SpatialConfig_{task}", (SpatialConfig,),
+                          {"__annotations__": {"task": str}, "task": task}))
+
+
+def register() -> list[str]:
+    """Register every task not yet registered; return the names of all of them."""
+    names = []
+    for task in registry.tasks():
+        name = PREFIX + task
+        if name not in DATASETS:
+            register_dataset(name, SpatialDataset, _config_for(task))
+        names.append(name)
+    return names
+
+
+NAMES = register()

@@ -1,0 +1,49 @@
+"""spatialcad's tasks as reasoning-gym datasets, against the real reasoning_gym package."""
+
+from __future__ import annotations
+
+import reasoning_gym
+from reasoning_gym.factory import DATASETS
+
+import spatialcad.rg
+from spatialcad import api
+from spatialcad.render.png import decode_png
+from spatialcad.tasks import registry
+
+
+def test_every_task_is_registered():
+    assert {f"spatialcad_{t}" for t in registry.tasks()} <= set(DATASETS)
+    assert spatialcad.rg.register() == spatialcad.rg.NAMES  # a second import changes nothing
+
+
+def test_create_dataset_entries_and_scores():
+    ds = reasoning_gym.create_dataset("spatialcad_cube_counting", size=10, seed=42, level=1)
+    assert len(ds) == 10
+    same = api.create_dataset("cube_counting", level=1, size=10, seed=42)
+    for i in (0, 7):
+        entry = ds[i]
+        assert isinstance(entry["question"], str) and entry["answer"] in "ABCD"
+        meta = entry["metadata"]
+        assert meta["image_bytes"] == same[i]["image_bytes"]
+        assert decode_png(meta["image_bytes"]).shape[2] == 3
+        assert meta["spec"] == same[i]["metadata"]["spec"] and meta["task"] == "cube_counting"
+        assert ds.score_answer(entry["answer"], entry) == 1.0
+        assert ds.score_answer(f"<think>..</think><answer>{entry['answer']}</answer>",
+                               entry) == 1.0
+        wrong = next(x for x in "ABCD" if x != entry["answer"])
+        assert ds.score_answer(wrong, entry) == 0.0
+        assert ds.score_answer(None, entry) == 0.0
+    assert [e["answer"] for e in ds] == [same[i]["answer"] for i in range(10)]
+
+
+def test_other_forms_through_reasoning_gym():
+    judge = reasoning_gym.create_dataset("spatialcad_rotation_2d", size=2, seed=1, level=1,
+                                         form="judge")
+    entries = list(judge)
+    assert [e["answer"] for e in entries] == ["yes", "no"]
+    assert all(judge.score_answer(e["answer"], e) == 1.0 for e in entries)
+    assert judge.score_answer("yes", entries[1]) == 0.0
+    opened = reasoning_gym.create_dataset("spatialcad_cube_counting", size=1, seed=0, level=1,
+                                          form="open")
+    entry = opened[0]
+    assert opened.score_answer(f"\\boxed{{{entry['answer']}}}", entry) == 1.0
