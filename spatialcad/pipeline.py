@@ -27,6 +27,7 @@ from spatialcad.derived import judge_entries, scene_hash, spoken_texts
 from spatialcad.outdir import atomic_dir
 from spatialcad.plan import RunPlan, Shard
 from spatialcad.records import LETTERS
+from spatialcad.render import raster
 from spatialcad.render.layout import compose
 from spatialcad.render.png import decode_png, encode_png
 from spatialcad.seeding import derive_seed, item_rng
@@ -143,6 +144,7 @@ def make_item(task_name: str, level: int, index: int, n: int, seed: int,
     cross process pipes), and with ``encode=False`` its ``png`` is empty (for a caller that
     encodes another picture, such as a judge question's crop)."""
     task = registry.task(task_name)
+    raster.forget()  # the render memo serves one item (memory stays flat over a long run)
     letter = rec.answer_letter(seed if split is None else split_seed(seed, split), task_name,
                                level, index)
     last = ""

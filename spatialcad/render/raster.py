@@ -268,6 +268,12 @@ def _memo_key(mesh: Mesh, cam: Camera, *params: object) -> bytes:
     return digest.digest()
 
 
+def forget() -> None:
+    """Drop the remembered images (the pipeline does so before each item: they serve the
+    item's own verifier, and kept across items they would only grow a long run's memory)."""
+    _MEMO.clear()
+
+
 def _remember(key: bytes, image: np.ndarray) -> None:
     _MEMO[key] = image
     while sum(a.nbytes for a in _MEMO.values()) > MEMO_BYTES and len(_MEMO) > 1:
