@@ -59,14 +59,19 @@ def cli() -> None:
 
 @cli.command("tasks")
 def tasks_cmd() -> None:
-    """List the tasks: CLI name, record name, category and levels.
+    """List the tasks: CLI name, record name, category, levels, whether `generate
+    --with-steps` gives step-by-step solutions, and which items have an open form.
 
     Levels past a task's practical range still work, but one item may take minutes.
     """
-    click.echo(f"{'name':<20} {'task':<19} {'category':<18} levels")
-    for info in registry.tasks().values():
-        click.echo(f"{info.name:<20} {info.record_task:<19} {info.category:<18} "
-                   f"{info.levels_text()}")
+    rows = [(info.name, info.record_task, info.category, info.levels_text(),
+             "yes" if info.has_steps else "no", info.open_form or "none")
+            for info in registry.tasks().values()]
+    head = ("name", "task", "category", "levels", "steps", "open form")
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head) - 1)]
+    for row in [head, *rows]:
+        click.echo("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=False))
+                   + "  " + row[-1])
 
 
 def _parse_tasks(spec: str, level: int) -> list[registry.TaskInfo]:

@@ -216,6 +216,11 @@ def test_tasks_lists_all_eleven(spatialcad):
     for name in ("rotation_2d", "cube_counting", "cross_section", "three_view", "block_moving"):
         assert name in stdout
     assert "CubeCounting" in stdout and "VisualPenetration" in stdout
+    rows = {line.split()[0]: line for line in stdout.splitlines()[1:]}
+    assert len(rows) == 11
+    assert rows["arrow_moving"].endswith('yes    the end-state ("state") items')
+    assert rows["cube_counting"].endswith("no     every item")
+    assert rows["three_view"].endswith("no     none")
 
 
 def test_help_explains(spatialcad):
