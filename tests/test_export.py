@@ -190,3 +190,23 @@ def test_gallery_shows_every_judged_option_of_a_judge_run(sc, bench, tmp_path):
     section = html.split(f'id="{lines[0]["id"].split("#")[0]}"', 1)[1].split("</section>")[0]
     # "yes" to both questions: one is wrong, so the item shows under "wrong only"
     assert section.count('<li class="prediction ') == 2 and 'data-wrong="1"' in section
+
+
+def test_gallery_shows_the_step_by_step_solutions(sc, tmp_path):
+    out = tmp_path / "b"
+    pipeline.generate(["arrow_moving"], 1, 2, 0, out, with_steps=True)
+    steps = [len(r["steps"]) for r in records(out)]
+    assert sc("gallery", out)[0] == 0
+    html = (out / "gallery.html").read_text()
+    assert html.count("Step-by-step solution (") == 2
+    for r in records(out):
+        for k, step in enumerate(r["steps"], 1):
+            assert f'src="{r["image"][:-4]}-step{k}.png"' in html
+            assert step["text"] in html
+    assert sc("gallery", out, "--embed", "--out", tmp_path / "one.html")[0] == 0
+    embedded = (tmp_path / "one.html").read_text().count('src="data:image/png;base64,')
+    assert embedded == 2 + sum(steps)
+    step_file = out / records(out)[0]["steps"][0]["image"]
+    step_file.write_bytes(step_file.read_bytes() + b"x")  # no longer the manifest's file
+    code, _, err = sc("gallery", out, "--out", tmp_path / "two.html")
+    assert code == 2 and "checksum differs" in err and not (tmp_path / "two.html").exists()

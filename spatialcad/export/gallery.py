@@ -20,7 +20,7 @@ from typing import Any
 from spatialcad.benchmark import Benchmark, Record
 from spatialcad.evaluate import report, runner
 from spatialcad.export import load
-from spatialcad.export.pages import document, esc, image_src, level_order, write_page
+from spatialcad.export.pages import document, esc, image_src, level_order, step_srcs, write_page
 from spatialcad.records import image_path
 
 LETTERS = "ABCD"
@@ -59,8 +59,19 @@ def _prediction(column: report.Column, line: dict[str, Any] | None) -> str:
             f'<span class="verdict">{"right" if right else "wrong"}</span>{raw}</li>')
 
 
+def _steps(r: Record, srcs: list[str]) -> str:
+    """The item's step-by-step solution (``generate --with-steps``), folded."""
+    if not srcs:
+        return ""
+    steps = "".join(f'<li><img src="{esc(src)}" loading="lazy" alt="step {k}">'
+                    f"<p>{esc(step.get('text', ''))}</p></li>"
+                    for k, (src, step) in enumerate(zip(srcs, r["steps"], strict=True), 1))
+    return (f'<details class="steps"><summary>Step-by-step solution ({len(srcs)} steps)'
+            f'</summary><ol>{steps}</ol></details>')
+
+
 def _card(r: Record, src: str, runs: list[tuple[report.Column, dict[str, list[dict[str, Any]]]]],
-          ) -> str:
+          steps: list[str]) -> str:
     choices = "".join(
         f'<li{" class=answer" if LETTERS[i] == r["Answer"] else ""}>{esc(c)}</li>'
         for i, c in enumerate(r["Choices"]))
@@ -85,7 +96,7 @@ def _card(r: Record, src: str, runs: list[tuple[report.Column, dict[str, list[di
         + (f'<ul class="predictions">{predictions}</ul>' if runs else "")
         + f'<details><summary>Answer and explanation</summary>'
         f'<p class="gold"><b>Answer: {esc(r["Answer"])}</b></p>'
-        f"<pre>{esc(r['Explanation'])}</pre>{direct}</details></section>"
+        f"<pre>{esc(r['Explanation'])}</pre>{direct}</details>{_steps(r, steps)}</section>"
     )
 
 
@@ -110,7 +121,8 @@ def write_gallery(bench: Path, out: Path, embed: bool = False,
     columns = load_runs(bench, runs) if runs else []
     records = checked.records
     runs_by_item = [(c, by_item(c)) for c in columns]
-    cards = [_card(r, image_src(checked, r, out, embed), runs_by_item) for r in records]
+    cards = [_card(r, image_src(checked, r, out, embed), runs_by_item,
+                   step_srcs(checked, r, out, embed)) for r in records]
     name = Path(bench).resolve().name
     wrong = ('<label><input type="checkbox" id="wrong"> wrong only</label>' if columns else "")
     body = (

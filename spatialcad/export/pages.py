@@ -21,6 +21,7 @@ import numpy as np
 
 from spatialcad.benchmark import Benchmark, Record
 from spatialcad.export import atomic_text
+from spatialcad.records import step_images
 
 T = TypeVar("T")
 
@@ -46,6 +47,17 @@ def image_src(bench: Benchmark, record: Record, page: Path, embed: bool) -> str:
         return data_url(bench.png(record))
     path = bench.image_file(record).resolve()
     return Path(os.path.relpath(path, Path(page).resolve().parent)).as_posix()
+
+
+def step_srcs(bench: Benchmark, record: Record, page: Path, embed: bool) -> list[str]:
+    """The ``src`` of each of ``record``'s step pictures (none without steps), as
+    :func:`image_src`; every picture is checked against the manifest first."""
+    pictures = bench.step_pngs(record)
+    if embed:
+        return [data_url(data) for data in pictures]
+    folder = Path(page).resolve().parent
+    return [Path(os.path.relpath((bench.root / name).resolve(), folder)).as_posix()
+            for name in step_images(record)]
 
 
 def script_json(obj: Any) -> str:
