@@ -142,25 +142,32 @@ def memory(tasks: str) -> None:
                f"10,000 items {big:.0f} MiB ({100 * (big / small - 1):+.0f}%)")
 
 
-def form_rates(name: str, level: int, n: int, seed: int) -> dict[str, float | None]:
-    """Entries/s of each form over entries ``0..n-1`` (None if no entry has the form); the
-    forms take turns entry by entry, each first in turn (a later build of the same item
-    finds warm caches), so a busy machine and the caches favour none of them."""
+FormSpeed = tuple[float, float]  # (entries/s, time per entry / the choice form's)
+
+
+def form_rates(name: str, level: int, n: int, seed: int) -> dict[str, FormSpeed | None]:
+    """Per form, its entries/s over entries ``0..n-1`` and its time per entry relative to
+    the choice form's on the same items (None if no entry has the form: a task's open form
+    may exist on some items only, and those may cost more than the others).  The forms take
+    turns entry by entry, each first in turn, so a busy machine favours none of them."""
+    usable = [f for f in forms.FORMS if f != "open" or registry.task(name).open_form]
     sets = {f: api.create_dataset(name, level=level, size=n, seed=seed, form=f)
-            for f in forms.FORMS}
-    seconds = dict.fromkeys(forms.FORMS, 0.0)
-    made = dict.fromkeys(forms.FORMS, 0)
+            for f in usable}
+    spent: dict[str, dict[int, float]] = {f: {} for f in forms.FORMS}
     for i in range(n):
-        turn = [*forms.FORMS[i % 3:], *forms.FORMS[:i % 3]]
-        for f in turn:
+        for f in [*usable[i % len(usable):], *usable[:i % len(usable)]]:
             start = time.perf_counter()
             try:
                 sets[f][i]
             except ValueError:  # this item has no such form
                 continue
-            seconds[f] += time.perf_counter() - start
-            made[f] += 1
-    return {f: made[f] / seconds[f] if made[f] else None for f in forms.FORMS}
+            spent[f][i] = time.perf_counter() - start
+    out: dict[str, FormSpeed | None] = {}
+    for f, times in spent.items():
+        choice = sum(spent["choice"][i] for i in times)
+        out[f] = (len(times) / sum(times.values()), sum(times.values()) / choice) if times \
+            else None
+    return out
 
 
 def form_speeds(level: int, n: int, seed: int, names: list[str]) -> None:
@@ -172,18 +179,15 @@ def form_speeds(level: int, n: int, seed: int, names: list[str]) -> None:
         info = tasks[name]
         lv = level if info.max_level is None else min(level, info.max_level)
         make_item(name, lv, 0, n, seed + 1)  # warm-up: imports, FreeCAD start, caches
-        rates = form_rates(name, lv, n, seed)
-        base = rates["choice"]
-        assert base is not None
         cells = []
-        for f in forms.FORMS:
-            rate = rates[f]
-            ratio = base / rate if rate else None
-            worst = max(worst, ratio or 0.0)
-            cells.append(f"{rate:>9.2f} {ratio:>4.2f}x" if rate and ratio else f"{'-':>9} "
-                         f"{'-':>5}")
+        for speed in form_rates(name, lv, n, seed).values():
+            if speed is None:
+                cells.append(f"{'-':>9} {'-':>5}")
+                continue
+            worst = max(worst, speed[1])
+            cells.append(f"{speed[0]:>9.2f} {speed[1]:>4.2f}x")
         click.echo(f"{name:<20} {lv:>5} " + " ".join(cells))
-    click.echo(f"slowest form: {worst:.2f}x the choice form's time per entry")
+    click.echo(f"slowest form: {worst:.2f}x the choice form's time per entry (same items)")
 
 
 @click.command()
