@@ -136,6 +136,12 @@ class JsonSpec:
         return cls(**values)
 
 
+def one_of(value: str, allowed: Sequence[str], where: str) -> None:
+    """``SpecError`` unless ``value`` is one of ``allowed`` (a spec's question kind, ...)."""
+    if value not in allowed:
+        raise SpecError(f"{where}: expected one of {tuple(allowed)}, got {value!r}")
+
+
 def spoken_list(words: Sequence[str]) -> str:
     """``["a", "b", "c"]`` -> ``"a, b and c"`` (one word alone as it is)."""
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]

@@ -15,6 +15,7 @@ from spatialcad.spec import (
     SpecError,
     Texts,
     judged_alike,
+    one_of,
     optional,
     scene_text,
     spoken_list,
@@ -85,8 +86,7 @@ class Spec(JsonSpec):
     scenes_drawn: int  # scenes drawn until one allowed the drawn target
 
     def __post_init__(self) -> None:
-        if self.question not in KINDS:
-            raise SpecError(f"spec.question: expected one of {KINDS}, got {self.question!r}")
+        one_of(self.question, KINDS, "spec.question")
 
     @property
     def single(self) -> bool:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spatialcad.geometry.voxels import Voxel
-from spatialcad.spec import YES_NO, JsonSpec, SpecError, Texts, scene_text
+from spatialcad.spec import YES_NO, JsonSpec, SpecError, Texts, one_of, scene_text
 
 NONE_OF_THEM = "All three other options are incorrect"
 VIEW_CAPTIONS = {"top": "Top view", "front": "Front view", "left": "Left view"}
@@ -56,8 +56,7 @@ class OptionData(JsonSpec):
 
 def parse_spec(data: Any) -> Spec:
     spec = Spec.from_json(data)
-    if spec.question not in ASKED:
-        raise SpecError(f"spec.question: expected one of {KINDS}, got {spec.question!r}")
+    one_of(spec.question, KINDS, "spec.question")
     if len(spec.views) not in NUMBER_WORDS or not set(spec.views) <= set(VIEW_CAPTIONS):
         raise SpecError(f"spec.views: expected 2 or 3 of {list(VIEW_CAPTIONS)}, "
                         f"got {spec.views!r}")

@@ -9,7 +9,7 @@ from typing import Any
 
 from spatialcad.geometry.cube_fields import CellRow
 from spatialcad.geometry.cube_items import FACE_WORDS, FOLDING
-from spatialcad.spec import CANDIDATE, JsonSpec, SpecError, Texts, judged_alike, scene_text
+from spatialcad.spec import CANDIDATE, JsonSpec, Texts, judged_alike, one_of, scene_text
 from spatialcad.tasks.cube_spec import CubeDrawing, Faces, NetDrawing, View
 
 QUESTIONS = ("can", "cannot")  # which net the question asks for
@@ -39,8 +39,7 @@ class OptionData(JsonSpec):
 
 def parse_spec(data: Any) -> Spec:
     spec = Spec.from_json(data)
-    if spec.question not in QUESTIONS:
-        raise SpecError(f"spec.question: expected one of {QUESTIONS}, got {spec.question!r}")
+    one_of(spec.question, QUESTIONS, "spec.question")
     return spec
 
 

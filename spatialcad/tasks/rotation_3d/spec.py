@@ -12,9 +12,9 @@ from spatialcad.geometry.voxels import Voxel
 from spatialcad.spec import (
     CANDIDATE,
     JsonSpec,
-    SpecError,
     Texts,
     judged_alike,
+    one_of,
     optional,
     scene_text,
 )
@@ -49,8 +49,7 @@ class OptionData(JsonSpec):
 
 def parse_spec(data: Any) -> Spec:
     spec = Spec.from_json(data)
-    if spec.question not in QUESTIONS:
-        raise SpecError(f"spec.question: expected one of {KINDS}, got {spec.question!r}")
+    one_of(spec.question, KINDS, "spec.question")
     return spec
 
 
