@@ -17,8 +17,7 @@ from typing import Any
 from reasoning_gym.dataset import ProceduralDataset
 from reasoning_gym.factory import DATASETS, register_dataset
 
-from spatialcad import api, forms
-from spatialcad.splits import SPLITS
+from spatialcad import api
 from spatialcad.tasks import registry
 
 PREFIX = "spatialcad_"
@@ -36,14 +35,9 @@ class SpatialConfig:
     size: int = 500
 
     def validate(self) -> None:
-        info = registry.task(self.task)
-        if not info.has_level(self.level):
-            raise ValueError(f"{self.task} has levels {info.levels_text()}, not {self.level}")
-        forms.canonical(self.form)
-        if self.split is not None and self.split not in SPLITS:
-            raise ValueError(f"unknown split {self.split!r}; choose from {', '.join(SPLITS)}")
-        if self.size < 1:
-            raise ValueError("size must be >= 1")
+        """The API's own checks (task, level, form, split, size); it builds nothing."""
+        api.create_dataset(self.task, level=self.level, size=self.size, form=self.form,
+                           split=self.split)
 
 
 class SpatialDataset(ProceduralDataset):
