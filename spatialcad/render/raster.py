@@ -1,4 +1,5 @@
-"""Deterministic numpy z-buffer rasterizer: flat-shaded faces plus a visible-edge overlay."""
+"""Deterministic z-buffer rasterizer (a numba-compiled scan of triangle boxes): flat-shaded
+faces plus a visible-edge overlay."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ import math
 from collections import OrderedDict
 
 import cv2
+import numba
 import numpy as np
-import numpy.typing as npt
 
 from spatialcad.geometry.colours import Colour as Color
 
@@ -22,7 +23,6 @@ LIGHT_DIR = np.array([-0.35, 0.55, -0.75]) / math.sqrt(0.35**2 + 0.55**2 + 0.75*
 AMBIENT = 0.5
 DIFFUSE = 0.5
 
-_CHUNK = 1 << 21  # candidate pixels per vectorised rasterization batch
 _SHIFT = 4  # sub-pixel bits for cv2 drawing
 
 
@@ -60,38 +60,37 @@ def fit_scale(
     return float(min(cands)) if cands else 1.0
 
 
-def _pad_size(n: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """Round box sizes up to a few classes per octave (<= 25 % waste per axis)."""
-    n = np.maximum(n, 1)
-    g = np.maximum(1, (2 ** np.floor(np.log2(n))).astype(np.int64) // 4)
-    return -(-n // g) * g
+@numba.njit(cache=True, nogil=True)
+def _fill(A: np.ndarray, B: np.ndarray, C: np.ndarray, eps: np.ndarray, Az: np.ndarray,
+          Bz: np.ndarray, Cz: np.ndarray, jx0: np.ndarray, jx1: np.ndarray, jy0: np.ndarray,
+          jy1: np.ndarray, live: np.ndarray, zbuf: np.ndarray, ids: np.ndarray,
+          w: int) -> None:  # pragma: no cover - compiled
+    """Scan each live triangle's pixel box into the flat z-buffer ``zbuf`` and ``ids``.
 
-
-def _batches(
-    starts: np.ndarray, ends: np.ndarray, pw: np.ndarray, ph: np.ndarray
-) -> list[tuple[int, int, int, int]]:
-    """Merge consecutive size groups into batches (start, end, box w, box h).
-
-    Merging pads every box of a batch to the batch's largest; a group joins the current
-    batch while that at most doubles the work (or the batch stays tiny), which bounds
-    the number of numpy round trips for meshes of many differently sized triangles.
+    Pixel (x, y) is tested at box offsets (dx, dy) from the box origin's centre (ox, oy):
+    inside when ``A_i dx >= -((A_i ox + B_i oy + C_i + eps_i) + B_i dy)`` for the three
+    edges, depth ``(Az ox + Bz oy + Cz + Az dx) + Bz dy``.  The nearest depth wins, ties go
+    to the higher triangle index (so the result does not depend on the order).
     """
-    out: list[tuple[int, int, int, int]] = []
-    cur: list[int] | None = None  # [start, end, w, h, useful]
-    for g0, g1 in zip(starts.tolist(), ends.tolist(), strict=True):
-        gw, gh = int(pw[g0]), int(ph[g0])
-        useful = (g1 - g0) * gw * gh
-        if cur is not None:
-            mw, mh = max(cur[2], gw), max(cur[3], gh)
-            cost = (g1 - cur[0]) * mw * mh
-            if cost <= min(_CHUNK, 2 * (cur[4] + useful) + 16384):
-                cur = [cur[0], g1, mw, mh, cur[4] + useful]
-                continue
-            out.append((cur[0], cur[1], cur[2], cur[3]))
-        cur = [g0, g1, gw, gh, useful]
-    if cur is not None:
-        out.append((cur[0], cur[1], cur[2], cur[3]))
-    return out
+    for t in live:
+        ox, oy = jx0[t] + 0.5, jy0[t] + 0.5
+        e0 = A[t, 0] * ox + B[t, 0] * oy + C[t, 0] + eps[t, 0]
+        e1 = A[t, 1] * ox + B[t, 1] * oy + C[t, 1] + eps[t, 1]
+        e2 = A[t, 2] * ox + B[t, 2] * oy + C[t, 2] + eps[t, 2]
+        z0 = Az[t] * ox + Bz[t] * oy + Cz[t]
+        for y in range(jy0[t], jy1[t] + 1):
+            dy = float(y - jy0[t])
+            r0, r1, r2 = -(e0 + B[t, 0] * dy), -(e1 + B[t, 1] * dy), -(e2 + B[t, 2] * dy)
+            for x in range(jx0[t], jx1[t] + 1):
+                dx = float(x - jx0[t])
+                if A[t, 0] * dx >= r0 and A[t, 1] * dx >= r1 and A[t, 2] * dx >= r2:
+                    depth = (z0 + Az[t] * dx) + Bz[t] * dy
+                    p = y * w + x
+                    if depth < zbuf[p]:
+                        zbuf[p] = depth
+                        ids[p] = t
+                    elif depth == zbuf[p] and t > ids[p]:
+                        ids[p] = t
 
 
 def _rasterize(
@@ -137,40 +136,7 @@ def _rasterize(
     live = np.flatnonzero(ok)
     if len(live) == 0:
         return zbuf.reshape(h, w), ids.reshape(h, w), grad
-    pw, ph = _pad_size(bw[live]), _pad_size(bh[live])
-    key = pw * (h + w + 8) + ph
-    order = np.argsort(key, kind="stable")
-    live, key, pw, ph = live[order], key[order], pw[order], ph[order]
-    bounds = np.flatnonzero(np.diff(key)) + 1
-    base = jy0 * w + jx0  # flat index of each box's top-left pixel
-    for g0, g1, gw, gh in _batches(np.r_[0, bounds], np.r_[bounds, len(live)], pw, ph):
-        per = max(1, _CHUNK // (gw * gh))
-        dx = np.arange(gw, dtype=np.float64)[None, None, :]
-        dy = np.arange(gh, dtype=np.float64)[None, :, None]
-        offs = (np.arange(gh)[:, None] * w + np.arange(gw)[None, :])[None]
-        for c0 in range(g0, g1, per):
-            t = live[c0 : min(g1, c0 + per)]
-            ox, oy = jx0[t] + 0.5, jy0[t] + 0.5
-            inside = (dx < bw[t][:, None, None]) & (dy < bh[t][:, None, None])
-            for i in range(3):
-                # E_i >= -eps  <=>  A dx >= -(E_i(origin) + B dy + eps)
-                e0 = A[t, i] * ox + B[t, i] * oy + C[t, i] + eps[t, i]
-                rhs = -(e0[:, None, None] + B[t, i][:, None, None] * dy)
-                inside &= (A[t, i][:, None, None] * dx) >= rhs
-            flat = np.flatnonzero(inside)
-            if len(flat) == 0:
-                continue
-            tri = np.repeat(t, inside.reshape(len(t), -1).sum(axis=1)).astype(np.int32)
-            pix = np.take((base[t][:, None, None] + offs).reshape(-1), flat)
-            z0 = Az[t] * ox + Bz[t] * oy + Cz[t]
-            dbox = (z0[:, None, None] + Az[t][:, None, None] * dx) + Bz[t][:, None, None] * dy
-            depth = np.take(dbox.reshape(-1), flat)
-            zold = zbuf[pix]
-            np.minimum.at(zbuf, pix, depth)
-            znew = zbuf[pix]
-            ids[pix[znew < zold]] = -1
-            win = depth <= znew
-            np.maximum.at(ids, pix[win], tri[win])
+    _fill(A, B, C, eps, Az, Bz, Cz, jx0, jx1, jy0, jy1, live, zbuf, ids, w)
     return zbuf.reshape(h, w), ids.reshape(h, w), grad
 
 
@@ -196,16 +162,18 @@ def _draw_edges(
     ex: np.ndarray,
     ey: np.ndarray,
     ez: np.ndarray,
-    limit: np.ndarray,
+    zbuf: np.ndarray,
+    ids: np.ndarray,
+    slack: np.ndarray,
     color: Color,
     thickness: int,
 ) -> None:
     """Draw the visible parts of screen segments (K, 2) onto ``img`` in place.
 
     A segment is sampled about once per pixel; a sample is visible where its depth does
-    not exceed ``limit`` (the z-buffer plus tolerance, max-filtered over 3x3 pixels).
+    not exceed the depth limit of one of the 3x3 pixels around it (:func:`_limit_around`).
     """
-    h, w = limit.shape
+    h, w = zbuf.shape
     length = np.hypot(ex[:, 1] - ex[:, 0], ey[:, 1] - ey[:, 0])
     keep = np.isfinite(length) & (length >= 0.5)
     ex, ey, ez, length = ex[keep], ey[keep], ez[keep], length[keep]
@@ -220,7 +188,7 @@ def _draw_edges(
     zs = ez[eid, 0] + t * (ez[eid, 1] - ez[eid, 0])
     col, row = np.floor(xs).astype(np.int64), np.floor(ys).astype(np.int64)
     inb = (col >= 0) & (col < w) & (row >= 0) & (row < h)
-    vis = ~inb | (zs <= limit[row.clip(0, h - 1), col.clip(0, w - 1)])
+    vis = ~inb | (zs <= _limit_around(zbuf, ids, slack, row, col))
     first = np.zeros(len(vis), dtype=bool)
     first[starts] = True
     last = np.zeros(len(vis), dtype=bool)
@@ -236,6 +204,21 @@ def _draw_edges(
         p0 = (int(round((xs[s] - 0.5) * f)), int(round((ys[s] - 0.5) * f)))
         p1 = (int(round((xs[e] - 0.5) * f)), int(round((ys[e] - 0.5) * f)))
         cv2.line(img, p0, p1, color, thickness, cv2.LINE_AA, _SHIFT)
+
+
+def _limit_around(zbuf: np.ndarray, ids: np.ndarray, slack: np.ndarray, row: np.ndarray,
+                  col: np.ndarray) -> np.ndarray:
+    """Per (row, col), the largest depth limit over the 3x3 pixels around it (the border
+    repeated outward); a pixel's limit is its depth plus the ``slack`` of the triangle seen
+    there (``slack[ids + 1]``; inf where no triangle is)."""
+    h, w = zbuf.shape
+    best = np.full(len(row), -np.inf)
+    for dr in (-1, 0, 1):
+        r = (row + dr).clip(0, h - 1)
+        for dc in (-1, 0, 1):
+            c = (col + dc).clip(0, w - 1)
+            best = np.maximum(best, zbuf[r, c] + slack[ids[r, c] + 1])
+    return best
 
 
 def _silhouettes(zbuf: np.ndarray, ids: np.ndarray, grad: np.ndarray, tol: float) -> np.ndarray:
@@ -355,9 +338,6 @@ def _render(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: float | None,
         img[mask > 0] = np.asarray(edge_color, dtype=np.uint8)
     if len(mesh.edges) and edge_width > 0:
         ex, ey, ez = to_screen(mesh.edges.reshape(-1, 3))
-        limit = zbuf + np.take(tol + 1.5 * np.r_[0.0, grad], ids + 1)
-        # max over 3x3 neighbourhoods (inf = background is kept)
-        limit = cv2.dilate(limit, np.ones((3, 3), np.uint8), borderType=cv2.BORDER_REPLICATE)
         r, g, b = (int(c) for c in edge_color)
         color = (r, g, b)
         _draw_edges(
@@ -365,7 +345,9 @@ def _render(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: float | None,
             ex.reshape(-1, 2),
             ey.reshape(-1, 2),
             ez.reshape(-1, 2),
-            limit,
+            zbuf,
+            ids,
+            tol + 1.5 * np.r_[0.0, grad],
             color,
             max(1, int(round(edge_width * s))),
         )
