@@ -80,14 +80,21 @@ def length(p: Polyline) -> float:
 
 
 def sample(lines: tuple[Polyline, ...], step: float) -> np.ndarray:
-    """Points every ``step`` (or closer) along the polylines, ends included: (N, 2)."""
-    out = [np.zeros((0, 2))]
-    for p in lines:
-        for a, b in zip(p[:-1], p[1:], strict=True):
-            n = max(1, int(np.ceil(np.hypot(*(b - a)) / step)))
-            t = np.linspace(0.0, 1.0, n + 1)[:, None]
-            out.append(a + t * (b - a))
-    return np.concatenate(out)
+    """Points every ``step`` (or closer) along the polylines, ends included: (N, 2).
+
+    Each segment a-b gets the n + 1 points ``a + t (b - a)``, n = ceil(|b - a| / step) (at
+    least 1), t = k / n as ``numpy.linspace(0, 1, n + 1)`` gives it (the last t exactly 1).
+    """
+    if not lines:
+        return np.zeros((0, 2))
+    starts = np.concatenate([p[:-1] for p in lines])
+    spans = np.concatenate([p[1:] for p in lines]) - starts
+    n = np.maximum(1, np.ceil(np.hypot(spans[:, 0], spans[:, 1]) / step)).astype(np.int64)
+    seg = np.repeat(np.arange(len(n)), n + 1)
+    k = np.arange(len(seg)) - np.repeat(np.cumsum(n + 1) - (n + 1), n + 1)
+    t = np.where(k == n[seg], 1.0, k * (1.0 / n[seg]))
+    points: np.ndarray = starts[seg] + t[:, None] * spans[seg]
+    return points
 
 
 def _unmatched(a: np.ndarray, b: np.ndarray, tol: float) -> int:
@@ -163,13 +170,15 @@ def internal_lines(d: LineDrawing, tol: float) -> list[tuple[bool, int]]:
     """(hidden, index) of every line that is not part of the view's outer outline."""
     region = outline(d, tol)
     boundary = region.boundary if not region.is_empty else None
+    if boundary is not None:
+        shapely.prepare(boundary)
     out = []
     for hidden in (False, True):
         for i, p in enumerate(d.lines(hidden)):
             if hidden or boundary is None:
                 out.append((hidden, i))
                 continue
-            near = shapely.distance(boundary, shapely.points(sample((p,), tol / 2.0))) <= tol
+            near = shapely.dwithin(boundary, shapely.points(sample((p,), tol / 2.0)), tol)
             if near.mean() < 0.5:
                 out.append((hidden, i))
     return out
