@@ -26,6 +26,7 @@ from spatialcad.render.stacks import (
 
 VIEW = (290, 210)  # the smallest view of a picture; pictures show two views one above the other
 MIN_VISIBLE = 0.35  # of a cube face's area, in at least one view
+DRAFT_SHRINK = 2  # a draft picture is drawn at half the size, without anti-aliasing or labels
 
 
 def view_size(space: Sequence[int]) -> tuple[int, int]:
@@ -66,8 +67,12 @@ def legibility_failures(space: Sequence[int], boxes: Sequence[Sequence[int]]) ->
 
 
 def _picture(cubes: Sequence[Voxel], framings: list[Framing], colour: Colour | None,
-             floor: tuple[int, int] | None) -> np.ndarray:
+             floor: tuple[int, int] | None, draft: bool) -> np.ndarray:
     colours = dict.fromkeys(cubes, colour) if colour else None
+    if draft:
+        return labelled_column(
+            [stack_picture(cubes, f.draft(DRAFT_SHRINK), colors=colours, floor=floor, ssaa=1)
+             for f in framings], [None] * len(framings), LABEL_BAND // DRAFT_SHRINK)
     return labelled_column(
         [stack_picture(cubes, f, colors=colours, floor=floor) for f in framings],
         [f"from the {name}" for name in TWO_SIDES],
@@ -75,18 +80,22 @@ def _picture(cubes: Sequence[Voxel], framings: list[Framing], colour: Colour | N
 
 
 def reference_pictures(stack: Sequence[Voxel], parts: Sequence[Sequence[Voxel]],
-                       space: Sequence[int]) -> list[np.ndarray]:
-    """The complete stack (grey) and the given pieces (a colour each) on the floor."""
+                       space: Sequence[int], *, draft: bool = False) -> list[np.ndarray]:
+    """The complete stack (grey) and the given pieces (a colour each) on the floor
+    (``draft``: a quick look at them, ``DRAFT_SHRINK`` times smaller, to compare with other
+    drafts only)."""
     framings = reference_framings(space)
     floor = (space[0], space[1])
-    return [_picture(stack, framings, None, floor)] + [
-        _picture(part, framings, PART_COLOURS[i % len(PART_COLOURS)], floor)
+    return [_picture(stack, framings, None, floor, draft)] + [
+        _picture(part, framings, PART_COLOURS[i % len(PART_COLOURS)], floor, draft)
         for i, part in enumerate(parts)
     ]
 
 
-def option_picture(piece: Sequence[Voxel], space: Sequence[int]) -> np.ndarray:
-    return _picture(piece, option_framings(space), OPTION_COLOUR, None)
+def option_picture(piece: Sequence[Voxel], space: Sequence[int], *, draft: bool = False
+                   ) -> np.ndarray:
+    """A loose piece (``draft``: as in :func:`reference_pictures`)."""
+    return _picture(piece, option_framings(space), OPTION_COLOUR, None, draft)
 
 
 def visible(cubes: Sequence[Voxel], framings: list[Framing]) -> bool:

@@ -56,6 +56,11 @@ class Framing:
     size: tuple[int, int]
     center: tuple[float, float] | None = None
 
+    def draft(self, shrink: int) -> Framing:
+        """The same framing at ``1 / shrink`` of the size: a quick look at the picture."""
+        w, h = self.size
+        return Framing(self.cam, self.scale / shrink, (w // shrink, h // shrink), self.center)
+
 
 FLOOR_TILES: tuple[Colour, Colour] = ((236, 236, 236), (186, 192, 204))
 
@@ -92,12 +97,15 @@ def stack_picture(
     *,
     colors: Mapping[Voxel, Colour] | None = None,
     floor: tuple[int, int] | None = None,
+    ssaa: int = 2,
 ) -> np.ndarray:
-    """The cubes (grey unless coloured) as ``framing`` sees them, on an optional floor."""
+    """The cubes (grey unless coloured) as ``framing`` sees them, on an optional floor
+    (``ssaa``: supersampling of the edges, 1 for quick drafts)."""
     meshes = [voxel_mesh([tuple(v) for v in voxels], colors, default_color=CUBE_GREY)]
     if floor is not None:
         meshes.append(floor_mesh(*floor))
-    return render(meshes, framing.cam, framing.size, scale=framing.scale, center=framing.center)
+    return render(meshes, framing.cam, framing.size, scale=framing.scale, center=framing.center,
+                  ssaa=ssaa)
 
 
 def cube_labels(voxels: Sequence[Voxel], framing: Framing) -> np.ndarray:
@@ -146,14 +154,16 @@ def most_visible(voxels: Sequence[Voxel], framings: Sequence[Framing]) -> np.nda
 LABEL_BAND = 22  # pixels above each picture of a labelled column
 
 
-def labelled_column(images: Sequence[np.ndarray], labels: Sequence[str]) -> np.ndarray:
+def labelled_column(images: Sequence[np.ndarray], labels: Sequence[str | None],
+                    band_height: int = LABEL_BAND) -> np.ndarray:
     """Pictures of equal width one above the other, each under a band holding its small grey
-    label, separated by thin grey rules."""
+    label (None: the band is left blank), separated by thin grey rules."""
     parts = []
     for i, (img, label) in enumerate(zip(images, labels, strict=True)):
-        band = np.full((LABEL_BAND, img.shape[1], 3), 255, dtype=np.uint8)
-        cv2.putText(band, label, (6, LABEL_BAND - 6), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
-                    (110, 110, 110), 1, cv2.LINE_AA)
+        band = np.full((band_height, img.shape[1], 3), 255, dtype=np.uint8)
+        if label is not None:
+            cv2.putText(band, label, (6, band_height - 6), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
+                        (110, 110, 110), 1, cv2.LINE_AA)
         if i:
             band[0, :] = (190, 190, 190)
         parts += [band, img]

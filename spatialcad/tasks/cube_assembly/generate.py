@@ -13,7 +13,9 @@ of it).  Two target ranks for the answer are drawn uniformly, its thumbnail dist
 the reference panels and its summed distance to the other options (what the shortcut
 audit measures, :mod:`spatialcad.render.thumbnails`); the three wrong options are drawn
 from a pool of one- and two-edit pieces among the sets giving the answer exactly these
-ranks, and the stack is redrawn under the same target when none does.
+ranks, and the stack is redrawn under the same target when none does.  The pool is ranked on
+draft pictures (half size, no anti-aliasing); a drawn set is kept only when its full
+pictures give the answer the same ranks and look different from each other.
 
 The pictures are :mod:`spatialcad.render.piece_pictures`' (the verifier draws them again);
 the spec and the question are :mod:`spatialcad.tasks.cube_assembly.spec`'s.
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import combinations
 from typing import Any
 
@@ -32,6 +35,7 @@ from spatialcad.geometry import rotations, splitting
 from spatialcad.geometry.voxels import Voxel, is_connected, normalized
 from spatialcad.render import legibility
 from spatialcad.render.piece_pictures import (
+    DRAFT_SHRINK,
     option_framings,
     option_picture,
     picture_size,
@@ -40,7 +44,13 @@ from spatialcad.render.piece_pictures import (
     tops_visible,
     visible,
 )
-from spatialcad.render.thumbnails import balanced_set, random_target
+from spatialcad.render.thumbnails import (
+    answer_ranks,
+    balanced_set,
+    distances,
+    random_target,
+    thumbnail,
+)
 from spatialcad.tasks import base
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
 from spatialcad.tasks.cube_assembly.spec import OptionData, Spec, part_names, texts
@@ -85,11 +95,12 @@ class Generator(base.Generator):
 
 @dataclass
 class Candidate:
-    """A wrong piece: its cubes in the stack's coordinates and the edits that made it."""
+    """A wrong piece: its cubes in the stack's coordinates, the edits that made it and its
+    draft picture."""
 
     cubes: list[Voxel]
     edits: tuple[str, ...]
-    image: np.ndarray
+    draft: np.ndarray
 
     @property
     def operator(self) -> str:
@@ -111,28 +122,35 @@ def _try_stack(space: tuple[int, int, int], k: int, rng: np.random.Generator,
     if not tops_visible(stack, ref) or not all(visible(q, ref) for q in pieces):
         return None  # a cube of the stack or of a piece is hidden
     truth = normalized(missing)
-    answer = option_picture(truth, space)
+    answer_draft = option_picture(truth, space, draft=True)
     box = (_corner(stack, min), _corner(stack, max))
-    pool = _wrong_pool(rng, missing, box, space, answer)
-    reference = reference_pictures(stack, pieces, space)
-    scale = option_framings(space)[0].scale
+    pool = _wrong_pool(rng, missing, box, space, answer_draft)
+    full = _FullPictures(stack, pieces, truth, space)
 
     def accept(picked: tuple[int, ...]) -> bool:
-        return len({pool[i].operator for i in picked}) >= 2 and all(  # kinds mixed
-            looks_different(pool[a].image, pool[b].image, scale)
-            for a, b in combinations(picked, 2))
+        """Kinds mixed, and on the full pictures: options unlike each other, the answer's
+        similarity ranks those of the drafts (the ``target``)."""
+        if len({pool[i].operator for i in picked}) < 2:
+            return False
+        shown = [full.answer, *(full.option(pool[i].cubes) for i in picked)]
+        if not all(looks_different(a, b, full.scale) for a, b in combinations(shown, 2)):
+            return False
+        dist = distances([thumbnail(p) for p in (*full.reference, *shown)])
+        k = len(full.reference)
+        return answer_ranks(dist, range(k), range(k, k + len(shown))) == target
 
-    picked = balanced_set(answer, reference, [c.image for c in pool], target, rng, accept)
+    drafts = reference_pictures(stack, pieces, space, draft=True)
+    picked = balanced_set(answer_draft, drafts, [c.draft for c in pool], target, rng, accept)
     if picked is None:
         return None
     wrong = [(pool[i], OptionData(normalized(pool[i].cubes), list(pool[i].edits)))
              for i in picked]
     data = [OptionData(truth), *(d for _, d in wrong)]
     options = [Option(True, "missing_piece", "It is exactly the cubes of the complete "
-                      "stack that the shown pieces leave uncovered.", image=answer,
+                      "stack that the shown pieces leave uncovered.", image=full.answer,
                       data=data[0].to_json())]
     options += [Option(False, c.operator, _explain(c.edits, len(missing), len(d.voxels)),
-                       image=c.image, data=d.to_json()) for c, d in wrong]
+                       image=full.option(c.cubes), data=d.to_json()) for c, d in wrong]
     spec = Spec(voxels=stack, space=space, pieces=k, parts=pieces, answer_ranks=target,
                 stacks_drawn=drawn)
     said = texts(spec, data)
@@ -142,9 +160,31 @@ def _try_stack(space: tuple[int, int, int], k: int, rng: np.random.Generator,
         answer_direct=said.answer_direct,
         spec=spec.to_json(),
         reference=[Panel(img, cap) for img, cap in zip(
-            reference, ["Complete stack", *part_names(k)], strict=True)],
+            full.reference, ["Complete stack", *part_names(k)], strict=True)],
         options=options,
     )
+
+
+class _FullPictures:
+    """The item's full pictures, each drawn when first needed: the reference panels, the
+    answer and wrong pieces (by their cubes in the stack's coordinates)."""
+
+    def __init__(self, stack: list[Voxel], pieces: list[list[Voxel]], truth: list[Voxel],
+                 space: tuple[int, int, int]) -> None:
+        self._stack, self._pieces, self._space = stack, pieces, space
+        self.answer = option_picture(truth, space)
+        self.scale = option_framings(space)[0].scale
+        self._options: dict[tuple[Voxel, ...], np.ndarray] = {}
+
+    @cached_property
+    def reference(self) -> list[np.ndarray]:
+        return reference_pictures(self._stack, self._pieces, self._space)
+
+    def option(self, cubes: list[Voxel]) -> np.ndarray:
+        shape = tuple(normalized(cubes))
+        if shape not in self._options:
+            self._options[shape] = option_picture(list(shape), self._space)
+        return self._options[shape]
 
 
 def _corner(cubes: list[Voxel], pick: Callable[[Iterable[int]], int]) -> Voxel:
@@ -183,9 +223,9 @@ def _edit(rng: np.random.Generator, kind: str, piece: list[Voxel],
 
 def _wrong_pool(rng: np.random.Generator, missing: list[Voxel], within: tuple[Voxel, Voxel],
                 space: tuple[int, int, int], answer: np.ndarray) -> list[Candidate]:
-    """Distinct wrong pieces, connected, fully visible, looking unlike the answer (picture
-    ``answer``), none congruent to it: up to ``EDITS_PER_KIND`` one-cube edits of the missing
-    piece per kind, and up to ``SECOND_EDITS`` edits of those."""
+    """Distinct wrong pieces, connected, fully visible, looking unlike the answer (draft
+    picture ``answer``), none congruent to it: up to ``EDITS_PER_KIND`` one-cube edits of
+    the missing piece per kind, and up to ``SECOND_EDITS`` edits of those."""
     framings = option_framings(space)
     views = [(f.cam, legibility.PROBE_SCALE) for f in framings]  # verified at full scale
     truth = normalized(missing)
@@ -202,9 +242,9 @@ def _wrong_pool(rng: np.random.Generator, missing: list[Voxel], within: tuple[Vo
         if not visible(shape, framings) or legibility.hidden_difference(
                 shape, truth, [np.eye(3, dtype=int)], views):
             return
-        image = option_picture(shape, space)
-        if looks_different(image, answer, framings[0].scale):
-            pool.append(Candidate(cubes, edits, image))
+        draft = option_picture(shape, space, draft=True)
+        if looks_different(draft, answer, framings[0].scale / DRAFT_SHRINK):
+            pool.append(Candidate(cubes, edits, draft))
 
     for kind in DISTRACTORS:
         for _ in range(EDITS_PER_KIND):
