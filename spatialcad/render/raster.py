@@ -301,28 +301,48 @@ def render(
     return image.copy()
 
 
-def _render(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: float | None,
-            center: tuple[float, float] | None, margin: int, background: Color,
-            edge_color: Color, edge_width: int, shading: bool, ssaa: int,
-            silhouette: bool) -> np.ndarray:
+def _placement(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: float | None,
+               center: tuple[float, float] | None, margin: int, s: int
+               ) -> tuple[float, tuple[float, float]]:
+    """(pixels per unit, projected centre) of an image of ``size`` drawn ``s`` times larger."""
     width, height = int(size[0]), int(size[1])
     if width <= 0 or height <= 0:
         raise ValueError(f"bad image size {size!r}")
-    s = max(1, int(ssaa))
     if scale is None:
         scale = fit_scale(mesh, cam, (width, height), margin)
     if center is None:
         umin, vmin, umax, vmax = projected_bounds(mesh, cam)
         center = ((umin + umax) / 2.0, (vmin + vmax) / 2.0)
-    k = float(scale) * s
+    return float(scale) * s, (float(center[0]), float(center[1]))
+
+
+def _screen(p: np.ndarray, cam: Camera, k: float, center: tuple[float, float], W: int, H: int
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Screen x, y (pixels, y down) and depth of points ``p`` (N, 3)."""
+    q = cam.project(p)
+    return (q[:, 0] - center[0]) * k + W / 2.0, H / 2.0 - (q[:, 1] - center[1]) * k, q[:, 2]
+
+
+def triangle_ids(mesh: Mesh, cam: Camera, size: tuple[int, int], *,
+                 scale: float | None = None, center: tuple[float, float] | None = None,
+                 margin: int = 12) -> np.ndarray:
+    """Per pixel of an image of ``size`` (placed as :func:`render` places it), the index of
+    the mesh triangle seen there, or -1: what a one-sample drawing in one code colour per
+    triangle would show."""
+    k, c = _placement(mesh, cam, size, scale, center, margin, 1)
+    W, H = int(size[0]), int(size[1])
+    return _rasterize(*_screen(mesh.vertices, cam, k, c, W, H), mesh.triangles, W, H)[1]
+
+
+def _render(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: float | None,
+            center: tuple[float, float] | None, margin: int, background: Color,
+            edge_color: Color, edge_width: int, shading: bool, ssaa: int,
+            silhouette: bool) -> np.ndarray:
+    width, height = int(size[0]), int(size[1])
+    s = max(1, int(ssaa))
+    k, c = _placement(mesh, cam, size, scale, center, margin, s)
     W, H = width * s, height * s
-    cu, cv = float(center[0]), float(center[1])
-
-    def to_screen(p: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        q = cam.project(p)
-        return (q[:, 0] - cu) * k + W / 2.0, H / 2.0 - (q[:, 1] - cv) * k, q[:, 2]
-
-    sx, sy, sz = to_screen(mesh.vertices)
+    sx, sy, sz = _screen(mesh.vertices, cam, k, c, W, H)
     zbuf, ids, grad = _rasterize(sx, sy, sz, mesh.triangles, W, H)
     # index 0 of the lookup tables stands for "no triangle" (ids == -1)
     palette = np.concatenate(
@@ -337,7 +357,7 @@ def _render(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: float | None,
         mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kk, kk)))
         img[mask > 0] = np.asarray(edge_color, dtype=np.uint8)
     if len(mesh.edges) and edge_width > 0:
-        ex, ey, ez = to_screen(mesh.edges.reshape(-1, 3))
+        ex, ey, ez = _screen(mesh.edges.reshape(-1, 3), cam, k, c, W, H)
         r, g, b = (int(c) for c in edge_color)
         color = (r, g, b)
         _draw_edges(

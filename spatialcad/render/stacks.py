@@ -13,7 +13,7 @@ from spatialcad.geometry.colours import CUBE_GREY, Colour
 from spatialcad.geometry.voxels import Voxel
 from spatialcad.render.camera import Camera, camera, orbit
 from spatialcad.render.mesh import Mesh, voxel_mesh
-from spatialcad.render.raster import fit_scale, render
+from spatialcad.render.raster import fit_scale, render, triangle_ids
 
 MARGIN = 12
 
@@ -109,18 +109,15 @@ def stack_picture(
 
 
 def cube_labels(voxels: Sequence[Voxel], framing: Framing) -> np.ndarray:
-    """Per pixel, the index (into ``voxels``) of the cube seen there, or -1.
-
-    Drawn without edges, shading or anti-aliasing, each cube in its own code colour.
-    """
+    """Per pixel, the index (into ``voxels``) of the cube seen there, or -1 (one sample per
+    pixel, no edges)."""
     vox = [(int(x), int(y), int(z)) for x, y, z in voxels]
     codes = {v: (i % 256, i // 256, 0) for i, v in enumerate(vox)}
-    img = render(
-        voxel_mesh(vox, codes), framing.cam, framing.size, scale=framing.scale,
-        center=framing.center, edge_width=0, shading=False, ssaa=1,
-    )
-    ids = img[:, :, 0].astype(int) + 256 * img[:, :, 1].astype(int)
-    return np.where(img[:, :, 2] == 0, ids, -1)
+    mesh = voxel_mesh(vox, codes)
+    cube_of = mesh.face_colors[:, 0].astype(int) + 256 * mesh.face_colors[:, 1].astype(int)
+    ids = triangle_ids(mesh, framing.cam, framing.size, scale=framing.scale,
+                       center=framing.center)
+    return np.where(ids >= 0, cube_of[ids], -1)
 
 
 def cube_visibility(voxels: Sequence[Voxel], framing: Framing) -> list[int]:
