@@ -167,19 +167,17 @@ def outline(d: LineDrawing, tol: float) -> Any:
 
 
 def internal_lines(d: LineDrawing, tol: float) -> list[tuple[bool, int]]:
-    """(hidden, index) of every line that is not part of the view's outer outline."""
+    """(hidden, index) of every line that is not part of the view's outer outline: every
+    hidden line, and every visible line with fewer than half of its sample points within
+    ``tol`` of the outline's boundary."""
     region = outline(d, tol)
-    boundary = region.boundary if not region.is_empty else None
-    if boundary is not None:
+    internal = np.ones(len(d.visible), dtype=bool)
+    if not region.is_empty and d.visible:
+        boundary = region.boundary
         shapely.prepare(boundary)
-    out = []
-    for hidden in (False, True):
-        for i, p in enumerate(d.lines(hidden)):
-            if hidden or boundary is None:
-                out.append((hidden, i))
-                continue
-            near = shapely.dwithin(boundary, shapely.points(sample((p,), tol / 2.0)), tol)
-            if near.mean() < 0.5:
-                out.append((hidden, i))
-    return out
-
+        samples = [sample((p,), tol / 2.0) for p in d.visible]
+        near = shapely.dwithin(boundary, shapely.points(np.concatenate(samples)), tol)
+        counts = np.array([len(s) for s in samples])
+        internal = np.add.reduceat(near.astype(np.int64), np.cumsum(counts) - counts) / counts < 0.5
+    return ([(False, int(i)) for i in np.flatnonzero(internal)]
+            + [(True, i) for i in range(len(d.hidden))])
