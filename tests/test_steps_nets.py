@@ -9,14 +9,30 @@ CLI, every level's chain is proved by `verify`, and tampered steps fail.
 
 from __future__ import annotations
 
+import copy
+import json
+
 import numpy as np
 import pytest
+from conftest import with_answer
 
+from spatialcad import pipeline
+from spatialcad import steps as solutions
+from spatialcad.benchmark import sha256
 from spatialcad.geometry import cube_nets as cn
 from spatialcad.geometry import net_folding as nf
 from spatialcad.geometry.cube_fields import cell_rows
 from spatialcad.geometry.rotations import proper_rotations
+from spatialcad.render import legibility
+from spatialcad.render import net_folding_drawing as draw
+from spatialcad.render.camera import camera
+from spatialcad.render.png import decode_png
+from spatialcad.steps import answer_option
+from spatialcad.tasks import registry
+from spatialcad.verification import check_steps
 from spatialcad.verify import net_hinges
+
+NET_TASKS = ["cube_unfolding", "cube_reconstruction"]
 
 
 def _json(folded, squares):
@@ -74,3 +90,101 @@ def _path(cell, parents):
     while out[-1] in parents:
         out.append(parents[out[-1]])
     return out
+
+
+def test_dot_faces_are_legible_on_the_slanted_squares():
+    for grid in (3, 4, 5):
+        assert legibility.view_dot_px(draw.fold_scale("dots", grid), grid) >= (
+            legibility.MIN_DOT_PX)
+    assert draw.fold_scale("glyph", 7) == draw.fold_scale("solid", 1) == draw.BASE_SCALE
+    assert legibility.cube_edge_px(camera("isometric"), draw.BASE_SCALE) >= (
+        legibility.MIN_CUBE_EDGE_PX)
+
+
+@pytest.fixture(scope="module")
+def items() -> dict[str, pipeline.ItemResult]:
+    return {task: pipeline.make_item(task, 2, 0, 1, 3, with_steps=True) for task in NET_TASKS}
+
+
+def pictures(item: pipeline.ItemResult) -> list[np.ndarray]:
+    return [decode_png(p) for p in item.step_pngs]
+
+
+@pytest.mark.parametrize("task", NET_TASKS)
+def test_pictures_are_deterministic_and_show_the_folding(items, task):
+    item = items[task]
+    shown = pictures(item)
+    assert check_steps(item.record, shown) == []
+    again = pipeline.make_item(task, 2, 0, 1, 3, with_steps=True)
+    assert again.step_pngs == item.step_pngs and again.record == item.record
+    spec, answer = solutions.parsed(registry.task(task), item.record)
+    steps_mod = registry.task(task).module("steps")
+    rows = answer.cells if task == "cube_unfolding" else spec.cells
+    flat = steps_mod.picture(spec, answer, net_hinges.start(rows))
+    half, closed = shown[2], shown[-1]
+    assert flat.shape == half.shape == closed.shape  # one framing for the whole folding
+    for image in (flat, half, closed):
+        assert len(np.unique(image.reshape(-1, 3), axis=0)) > 20
+    assert not np.array_equal(half, flat) and not np.array_equal(half, closed)
+    assert not np.array_equal(flat, closed)
+
+
+@pytest.mark.parametrize("task", NET_TASKS)
+def test_tampered_steps_fail(items, task):
+    item = items[task]
+    record, steps, shown = item.record, item.record["steps"], pictures(item)
+
+    def fails(new_steps, images=None, rec=record):
+        return check_steps({**rec, "steps": new_steps}, images)
+
+    assert len(steps) == 5
+    assert fails(steps[:-1]) and fails(steps[1:])  # a step removed
+    assert fails([steps[1], steps[0], *steps[2:]]) and fails(steps[::-1])  # reordered
+    assert fails(steps + steps[-1:])  # a step too many
+    text = copy.deepcopy(steps)
+    text[-1]["text"] = text[-1]["text"].replace("front", "back").replace("top", "bottom")
+    assert text != steps and fails(text)
+    state = copy.deepcopy(steps)
+    state[2]["state"]["corners"][-1][0][2] -= 1  # a corner moved
+    assert fails(state)
+    order = copy.deepcopy(steps)
+    order[0]["state"]["folded"] = order[1]["state"]["folded"][1:]  # another first fold
+    assert fails(order)
+    assert fails(steps, [shown[1], shown[0], *shown[2:]])  # pictures swapped
+    assert fails(steps, [*shown[:-1], shown[-1][:, ::-1]])  # a picture mirrored
+    # the same chain does not prove another option the answer
+    for o in record["options"]:
+        if not o["is_answer"]:
+            assert check_steps(with_answer(record, o["letter"]), None), o["operator"]
+
+
+@pytest.mark.parametrize("level", [0, 1, 2, 3])
+def test_every_level_through_the_cli(sc, tmp_path, level):
+    out = tmp_path / "b"
+    code, _, err = sc("generate", "--task", ",".join(NET_TASKS), "--level", level, "--n", 2,
+                      "--seed", 5, "--out", out, "--with-steps")
+    assert code == 0, err
+    code, stdout, _ = sc("verify", out)
+    assert code == 0 and "all 4 items verified" in stdout
+    records = json.loads((out / "benchmark.json").read_text())
+    for r in records:
+        spec = r["spec"]
+        rows = spec["cells"] if r["Task"] == "CubeReconstruction" else (
+            answer_option(r)["data"]["cells"])
+        assert [s["state"] for s in r["steps"]] == [net_hinges.step(rows, k) for k in range(5)]
+        assert r["steps"][-1]["state"] == net_hinges.closed(rows)
+        last = r["steps"][-1]["text"]
+        assert "The cube is closed" in last and all("closed" not in s["text"]
+                                                    for s in r["steps"][:-1])
+        if spec["question"] == "opposite":
+            assert f"the {r['Answer_direct']} face is opposite the {spec['named']} face" in last
+        assert ("no turn makes it look like" in last) == (spec["question"] == "cannot")
+    # a step picture replaced by another one (its checksum updated) fails `verify`
+    r = records[0]
+    a, b = (out / s["image"] for s in r["steps"][:2])
+    a.write_bytes(b.read_bytes())
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest["files"][r["steps"][0]["image"]] = sha256(a.read_bytes())
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
+    code, stdout, _ = sc("verify", out)
+    assert code == 1 and "step 1 picture" in stdout
