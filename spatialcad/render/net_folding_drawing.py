@@ -17,11 +17,13 @@ import cv2
 import numpy as np
 
 from spatialcad.geometry.colours import Colour
-from spatialcad.geometry.net_folding import Square
 from spatialcad.render import legibility
 from spatialcad.render.camera import camera
 from spatialcad.render.cube_faces import SS, downsample, face_image, outline
 
+# a cell's square: its drawing's top-left, top-right, bottom-right and bottom-left corners in
+# 3D (spatialcad.geometry.net_folding.Square, or the same as JSON lists)
+Corners = Sequence[Sequence[float]]
 BACK: Colour = (150, 150, 150)  # the undrawn side of a square
 BASE_SCALE = 80  # px per cell edge, unless dots need more
 MARGIN = 14
@@ -51,7 +53,7 @@ class FoldFraming:
                          self.origin[1] - self.scale * uv[:, 1]], axis=1)
 
 
-def framing(states: Iterable[Sequence[Square]], scale: int) -> FoldFraming:
+def framing(states: Iterable[Sequence[Corners]], scale: int) -> FoldFraming:
     """One framing that fits every state's squares."""
     pts = np.array([p for state in states for sq in state for p in sq], dtype=float)
     uv = _CAM.project(pts)[:, :2] * scale
@@ -76,7 +78,7 @@ def _warp(big: np.ndarray, picture: np.ndarray, corners: np.ndarray) -> None:
 
 
 def draw_folding(
-    squares: Sequence[Square],
+    squares: Sequence[Corners],
     pictures: Sequence[np.ndarray],
     style: str,
     palette: Sequence[Colour],

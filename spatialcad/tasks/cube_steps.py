@@ -61,8 +61,8 @@ def fold_steps(rows: Sequence[CellRow], faces: Faces, closing: str) -> list[Step
     for folded in nf.states(cells):
         cell = folded[-1]
         beyond = sum(1 for c in cells if _hangs_on(c, cell, parents)) - 1
-        carried = f", with the {beyond} beyond it," if beyond > 1 else (
-            ", with the one beyond it," if beyond else "")
+        carried = {0: "", 1: ", with the square beyond it,"}.get(
+            beyond, f", with the {beyond} squares beyond it,")
         text = (f"Fold {_square(faces, rows, cell)}{carried} by 90 degrees about its edge with "
                 f"{_square(faces, rows, parents[cell])}, drawn side out.")
         out.append(Step(text, _state(cells, folded)))
@@ -83,10 +83,8 @@ def fold_picture(rows: Sequence[CellRow], faces: Faces, state: Any) -> np.ndarra
     grids = faces.grids()
     frame = draw.framing([nf.squares(cells, s) for s in [[], *nf.states(cells)]],
                          draw.fold_scale(faces.style, grids[0].shape[0]))
-    squares = [tuple(tuple(int(v) for v in p) for p in sq) for sq in state["corners"]]
     pictures = [turned(grids[f], t) for _, _, f, t in rows]
-    return draw.draw_folding(squares, pictures, faces.style, faces.palette,  # type: ignore[arg-type]
-                             frame)
+    return draw.draw_folding(state["corners"], pictures, faces.style, faces.palette, frame)
 
 
 def closed_cube(rows: Sequence[CellRow]) -> cn.Cube:
