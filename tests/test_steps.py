@@ -28,7 +28,10 @@ from spatialcad.steps import answer_option
 from spatialcad.tasks import registry
 from spatialcad.verification import check_steps
 
-STEP_TASKS = ["arrow_moving", "block_moving", "paper_folding", "rotation_2d", "rotation_3d"]
+# tasks whose step pictures are drawn at the item's panel size (the cube-net tasks' folding
+# has its own size and its own tests: tests/test_steps_nets.py)
+PANEL_TASKS = ["arrow_moving", "block_moving", "paper_folding", "rotation_2d", "rotation_3d"]
+STEP_TASKS = [*PANEL_TASKS, "cube_reconstruction", "cube_unfolding"]
 FAST = ["--timeout", "2", "--backoff", "0.01"]
 COMMAND = ("spatialcad generate --task arrow_moving,rotation_2d,cube_counting --level 1 --n 3 "
            "--seed 0 --with-steps")
@@ -58,11 +61,11 @@ def pictures(item: pipeline.ItemResult) -> list[np.ndarray]:
 @pytest.fixture(scope="module")
 def items() -> dict[tuple[str, int], pipeline.ItemResult]:
     return {(t, level): pipeline.make_item(t, level, 1, 2, 0, with_steps=True)
-            for t in STEP_TASKS for level in (0, 1, 2)}
+            for t in PANEL_TASKS for level in (0, 1, 2)}
 
 
 @pytest.mark.parametrize("level", [0, 1, 2])
-@pytest.mark.parametrize("task", STEP_TASKS)
+@pytest.mark.parametrize("task", PANEL_TASKS)
 def test_steps_chain_from_reference_to_answer(items, task, level):
     item = items[task, level]
     record = item.record
@@ -83,7 +86,7 @@ def test_steps_chain_from_reference_to_answer(items, task, level):
 
 
 def test_tampered_steps_fail(items):
-    for task in STEP_TASKS:
+    for task in PANEL_TASKS:
         item = items[task, 2]
         steps = item.record["steps"]
 

@@ -53,13 +53,15 @@ def face_image(grid: np.ndarray, style: str, palette: Sequence[Colour], px: int)
     return img
 
 
-def _reduce(img: np.ndarray) -> np.ndarray:
+def downsample(img: np.ndarray) -> np.ndarray:
+    """A picture drawn at ``SS`` times the final size, reduced to it (area averaging)."""
     h, w = img.shape[0] // SS, img.shape[1] // SS
     return cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA)
 
 
-def _poly(img: np.ndarray, pts: np.ndarray) -> None:
-    """Closed outline through ``pts`` given in final edge coordinates."""
+def outline(img: np.ndarray, pts: np.ndarray) -> None:
+    """Closed outline through ``pts`` given in final edge coordinates (``img`` is drawn at
+    ``SS`` times the final size)."""
     fixed = np.rint((np.asarray(pts) * SS - 0.5) * (1 << _SHIFT)).astype(np.int32)
     cv2.polylines(img, [fixed], True, OUTLINE, LINE * SS, cv2.LINE_AA, _SHIFT)
 
@@ -90,8 +92,8 @@ def draw_net(
         big[y : y + c4, x : x + c4] = face_image(grid, style, palette, c4)
     for r, c, _ in cells:
         x, y = x0 + c * cell, y0 + r * cell
-        _poly(big, np.array([(x, y), (x + cell, y), (x + cell, y + cell), (x, y + cell)]))
-    return _reduce(big), {"cell": cell, "origin": [x0, y0]}
+        outline(big, np.array([(x, y), (x + cell, y), (x + cell, y + cell), (x, y + cell)]))
+    return downsample(big), {"cell": cell, "origin": [x0, y0]}
 
 
 def draw_cube(
@@ -131,5 +133,5 @@ def draw_cube(
                        borderMode=cv2.BORDER_TRANSPARENT)
         outlines.append([screen(p) for p in (tl, tr, mid + 0.5 * r3 - 0.5 * u3, bl)])
     for pts in outlines:
-        _poly(big, np.array(pts))
-    return _reduce(big), {"scale": round(float(scale), 6), "center": [center[0], center[1]]}
+        outline(big, np.array(pts))
+    return downsample(big), {"scale": round(float(scale), 6), "center": [center[0], center[1]]}

@@ -6,6 +6,12 @@ Folds the stored net by rolling a cube under it (spatialcad/verify/cube_rolling.
 (b) tries the 24 poses of the folded cube against every option's view: exactly the answer
 is possible.  The net and every drawn view are read back from the image
 (spatialcad/verify/cube_reading.py).
+
+Its step-by-step solution (``step_start`` / ``step_next`` / ``step_goal``) is the net
+folded one hinge at a time by the verifiers' own simulation
+(spatialcad/verify/net_hinges.py), ending in the closed cube that rolling gives, which
+must show the answer's view or have the answer's colour opposite the named face (the
+answer "none of them" is proved by ``verify``).
 """
 
 from __future__ import annotations
@@ -17,11 +23,13 @@ import numpy as np
 from spatialcad.tasks.cube_reconstruction.spec import (
     OPPOSITE,
     ColourOption,
+    OptionData,
     Spec,
     ViewOption,
     parse_option,
     parse_spec,
 )
+from spatialcad.verify import net_hinges
 from spatialcad.verify.base import crop
 from spatialcad.verify.cube_reading import check_net_image, check_view_image
 from spatialcad.verify.cube_rolling import Folded, net_pictures, roll, shows
@@ -86,3 +94,25 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
     if spec.question == OPPOSITE:
         return failures + _check_opposite(record, spec, folded)
     return failures + _check_views(record, image, spec, folded)
+
+
+def step_start(spec: Spec, answer: OptionData) -> dict[str, Any]:
+    return net_hinges.start(spec.cells)
+
+
+def step_next(spec: Spec, answer: OptionData, state: Any, k: int) -> dict[str, Any] | None:
+    return net_hinges.step(spec.cells, k)
+
+
+def _answers(spec: Spec, answer: OptionData, folded: Folded) -> bool:
+    if isinstance(answer, ViewOption):
+        return spec.question != OPPOSITE and shows(folded, answer.view.grids())
+    if spec.question != OPPOSITE or spec.named is None:
+        return False
+    return answer.colour in (None, _opposite(folded, spec.faces.colour_names, spec.named))
+
+
+def step_goal(spec: Spec, answer: OptionData) -> dict[str, Any] | None:
+    """The net closed into its cube, if that cube gives the answer."""
+    folded = roll(net_pictures(spec.cells, spec.faces.grids()))
+    return net_hinges.closed(spec.cells) if _answers(spec, answer, folded) else None
