@@ -197,13 +197,15 @@ def _draw_edges(
     next_vis = np.r_[vis[1:], False] & ~last
     run_start = np.flatnonzero(vis & ~prev_vis)
     run_end = np.flatnonzero(vis & ~next_vis)
-    f = float(1 << _SHIFT)
-    for s, e in zip(run_start, run_end, strict=True):
-        if e == s:  # a lone visible sample is noise at an occluder's border
-            continue
-        p0 = (int(round((xs[s] - 0.5) * f)), int(round((ys[s] - 0.5) * f)))
-        p1 = (int(round((xs[e] - 0.5) * f)), int(round((ys[e] - 0.5) * f)))
-        cv2.line(img, p0, p1, color, thickness, cv2.LINE_AA, _SHIFT)
+    longer = run_end > run_start  # a lone visible sample is noise at an occluder's border
+    ends = np.stack([run_start[longer], run_end[longer]], axis=1)
+    if len(ends) == 0:
+        return
+    # fixed-point ends (rounded half to even, as Python's round); one call draws the
+    # segments in order, each exactly as cv2.line would
+    points = np.rint((np.stack([xs[ends], ys[ends]], axis=2) - 0.5) * float(1 << _SHIFT))
+    cv2.polylines(img, list(points.astype(np.int32)), False, color, thickness, cv2.LINE_AA,
+                  _SHIFT)
 
 
 def _limit_around(zbuf: np.ndarray, ids: np.ndarray, slack: np.ndarray, row: np.ndarray,
