@@ -286,3 +286,46 @@ def test_a_hub_failure_is_one_line_without_the_token(bench, tmp_path, monkeypatc
         hub.push_folder(tmp_path, "someone/bench", "hf_secretsecretsecret")
     assert "hf_secret" not in str(err.value) and "\n" not in str(err.value)
     assert "401 Unauthorized" in str(err.value)
+
+
+STEPS_CHECK = r"""
+import hashlib, json, sys
+import numpy as np
+import datasets
+ds = datasets.load_dataset(sys.argv[1], split="test")
+print(json.dumps({"features": {k: repr(v) for k, v in ds.features.items()},
+                  "steps": [r["steps"] for r in ds],
+                  "pixels": [[hashlib.sha256(np.ascontiguousarray(np.asarray(
+                      i.convert("RGB"))).tobytes()).hexdigest() for i in r["step_images"]]
+                             for r in ds]}))
+"""
+
+
+def test_a_benchmark_with_steps_exports_its_step_texts_and_pictures(tmp_path):
+    """Items of a task with steps carry their texts and pictures, in order; items of a task
+    without have empty lists; the newest and the oldest allowed datasets read them."""
+    bench = tmp_path / "b"
+    pipeline.generate(["arrow_moving", "cube_counting"], 0, 2, 3, bench, with_steps=True)
+    out = tmp_path / "hf"
+    assert hf.export_hf(bench, out) == 4
+    recs = records(bench)
+    assert [bool(r.get("steps")) for r in recs] == [True, True, False, False]
+    want_steps = [[s["text"] for s in r.get("steps", [])] for r in recs]
+    want_pixels = [[pixels_sha(decode_png(bench / s["image"])) for s in r.get("steps", [])]
+                   for r in recs]
+    head, body = card(out)
+    names = [f["name"] for f in head["dataset_info"]["features"]]
+    assert names == [*hf.COLUMNS, "steps", "step_images"] and "`step_images`" in body
+    import datasets
+    ds = datasets.load_dataset(str(out), split="test")
+    assert [r["steps"] for r in ds] == want_steps
+    assert [[pixels_sha(np.asarray(i.convert("RGB"))) for i in r["step_images"]]
+            for r in ds] == want_pixels
+    script = tmp_path / "check.py"
+    script.write_text(STEPS_CHECK)
+    run = subprocess.run([str(old_datasets_python()), str(script), str(out)],
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    found = json.loads(run.stdout.strip().splitlines()[-1])
+    assert "Image" in found["features"]["step_images"]
+    assert found["steps"] == want_steps and found["pixels"] == want_pixels

@@ -12,7 +12,9 @@ The split is the one ``generate --split train|val|test`` recorded in the manifes
 split="test")`` (or the benchmark's split), or push it with ``--push-to-hub``.
 ``image`` is an Image feature (``{bytes, path}``) and decodes to a PIL image; ``choices``
 is a list of four strings; the task-specific ``generator``, ``spec``, ``options`` and
-``layout`` are JSON strings (their shape differs between tasks).
+``layout`` are JSON strings (their shape differs between tasks).  A benchmark made with
+``--with-steps`` adds ``steps`` (the step texts) and ``step_images`` (a list of Image
+features, one per step; both empty for an item of a task without steps).
 
 The feature types are written in the form every ``datasets`` since 2.19 reads: newer
 versions write a list of strings as ``List``, which 2.19 does not know ("Feature type
@@ -39,7 +41,8 @@ from spatialcad.records import image_path
 MAX_SHARD_BYTES = 500 * 2**20  # images per parquet file, as the hub's own uploads shard
 ROW_GROUP = 100  # rows per parquet row group: small, for image rows
 
-# column -> kind: "string" (nullable text), "int64", "image", "strings" (list of text)
+# column -> kind: "string" (nullable text), "int64", "image", "strings" (list of text),
+# "images" (list of images)
 COLUMNS: dict[str, str] = {
     "id": "string", "image": "image", "category": "string", "task": "string",
     "level": "string", "image_id": "string", "question": "string", "choices": "strings",
@@ -47,29 +50,43 @@ COLUMNS: dict[str, str] = {
     "answer_direct": "string", "seed": "int64", "generator": "string", "spec": "string",
     "options": "string", "layout": "string",
 }
+STEP_COLUMNS: dict[str, str] = {"steps": "strings", "step_images": "images"}
 _STRING = {"dtype": "string", "_type": "Value"}
 _FEATURE = {"string": _STRING, "int64": {"dtype": "int64", "_type": "Value"},
-            "image": {"_type": "Image"}, "strings": {"feature": _STRING, "_type": "Sequence"}}
-_ARROW = {"string": pa.string(), "int64": pa.int64(),
-          "image": pa.struct([("bytes", pa.binary()), ("path", pa.string())]),
-          "strings": pa.list_(pa.string())}
+            "image": {"_type": "Image"}, "strings": {"feature": _STRING, "_type": "Sequence"},
+            "images": {"feature": {"_type": "Image"}, "_type": "Sequence"}}
+_IMAGE = pa.struct([("bytes", pa.binary()), ("path", pa.string())])
+_ARROW = {"string": pa.string(), "int64": pa.int64(), "image": _IMAGE,
+          "strings": pa.list_(pa.string()), "images": pa.list_(_IMAGE)}
 
 
-def features() -> dict[str, Any]:
+def columns(checked: Benchmark) -> dict[str, str]:
+    """The export's columns: ``COLUMNS``, and ``STEP_COLUMNS`` for a benchmark with steps."""
+    return COLUMNS | STEP_COLUMNS if checked.with_steps else dict(COLUMNS)
+
+
+def features(cols: dict[str, str] = COLUMNS) -> dict[str, Any]:
     """The ``datasets`` features as ``Features.to_dict`` of datasets 2.x writes them."""
-    return {name: _FEATURE[kind] for name, kind in COLUMNS.items()}
+    return {name: _FEATURE[kind] for name, kind in cols.items()}
 
 
-def schema() -> pa.Schema:
+def schema(cols: dict[str, str] = COLUMNS) -> pa.Schema:
     """The parquet schema, with the features in the ``huggingface`` metadata key, where
     ``datasets`` looks for them."""
-    meta = {"huggingface": json.dumps({"info": {"features": features()}})}
-    return pa.schema([(name, _ARROW[kind]) for name, kind in COLUMNS.items()], metadata=meta)
+    meta = {"huggingface": json.dumps({"info": {"features": features(cols)}})}
+    return pa.schema([(name, _ARROW[kind]) for name, kind in cols.items()], metadata=meta)
 
 
 def row(checked: Benchmark, r: dict[str, Any]) -> dict[str, Any]:
-    """The dataset row of record ``r``: the image's bytes embedded."""
+    """The dataset row of record ``r``: the image's bytes embedded (and, in a benchmark
+    with steps, the step texts and pictures)."""
     direct = r.get("Answer_direct")
+    steps = {}
+    if checked.with_steps:
+        names = [Path(e["image"]).name for e in r.get("steps", [])]
+        steps = {"steps": [e["text"] for e in r.get("steps", [])],
+                 "step_images": [{"bytes": data, "path": name} for name, data
+                                 in zip(names, checked.step_pngs(r), strict=True)]}
     return {
         "id": image_path(r),
         "image": {"bytes": checked.png(r), "path": Path(r["image"]).name},
@@ -80,6 +97,7 @@ def row(checked: Benchmark, r: dict[str, Any]) -> dict[str, Any]:
         "answer_direct": None if direct is None else str(direct),
         "seed": int(r["seed"]),
         **{k: json.dumps(r[k]) for k in ("generator", "spec", "options", "layout")},
+        **steps,
     }
 
 
@@ -111,7 +129,7 @@ def _groups(records: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
 def write_shard(checked: Benchmark, records: list[dict[str, Any]], path: Path) -> None:
     """One parquet file of ``records``, one row group (of embedded images) at a time."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    table_schema = schema()
+    table_schema = schema(columns(checked))
     with pq.ParquetWriter(path, table_schema) as writer:
         for group in _groups(records):
             table = pa.Table.from_pylist([row(checked, r) for r in group], schema=table_schema)
@@ -127,6 +145,6 @@ def export_hf(bench: Path, out: Path, overwrite: bool = False,
     with atomic_dir(out, overwrite) as tmp:
         for i, part in enumerate(parts):
             write_shard(checked, part, tmp / shard_name(i, len(parts), split))
-        write_card(tmp, checked, COLUMNS)
+        write_card(tmp, checked, columns(checked))
         write_manifest(tmp, "hf", len(checked.records))
     return len(checked.records)

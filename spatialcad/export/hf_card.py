@@ -46,6 +46,11 @@ FIELD_TEXT = {
                "made it and the data the verifier checks",
     "layout": "JSON: the pixel box of every panel in the image",
 }
+STEP_FIELD_TEXT = {  # only in a benchmark made with --with-steps
+    "steps": "the step-by-step solution's texts, one line per step (empty where the task "
+             "has none)",
+    "step_images": "the step-by-step solution's pictures, one per step",
+}
 
 CITATION = """@misc{wang2025spatialvizbench,
   title         = {SpatialViz-Bench: A Cognitively-Grounded Benchmark for Diagnosing
@@ -70,8 +75,8 @@ def size_category(n: int) -> str:
 
 def yaml_feature(name: str, kind: str) -> dict[str, str]:
     """One ``dataset_info.features`` entry, in the YAML form datasets 2.19 and newer read."""
-    if kind == "strings":
-        return {"name": name, "sequence": "string"}
+    if kind in ("strings", "images"):
+        return {"name": name, "sequence": kind.removesuffix("s")}
     return {"name": name, "dtype": kind}
 
 
@@ -109,7 +114,8 @@ def body(checked: Benchmark) -> str:
     counts = Counter((r["Category"], r["Task"], r["Level"]) for r in records)
     tasks = _table(["category", "task", "level", "items"],
                    [[c, t, lv, str(k)] for (c, t, lv), k in counts.items()])
-    fields = _table(["field", "what it holds"], [[f"`{k}`", v] for k, v in FIELD_TEXT.items()])
+    described = FIELD_TEXT | (STEP_FIELD_TEXT if checked.with_steps else {})
+    fields = _table(["field", "what it holds"], [[f"`{k}`", v] for k, v in described.items()])
     manifest = checked.manifest
     return f"""# spatialcad spatial-visualization benchmark
 
