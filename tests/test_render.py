@@ -261,7 +261,8 @@ def test_a_mesh_of_thousands_of_triangles_renders_its_visible_side() -> None:
     rgb = img.reshape(-1, 3).astype(int)
     bluish = rgb[:, 2] > rgb[:, 0] + 25  # the top surface, whatever its shade
     grey = (np.ptp(rgb, axis=1) < 8) & (rgb[:, 0] < 200)  # the underside
-    assert bluish.sum() > 0.2 * len(rgb) and bluish.sum() > 5 * grey.sum()
+    # the underside shows only as a band below the front edges (it lies one unit lower)
+    assert bluish.sum() > 0.2 * len(rgb) and bluish.sum() > 2 * grey.sum() > 0
 
 
 def test_cube_labels_name_the_cube_seen_at_each_pixel() -> None:
