@@ -59,6 +59,22 @@ def random_shapes(rng: np.random.Generator, count: int) -> list[shapely.Geometry
     return out
 
 
+def test_profiles_are_the_areas_of_the_slabs() -> None:
+    """Each profile entry is the shape's area between two consecutive cuts across its
+    direction (the outer slabs unbounded), as clipping by a box gives it."""
+    rng = np.random.default_rng(11)
+    shapes = ss.normalized(random_shapes(rng, 8) + [HOLED, TWO])
+    profiles = ss.profiles(shapes)
+    ends = np.r_[-1e3, ss._CUTS, 1e3]
+    for shape, profile in zip(shapes, profiles, strict=True):
+        for d in range(2):
+            for c in range(len(ends) - 1):
+                lo, hi = ends[c], ends[c + 1]
+                slab = shapely.box(lo, -1e3, hi, 1e3) if d == 0 else shapely.box(-1e3, lo, 1e3, hi)
+                assert profile[d, c] == pytest.approx(
+                    shapely.area(shapely.intersection(shape, slab)), abs=1e-9)
+
+
 def test_profile_bounds_never_exceed_the_exact_dissimilarity() -> None:
     rng = np.random.default_rng(7)
     shapes = ss.normalized(random_shapes(rng, 12) + [HOLED, TWO])

@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
+import numba
 import numpy as np
 import numpy.typing as npt
 import shapely
@@ -140,18 +141,31 @@ def profiles(shapes: np.ndarray | list[BaseGeometry]) -> np.ndarray:
     for e in _DIRS:
         s1, s2 = a @ e, b @ e
         w1, w2 = a @ [-e[1], e[0]], b @ [-e[1], e[0]]
-        ds, dw = s2 - s1, w2 - w1
-        inv = np.divide(1.0, ds, out=np.zeros_like(ds), where=ds != 0.0)
-        # the edge is p(r) = a + r (b - a), 0 <= r <= 1; its part with s <= t is r <= r_t
-        # (ds > 0) or r >= r_t (ds < 0), and the integral of w ds from 0 to r is
-        # ds (w1 r + dw r^2 / 2) =: ds F(r)
-        r = np.clip((_CUTS[None, :] - s1[:, None]) * inv[:, None], 0.0, 1.0)
-        part = np.abs(ds)[:, None] * r * (w1[:, None] + 0.5 * dw[:, None] * r)
-        part += (np.minimum(ds, 0.0) * (w1 + 0.5 * dw))[:, None]
-        below = np.add.reduceat(part, bounds[:-1], axis=0)  # clockwise rings: no minus
+        below = _areas_below(s1, w1, s2 - s1, w2 - w1, bounds, _CUTS)
         cumulative = np.hstack([np.zeros_like(total), below, total])
         out.append(np.diff(cumulative, axis=1))
     return np.stack(out, axis=1)
+
+
+@numba.njit(cache=True, nogil=True)
+def _areas_below(s1: np.ndarray, w1: np.ndarray, ds: np.ndarray, dw: np.ndarray,
+                 bounds: np.ndarray, cuts: np.ndarray) -> np.ndarray:  # pragma: no cover
+    """Per shape (edges ``bounds[i]:bounds[i + 1]``) and cut t, the area with s <= t.
+
+    An edge is p(r) = a + r (b - a), 0 <= r <= 1; its part with s <= t is r <= r_t
+    (ds > 0) or r >= r_t (ds < 0), and the integral of w ds from 0 to r is
+    ds (w1 r + dw r^2 / 2); summed over the clockwise rings of a shape, that is its area
+    below t.
+    """
+    out = np.zeros((len(bounds) - 1, len(cuts)))
+    for i in range(len(bounds) - 1):
+        for j in range(bounds[i], bounds[i + 1]):
+            inv = 1.0 / ds[j] if ds[j] != 0.0 else 0.0
+            whole = min(ds[j], 0.0) * (w1[j] + 0.5 * dw[j])
+            for c in range(len(cuts)):
+                r = min(max((cuts[c] - s1[j]) * inv, 0.0), 1.0)
+                out[i, c] += abs(ds[j]) * r * (w1[j] + 0.5 * dw[j] * r) + whole
+    return out
 
 
 def _profile_bounds(pa: np.ndarray, pb: np.ndarray) -> np.ndarray:

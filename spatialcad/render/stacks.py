@@ -117,7 +117,8 @@ def cube_labels(voxels: Sequence[Voxel], framing: Framing) -> np.ndarray:
     cube_of = mesh.face_colors[:, 0].astype(int) + 256 * mesh.face_colors[:, 1].astype(int)
     ids = triangle_ids(mesh, framing.cam, framing.size, scale=framing.scale,
                        center=framing.center)
-    return np.append(cube_of, -1)[ids]  # triangle id -1 (nothing seen) reads the -1
+    labels: np.ndarray = np.append(cube_of, -1)[ids]  # triangle id -1 (none) reads the -1
+    return labels
 
 
 def cube_visibility(voxels: Sequence[Voxel], framing: Framing) -> list[int]:
