@@ -8,9 +8,11 @@ where the other has none of the same kind (solid vs dashed), after sampling both
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
+import numba
 import numpy as np
 import shapely
 from scipy.spatial import cKDTree
@@ -166,6 +168,31 @@ def outline(d: LineDrawing, tol: float) -> Any:
     return unary_union(list(polygonize(lines))).buffer(tol / 10.0).buffer(-tol / 10.0)
 
 
+@numba.njit(cache=True, nogil=True)
+def _within(points: np.ndarray, a: np.ndarray, b: np.ndarray,
+            tol: float) -> np.ndarray:  # pragma: no cover - compiled
+    """Whether each point is within ``tol`` of one of the segments a_i-b_i (the distance
+    computed as GEOS computes a point's distance to a segment)."""
+    out = np.zeros(len(points), dtype=np.bool_)
+    for i in range(len(points)):
+        px, py = points[i, 0], points[i, 1]
+        for j in range(len(a)):
+            ax, ay, bx, by = a[j, 0], a[j, 1], b[j, 0], b[j, 1]
+            dx, dy = bx - ax, by - ay
+            length2 = dx * dx + dy * dy
+            r = ((px - ax) * dx + (py - ay) * dy) / length2 if length2 > 0.0 else 0.0
+            if r <= 0.0:
+                dist = math.hypot(px - ax, py - ay)
+            elif r >= 1.0:
+                dist = math.hypot(px - bx, py - by)
+            else:
+                dist = abs(((ay - py) * dx - (ax - px) * dy) / length2) * math.sqrt(length2)
+            if dist <= tol:
+                out[i] = True
+                break
+    return out
+
+
 def internal_lines(d: LineDrawing, tol: float) -> list[tuple[bool, int]]:
     """(hidden, index) of every line that is not part of the view's outer outline: every
     hidden line, and every visible line with fewer than half of its sample points within
@@ -173,11 +200,15 @@ def internal_lines(d: LineDrawing, tol: float) -> list[tuple[bool, int]]:
     region = outline(d, tol)
     internal = np.ones(len(d.visible), dtype=bool)
     if not region.is_empty and d.visible:
-        boundary = region.boundary
-        shapely.prepare(boundary)
-        samples = [sample((p,), tol / 2.0) for p in d.visible]
-        near = shapely.dwithin(boundary, shapely.points(np.concatenate(samples)), tol)
-        counts = np.array([len(s) for s in samples])
-        internal = np.add.reduceat(near.astype(np.int64), np.cumsum(counts) - counts) / counts < 0.5
+        parts = shapely.get_parts(region.boundary)
+        coords, ring = shapely.get_coordinates(parts, return_index=True)
+        joined = ring[1:] == ring[:-1]  # consecutive vertices of one boundary line
+        a, b = coords[:-1][joined], coords[1:][joined]
+        lo, hi = np.minimum(a, b) - tol, np.maximum(a, b) + tol
+        for i, p in enumerate(d.visible):
+            points = sample((p,), tol / 2.0)
+            # only segments whose box (grown by tol) meets the line's box can be near it
+            close = np.all((lo <= points.max(axis=0)) & (hi >= points.min(axis=0)), axis=1)
+            internal[i] = _within(points, a[close], b[close], tol).mean() < 0.5
     return ([(False, int(i)) for i in np.flatnonzero(internal)]
             + [(True, i) for i in range(len(d.hidden))])
