@@ -330,10 +330,15 @@ def triangle_ids(mesh: Mesh, cam: Camera, size: tuple[int, int], *,
                  margin: int = 12) -> np.ndarray:
     """Per pixel of an image of ``size`` (placed as :func:`render` places it), the index of
     the mesh triangle seen there, or -1: what a one-sample drawing in one code colour per
-    triangle would show."""
-    k, c = _placement(mesh, cam, size, scale, center, margin, 1)
-    W, H = int(size[0]), int(size[1])
-    return _rasterize(*_screen(mesh.vertices, cam, k, c, W, H), mesh.triangles, W, H)[1]
+    triangle would show.  Remembered like :func:`render`'s images."""
+    key = _memo_key(mesh, cam, "triangle ids", size, scale, center, margin)
+    if key not in _MEMO:
+        k, c = _placement(mesh, cam, size, scale, center, margin, 1)
+        W, H = int(size[0]), int(size[1])
+        _remember(key, _rasterize(*_screen(mesh.vertices, cam, k, c, W, H), mesh.triangles,
+                                  W, H)[1])
+    _MEMO.move_to_end(key)
+    return _MEMO[key].copy()
 
 
 def _render(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: float | None,
