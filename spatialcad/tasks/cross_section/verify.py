@@ -120,6 +120,14 @@ class Solid:
     def scale(self, z: np.ndarray) -> np.ndarray:
         return 1.0 + (self.top - 1.0) * (z - self.z0) / (self.z1 - self.z0)
 
+    def extent(self, nxy: np.ndarray) -> tuple[float, float]:
+        """Min and max of nxy . q over the unscaled outline."""
+        if self.radius:
+            reach = self.radius * float(np.hypot(nxy[0], nxy[1]))
+            return -reach, reach
+        along = self.corners @ nxy
+        return float(along.min()), float(along.max())
+
     def support(self, n: np.ndarray) -> tuple[float, float]:
         """Min and max of n . p over the solid."""
         values = []
@@ -203,27 +211,35 @@ def _heights(
     s: Solid, n: np.ndarray, axes: tuple[np.ndarray, np.ndarray], offsets: np.ndarray,
     rows: int,
 ) -> np.ndarray:
-    """``rows`` heights per plane spanning exactly the heights where the plane meets the solid
-    (found on a coarse grid, then its ends by bisection): a plane clipping a corner still
-    gets all its rows there."""
-    grid = np.linspace(s.z0, s.z1, ROWS)
-    ok = _chords(s, n, axes, offsets, np.broadcast_to(grid, (len(offsets), ROWS)))[2]
-    hit = np.any(ok, axis=1)
-    first = np.where(hit, ok.argmax(axis=1), 0)
-    last = np.where(hit, ROWS - 1 - ok[:, ::-1].argmax(axis=1), 0)
-    step = (s.z1 - s.z0) / (ROWS - 1)
-    # bisect both ends at once: `good` heights meet the solid, `bad` ones do not (or are
-    # its flat end face itself)
-    planes = np.concatenate([offsets, offsets])
-    good = np.concatenate([grid[first], grid[last]])
-    bad = np.clip(good + np.repeat([-step, step], len(offsets)), s.z0, s.z1)
-    for _ in range(16):  # to 2e-5 of a coarse step
-        mid = (good + bad) / 2.0
-        meets = _chords(s, n, axes, planes, mid[:, None])[2][:, 0]
-        good, bad = np.where(meets, mid, good), np.where(meets, bad, mid)
-    ends = np.split(good, 2)
-    z = ends[0][:, None] + (ends[1] - ends[0])[:, None] * np.linspace(0.0, 1.0, rows)
-    return np.where(hit[:, None], z, s.z0)
+    """``rows`` heights per plane spanning exactly the heights where the plane meets the
+    solid (so that a plane clipping a corner still gets all its rows there).
+
+    At height z the plane n . p = d meets the horizontal line n_xy . q = d - n_z z, and
+    the solid's cross-section is its outline scaled by k(z) = a + b z, along n_xy between
+    k(z) m and k(z) M (m, M: the unscaled outline's extent): two conditions linear in z,
+    c z <= e, whose solutions meet [z0, z1] in the interval sought (moved inward by 1e-9
+    of the height, where chords could round to nothing).
+    """
+    m, big = s.extent(n[:2])
+    b = (s.top - 1.0) / (s.z1 - s.z0)
+    a = 1.0 - b * s.z0
+    d = np.asarray(offsets, dtype=float)
+    lo, hi = np.full(len(d), s.z0), np.full(len(d), s.z1)
+    meets = np.ones(len(d), dtype=bool)
+    # d - n_z z <= k(z) M  and  k(z) m <= d - n_z z
+    for c, e in ((-n[2] - b * big, a * big - d), (n[2] + b * m, d - a * m)):
+        if abs(c) < 1e-12:
+            meets &= e >= -1e-12
+        elif c > 0:
+            hi = np.minimum(hi, e / c)
+        else:
+            lo = np.maximum(lo, e / c)
+    inset = 1e-9 * (s.z1 - s.z0)
+    meets &= lo <= hi
+    lo, hi = np.where(hi - lo > 2 * inset, lo + inset, lo), np.where(
+        hi - lo > 2 * inset, hi - inset, hi)
+    z = lo[:, None] + (hi - lo)[:, None] * np.linspace(0.0, 1.0, rows)
+    return np.where(meets[:, None], z, s.z0)
 
 
 def _polygons(lo: np.ndarray, hi: np.ndarray, row: np.ndarray, ok: np.ndarray) -> np.ndarray:
