@@ -29,6 +29,7 @@ from functools import cached_property
 from itertools import combinations
 from typing import Any
 
+import cv2
 import numpy as np
 
 from spatialcad.geometry import rotations, splitting
@@ -67,8 +68,11 @@ EDIT_WORDS = {"remove_cube": "a cube removed", "add_cube": "a cube added",
 
 
 def looks_different(a: np.ndarray, b: np.ndarray, scale: float) -> bool:
-    changed = np.any(np.abs(a.astype(int) - b.astype(int)) > 40, axis=2)
-    return int(np.count_nonzero(changed)) >= MIN_DIFFERENCE * scale**2
+    """Pixels whose largest channel difference exceeds 40 cover MIN_DIFFERENCE face areas."""
+    red, green, blue = cv2.split(cv2.absdiff(a, b))
+    largest = cv2.max(cv2.max(red, green), blue)
+    changed = cv2.countNonZero(cv2.threshold(largest, 40, 255, cv2.THRESH_BINARY)[1])
+    return changed >= MIN_DIFFERENCE * scale**2
 
 
 class Generator(base.Generator):
