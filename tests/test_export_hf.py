@@ -188,13 +188,18 @@ def old_datasets_python() -> Path:
     return python
 
 
-def test_oldest_allowed_datasets_loads_the_export(export, bench, tmp_path):
-    script = tmp_path / "check.py"
-    script.write_text(OLD_CHECK)
-    run = subprocess.run([str(old_datasets_python()), str(script), str(export)],
+def read_with_old_datasets(script: str, folder: Path, tmp_path: Path) -> dict:
+    """What ``script`` (run on ``folder`` by the oldest allowed datasets) prints last."""
+    path = tmp_path / "check.py"
+    path.write_text(script)
+    run = subprocess.run([str(old_datasets_python()), str(path), str(folder)],
                          capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-2000:]
-    found = json.loads(run.stdout.strip().splitlines()[-1])
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+def test_oldest_allowed_datasets_loads_the_export(export, bench, tmp_path):
+    found = read_with_old_datasets(OLD_CHECK, export, tmp_path)
     assert found["version"].startswith(OLD_DATASETS + ".")
     recs = records(bench)
     for how in ("folder", "parquet"):
@@ -321,11 +326,6 @@ def test_a_benchmark_with_steps_exports_its_step_texts_and_pictures(tmp_path):
     assert [r["steps"] for r in ds] == want_steps
     assert [[pixels_sha(np.asarray(i.convert("RGB"))) for i in r["step_images"]]
             for r in ds] == want_pixels
-    script = tmp_path / "check.py"
-    script.write_text(STEPS_CHECK)
-    run = subprocess.run([str(old_datasets_python()), str(script), str(out)],
-                         capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stderr[-2000:]
-    found = json.loads(run.stdout.strip().splitlines()[-1])
+    found = read_with_old_datasets(STEPS_CHECK, out, tmp_path)
     assert "Image" in found["features"]["step_images"]
     assert found["steps"] == want_steps and found["pixels"] == want_pixels

@@ -153,14 +153,19 @@ class Solid:
         hi = np.full(k.shape, np.inf)
         ok = np.ones(k.shape, dtype=bool)
         for normal, limit in zip(self.normals, self.limits, strict=True):
-            rate, room = normal @ dxy, limit * k - xy @ normal  # rate t <= room
-            if abs(rate) < 1e-12:
-                ok &= room >= -1e-9
-            elif rate > 0:
-                hi = np.minimum(hi, room / rate)
-            else:
-                lo = np.maximum(lo, room / rate)
+            lo, hi, ok = _narrowed(lo, hi, ok, normal @ dxy, limit * k - xy @ normal, 1e-9)
         return lo, hi, ok & (lo <= hi)
+
+
+def _narrowed(lo: np.ndarray, hi: np.ndarray, ok: np.ndarray, rate: float, room: np.ndarray,
+              slack: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """[lo, hi] narrowed to the t with ``rate t <= room`` (for rate ~ 0, ``ok`` keeps only
+    where ``room >= -slack``)."""
+    if abs(rate) < 1e-12:
+        return lo, hi, ok & (room >= -slack)
+    if rate > 0:
+        return lo, np.minimum(hi, room / rate), ok
+    return np.maximum(lo, room / rate), hi, ok
 
 
 def stack(descs: list[SolidDesc]) -> list[Solid]:
@@ -228,12 +233,7 @@ def _heights(
     meets = np.ones(len(d), dtype=bool)
     # d - n_z z <= k(z) M  and  k(z) m <= d - n_z z
     for c, e in ((-n[2] - b * big, a * big - d), (n[2] + b * m, d - a * m)):
-        if abs(c) < 1e-12:
-            meets &= e >= -1e-12
-        elif c > 0:
-            hi = np.minimum(hi, e / c)
-        else:
-            lo = np.maximum(lo, e / c)
+        lo, hi, meets = _narrowed(lo, hi, meets, c, e, 1e-12)
     inset = 1e-9 * (s.z1 - s.z0)
     meets &= lo <= hi
     lo, hi = np.where(hi - lo > 2 * inset, lo + inset, lo), np.where(
