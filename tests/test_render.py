@@ -265,6 +265,15 @@ def test_a_mesh_of_thousands_of_triangles_renders_its_visible_side() -> None:
     assert bluish.sum() > 0.2 * len(rgb) and bluish.sum() > 2 * grey.sum() > 0
 
 
+def test_channel_extremes_are_numpys() -> None:
+    from spatialcad.render.pixels import brightest, darkest
+    rng = np.random.default_rng(4)
+    image = rng.integers(0, 256, (57, 83, 3), dtype=np.uint8)
+    for part in (image, image[5:40, 7:60], image[::2, 1::3]):  # crops are views
+        assert np.array_equal(darkest(part), part.min(axis=2))
+        assert np.array_equal(brightest(part), part.max(axis=2))
+
+
 def test_cube_labels_name_the_cube_seen_at_each_pixel() -> None:
     from spatialcad.render.stacks import box_framing, cube_labels, cube_visibility
     framing = box_framing(get_camera("isometric"), (3, 3, 3), (300, 300))

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from spatialcad.geometry.colours import Colour as Color
+from spatialcad.render.pixels import brightest
 
 
 class GridReadError(ValueError):
@@ -19,7 +20,7 @@ class GridReadError(ValueError):
 
 def _face_mask(img: np.ndarray, nonbg: np.ndarray) -> np.ndarray:
     """Non-background pixels that are not part of a dark line (uint8 0/1)."""
-    val = img.max(axis=2)
+    val = brightest(img)
     # black-hat: how much darker a pixel is than its surroundings after closing away
     # thin dark lines (face colours need not be known)
     closed = cv2.morphologyEx(val, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))

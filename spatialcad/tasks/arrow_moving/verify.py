@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from spatialcad.render.pixels import brightest
 from spatialcad.tasks.arrow_moving.spec import (
     Arrow,
     Move,
@@ -83,7 +84,7 @@ def read_board(panel: np.ndarray, grid: Sequence[int],
                palette: Mapping[str, Sequence[int]]) -> Board:
     """The arrows drawn on a board picture; raises ValueError on an unknown colour."""
     img = panel.astype(int)
-    ys, xs = np.nonzero(img.max(axis=2) < 110)  # grid lines and arrow outlines
+    ys, xs = np.nonzero(brightest(panel) < 110)  # grid lines and arrow outlines
     x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
     px, py = (x1 - x0) / grid[0], (y1 - y0) / grid[1]
     colours = {c: np.array(rgb) for c, rgb in palette.items()}

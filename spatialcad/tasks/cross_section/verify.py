@@ -28,6 +28,7 @@ import shapely
 
 from spatialcad.geometry import section_shape as shape
 from spatialcad.render.drawing import draw_shapes
+from spatialcad.render.pixels import darkest
 from spatialcad.tasks.cross_section.spec import (
     OptionData,
     SolidDesc,
@@ -381,4 +382,4 @@ def _check_panels(record: dict[str, Any], image: np.ndarray, polygons: list[Any]
 
 def _ink(panel: np.ndarray) -> np.ndarray:
     """Pixels clearly darker than the white background."""
-    return np.asarray(panel).min(axis=2) < 200
+    return darkest(panel) < 200

@@ -45,6 +45,7 @@ from spatialcad.render.piece_pictures import (
     tops_visible,
     visible,
 )
+from spatialcad.render.pixels import brightest
 from spatialcad.render.thumbnails import (
     answer_ranks,
     balanced_set,
@@ -69,8 +70,7 @@ EDIT_WORDS = {"remove_cube": "a cube removed", "add_cube": "a cube added",
 
 def looks_different(a: np.ndarray, b: np.ndarray, scale: float) -> bool:
     """Pixels whose largest channel difference exceeds 40 cover MIN_DIFFERENCE face areas."""
-    red, green, blue = cv2.split(cv2.absdiff(a, b))
-    largest = cv2.max(cv2.max(red, green), blue)
+    largest = brightest(cv2.absdiff(a, b))
     changed = cv2.countNonZero(cv2.threshold(largest, 40, 255, cv2.THRESH_BINARY)[1])
     return changed >= MIN_DIFFERENCE * scale**2
 

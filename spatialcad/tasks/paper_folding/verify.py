@@ -21,6 +21,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from spatialcad.render.pixels import darkest
 from spatialcad.tasks.paper_folding.spec import (
     Fold,
     OptionData,
@@ -98,7 +99,7 @@ class Sheet:
 def read_holes(panel: np.ndarray, rows: int, cols: int) -> set[tuple[int, int]]:
     """Cells (row, col) holding a hole (a round dark blob of the hole's size) in a drawing
     of the whole sheet or of folded paper on its faint ghost."""
-    grey = panel.min(axis=2)
+    grey = darkest(panel)
     ys, xs = np.nonzero(grey < 245)
     if len(xs) == 0:
         return set()

@@ -25,6 +25,7 @@ from spatialcad.cad.parts import cached_part, part_sha256, resolve
 from spatialcad.cad.projection import turned
 from spatialcad.render.camera import VIEWS
 from spatialcad.render.engineering import draw_view
+from spatialcad.render.pixels import darkest
 from spatialcad.tasks.three_view.spec import PartOption, PartSpec, parse_option
 from spatialcad.verify.base import crop
 
@@ -36,7 +37,7 @@ MAX_MISMATCH = 0.002  # share of a panel's pixels allowed to differ from a fresh
 
 
 def dark(panel: np.ndarray) -> np.ndarray:
-    return panel.min(axis=2) < 128
+    return darkest(panel) < 128
 
 
 def _same_canvas(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
