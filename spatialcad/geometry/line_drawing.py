@@ -169,26 +169,41 @@ def outline(d: LineDrawing, tol: float) -> Any:
 
 
 @numba.njit(cache=True, nogil=True)
+def _segment_distance(px: float, py: float, ax: float, ay: float, bx: float,
+                      by: float) -> float:  # pragma: no cover - compiled
+    """A point's distance to the segment a-b, as GEOS computes it."""
+    dx, dy = bx - ax, by - ay
+    length2 = dx * dx + dy * dy
+    r = ((px - ax) * dx + (py - ay) * dy) / length2 if length2 > 0.0 else 0.0
+    if r <= 0.0:
+        return math.hypot(px - ax, py - ay)
+    if r >= 1.0:
+        return math.hypot(px - bx, py - by)
+    return abs(((ay - py) * dx - (ax - px) * dy) / length2) * math.sqrt(length2)
+
+
+@numba.njit(cache=True, nogil=True)
 def _within(points: np.ndarray, a: np.ndarray, b: np.ndarray,
             tol: float) -> np.ndarray:  # pragma: no cover - compiled
-    """Whether each point is within ``tol`` of one of the segments a_i-b_i (the distance
-    computed as GEOS computes a point's distance to a segment)."""
+    """Whether each point is within ``tol`` of one of the segments a_i-b_i.  Consecutive
+    points lie along one line, so the segment that was near the last point is tried
+    first; a segment whose box (grown by tol) misses the point is skipped unmeasured."""
     out = np.zeros(len(points), dtype=np.bool_)
+    lo_x, hi_x = np.minimum(a[:, 0], b[:, 0]) - tol, np.maximum(a[:, 0], b[:, 0]) + tol
+    lo_y, hi_y = np.minimum(a[:, 1], b[:, 1]) - tol, np.maximum(a[:, 1], b[:, 1]) + tol
+    last = -1
     for i in range(len(points)):
         px, py = points[i, 0], points[i, 1]
+        if last >= 0 and _segment_distance(px, py, a[last, 0], a[last, 1], b[last, 0],
+                                           b[last, 1]) <= tol:
+            out[i] = True
+            continue
         for j in range(len(a)):
-            ax, ay, bx, by = a[j, 0], a[j, 1], b[j, 0], b[j, 1]
-            dx, dy = bx - ax, by - ay
-            length2 = dx * dx + dy * dy
-            r = ((px - ax) * dx + (py - ay) * dy) / length2 if length2 > 0.0 else 0.0
-            if r <= 0.0:
-                dist = math.hypot(px - ax, py - ay)
-            elif r >= 1.0:
-                dist = math.hypot(px - bx, py - by)
-            else:
-                dist = abs(((ay - py) * dx - (ax - px) * dy) / length2) * math.sqrt(length2)
-            if dist <= tol:
+            if px < lo_x[j] or px > hi_x[j] or py < lo_y[j] or py > hi_y[j]:
+                continue
+            if _segment_distance(px, py, a[j, 0], a[j, 1], b[j, 0], b[j, 1]) <= tol:
                 out[i] = True
+                last = j
                 break
     return out
 
