@@ -223,9 +223,33 @@ def aligned_differences(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return _aligned(normalized(a), normalized(b))
 
 
+def _profiles_or_zero(norm: np.ndarray) -> np.ndarray:
+    """:func:`profiles` of the shapes with area; zeros for the empty ones."""
+    out = np.zeros((len(norm), len(_DIRS), len(_CUTS) + 1))
+    full = shapely.area(norm) > 0.0
+    if full.any():
+        out[full] = profiles(norm[full])
+    return out
+
+
+def _steps(norm: np.ndarray, prof: np.ndarray, first: np.ndarray) -> np.ndarray:
+    """For each i in ``first``, how far normalised shape i + 1 is from shape i, as dense
+    sampling needs it: area(norm_i ^ norm_i+1) (aligned), or, where their profiles already
+    prove that area at least ``DENSE_STEP``, that lower bound (no overlay computed)."""
+    a, b = norm[first], norm[first + 1]
+    bound = np.abs(prof[first] - prof[first + 1]).sum(axis=2).max(axis=1)
+    full = (shapely.area(a) > 0.0) & (shapely.area(b) > 0.0)
+    sure = full & (bound >= DENSE_STEP + 1e-9)  # the margin covers rounding in the bound
+    out = np.where(sure, bound, 0.0)
+    rest = ~sure
+    out[rest] = _aligned(a[rest], b[rest])
+    return out
+
+
 class Samples(NamedTuple):
-    """Sections of a plane family at sorted offsets; ``steps[i]`` bounds the dissimilarity
-    of sections i and i + 1 from above."""
+    """Sections of a plane family at sorted offsets; ``steps[i]`` is how far sections i
+    and i + 1 are apart: below ``DENSE_STEP``, their aligned difference (an upper bound of
+    their dissimilarity); otherwise some value of at least ``DENSE_STEP``."""
 
     offsets: np.ndarray
     shapes: np.ndarray
@@ -253,7 +277,8 @@ def dense_samples(
     offsets = lo + width * np.concatenate(ends)
     shapes = section_at(offsets)
     norm = normalized(shapes)
-    steps = _aligned(norm[:-1], norm[1:])
+    prof = _profiles_or_zero(norm)
+    steps = _steps(norm, prof, np.arange(len(norm) - 1))
     while True:
         split = (steps >= DENSE_STEP) & (np.diff(offsets) > min_gap * width)
         if not split.any():
@@ -266,9 +291,10 @@ def dense_samples(
         offsets = np.insert(offsets, at + 1, mids)
         shapes = np.insert(shapes, at + 1, new)
         norm = np.insert(norm, at + 1, new_norm)
+        prof = np.insert(prof, at + 1, _profiles_or_zero(new_norm), axis=0)
         steps = np.insert(steps, at + 1, 0.0)
         changed = np.concatenate([at + np.arange(len(at)), at + np.arange(len(at)) + 1])
-        steps[changed] = _aligned(norm[changed], norm[changed + 1])
+        steps[changed] = _steps(norm, prof, changed)
 
 
 def to_text(geom: BaseGeometry) -> str:
