@@ -4,9 +4,11 @@ killed array task is submitted again, --no-wait prints the merge that finishes t
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
 import threading
@@ -81,6 +83,17 @@ def _state(job: str) -> str:
                           text=True).stdout.strip()
 
 
+def _step_pids(task: str) -> list[int]:
+    """The processes of an array task (``<array>_<index>``) on this node, once its job step
+    runs (none before)."""
+    job = subprocess.run(["squeue", "-h", "-j", task, "-o", "%A"], capture_output=True,
+                         text=True).stdout.strip()
+    listed = subprocess.run(["scontrol", "listpids", job], capture_output=True,
+                            text=True).stdout.splitlines()[1:] if job else []
+    rows = [line.split() for line in listed if line.split()]
+    return [int(r[0]) for r in rows] if any(r[2] == "0" for r in rows) else []
+
+
 def test_a_killed_array_task_is_submitted_again(slurm, spatialcad, tmp_path):
     run = ["generate", "--task", "cross_section", "--level", "1", "--n", "40", "--seed", "4"]
     proc = subprocess.Popen([sys.executable, "-m", "spatialcad.cli", *run, "--executor",
@@ -95,9 +108,16 @@ def test_a_killed_array_task_is_submitted_again(slurm, spatialcad, tmp_path):
         assert time.monotonic() < end and proc.poll() is None, "".join(lines)
         time.sleep(0.1)
     assert _state(victim) == "RUNNING"
-    # SIGKILL to every process of the task (as the OOM killer or a lost node would): a plain
-    # scancel sends SIGTERM first, which submitit's job wrapper rides out
-    subprocess.run(["scancel", "--full", "--signal=KILL", victim], check=True)
+    # SIGKILL to every process of the task, as the OOM killer or a lost node would (a plain
+    # scancel sends SIGTERM first, which submitit's job wrapper rides out; and scancel's
+    # --signal=KILL can reach only the batch script while the step starts, letting a short
+    # shard finish within KillWait)
+    while not (pids := _step_pids(victim)):
+        assert time.monotonic() < end and proc.poll() is None, "".join(lines)
+        time.sleep(0.1)
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
     proc.wait(timeout=600)
     reader.join(10)
     err = "".join(lines)
