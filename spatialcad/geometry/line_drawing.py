@@ -219,11 +219,7 @@ def internal_lines(d: LineDrawing, tol: float) -> list[tuple[bool, int]]:
         coords, ring = shapely.get_coordinates(parts, return_index=True)
         joined = ring[1:] == ring[:-1]  # consecutive vertices of one boundary line
         a, b = coords[:-1][joined], coords[1:][joined]
-        lo, hi = np.minimum(a, b) - tol, np.maximum(a, b) + tol
         for i, p in enumerate(d.visible):
-            points = sample((p,), tol / 2.0)
-            # only segments whose box (grown by tol) meets the line's box can be near it
-            close = np.all((lo <= points.max(axis=0)) & (hi >= points.min(axis=0)), axis=1)
-            internal[i] = _within(points, a[close], b[close], tol).mean() < 0.5
+            internal[i] = _within(sample((p,), tol / 2.0), a, b, tol).mean() < 0.5
     return ([(False, int(i)) for i in np.flatnonzero(internal)]
             + [(True, i) for i in range(len(d.hidden))])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections import OrderedDict
+from collections.abc import Callable
 
 import cv2
 import numba
@@ -259,10 +260,15 @@ def forget() -> None:
     _MEMO.clear()
 
 
-def _remember(key: bytes, image: np.ndarray) -> None:
-    _MEMO[key] = image
-    while sum(a.nbytes for a in _MEMO.values()) > MEMO_BYTES and len(_MEMO) > 1:
-        _MEMO.popitem(last=False)
+def _remembered(key: bytes, make: Callable[[], np.ndarray]) -> np.ndarray:
+    """A copy of the array remembered under ``key``, made (and remembered) if it is not."""
+    if key in _MEMO:
+        _MEMO.move_to_end(key)
+    else:
+        _MEMO[key] = make()
+        while sum(a.nbytes for a in _MEMO.values()) > MEMO_BYTES and len(_MEMO) > 1:
+            _MEMO.popitem(last=False)
+    return _MEMO[key].copy()
 
 
 def render(
@@ -294,13 +300,8 @@ def render(
     mesh = _as_mesh(meshes)
     key = _memo_key(mesh, cam, size, scale, center, margin, background, edge_color,
                     edge_width, shading, ssaa, silhouette)
-    if key in _MEMO:
-        _MEMO.move_to_end(key)
-        return _MEMO[key].copy()
-    image = _render(mesh, cam, size, scale, center, margin, background, edge_color,
-                    edge_width, shading, ssaa, silhouette)
-    _remember(key, image)
-    return image.copy()
+    return _remembered(key, lambda: _render(mesh, cam, size, scale, center, margin, background,
+                                            edge_color, edge_width, shading, ssaa, silhouette))
 
 
 def _placement(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: float | None,
@@ -331,14 +332,12 @@ def triangle_ids(mesh: Mesh, cam: Camera, size: tuple[int, int], *,
     """Per pixel of an image of ``size`` (placed as :func:`render` places it), the index of
     the mesh triangle seen there, or -1: what a one-sample drawing in one code colour per
     triangle would show.  Remembered like :func:`render`'s images."""
-    key = _memo_key(mesh, cam, "triangle ids", size, scale, center, margin)
-    if key not in _MEMO:
+    def scan() -> np.ndarray:
         k, c = _placement(mesh, cam, size, scale, center, margin, 1)
         W, H = int(size[0]), int(size[1])
-        _remember(key, _rasterize(*_screen(mesh.vertices, cam, k, c, W, H), mesh.triangles,
-                                  W, H)[1])
-    _MEMO.move_to_end(key)
-    return _MEMO[key].copy()
+        return _rasterize(*_screen(mesh.vertices, cam, k, c, W, H), mesh.triangles, W, H)[1]
+
+    return _remembered(_memo_key(mesh, cam, "triangle ids", size, scale, center, margin), scan)
 
 
 def _render(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: float | None,

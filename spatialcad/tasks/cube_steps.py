@@ -28,6 +28,10 @@ from spatialcad.tasks.cube_spec import Faces
 POSITIONS = {"top": "on top", "front": "in front", "right": "on the right"}
 
 
+def _cells(rows: Sequence[CellRow]) -> list[nf.Cell]:
+    return [(int(r), int(c)) for r, c, _, _ in rows]
+
+
 def _net(rows: Sequence[CellRow]) -> list[cn.NetCell]:
     return [cn.NetCell(*(int(v) for v in row)) for row in rows]
 
@@ -55,7 +59,7 @@ def _state(cells: Sequence[nf.Cell], folded: Sequence[nf.Cell]) -> dict[str, Any
 def fold_steps(rows: Sequence[CellRow], faces: Faces, closing: str) -> list[Step]:
     """One step per fold; the last one's text ends with ``closing`` (what the closed cube
     shows)."""
-    cells = [(int(r), int(c)) for r, c, _, _ in rows]
+    cells = _cells(rows)
     parents = nf.parents(cells)
     out = []
     for folded in nf.states(cells):
@@ -79,7 +83,7 @@ def _hangs_on(cell: nf.Cell, hinge: nf.Cell, parents: dict[nf.Cell, nf.Cell]) ->
 
 def fold_picture(rows: Sequence[CellRow], faces: Faces, state: Any) -> np.ndarray:
     """A state drawn at the scale and framing of every state of the net's folding."""
-    cells = [(int(r), int(c)) for r, c, _, _ in rows]
+    cells = _cells(rows)
     grids = faces.grids()
     frame = draw.framing([nf.squares(cells, s) for s in [[], *nf.states(cells)]],
                          draw.fold_scale(faces.style, grids[0].shape[0]))

@@ -237,8 +237,8 @@ def _heights(
         lo, hi, meets = _narrowed(lo, hi, meets, c, e, 1e-12)
     inset = 1e-9 * (s.z1 - s.z0)
     meets &= lo <= hi
-    lo, hi = np.where(hi - lo > 2 * inset, lo + inset, lo), np.where(
-        hi - lo > 2 * inset, hi - inset, hi)
+    room = hi - lo > 2 * inset
+    lo, hi = np.where(room, lo + inset, lo), np.where(room, hi - inset, hi)
     z = lo[:, None] + (hi - lo)[:, None] * np.linspace(0.0, 1.0, rows)
     return np.where(meets[:, None], z, s.z0)
 
