@@ -29,6 +29,7 @@ from spatialcad.render import (
     voxel_mesh,
 )
 from spatialcad.render import camera as get_camera
+from spatialcad.render import mesh as mesh_module
 from spatialcad.render.layout import GAP, MAX_WIDTH, PAD, height
 
 WHITE = (255, 255, 255)
@@ -113,6 +114,38 @@ def test_voxel_mesh_drops_internal_faces() -> None:
     assert np.all(two.face_colors[~red] == (200, 200, 200))
     # duplicates in the input do not matter
     assert len(voxel_mesh([(0, 0, 0), (0, 0, 0)]).triangles) == 12
+
+
+def _cube_by_cube_mesh(voxels: list[tuple[int, int, int]],
+                       colors: dict[tuple[int, int, int], tuple[int, int, int]]) -> tuple:
+    """The voxel mesh built the plain way: cubes in sorted order, faces in _FACES order,
+    every exposed face two triangles, sides as sorted (end, end) pairs."""
+    verts, tris, cols, sides = [], [], [], set()
+    cells = sorted(set(voxels))
+    for x, y, z in cells:
+        for (dx, dy, dz), corners in mesh_module._FACES:
+            if (x + dx, y + dy, z + dz) in cells:
+                continue
+            pts = [(x + cx, y + cy, z + cz) for cx, cy, cz in corners]
+            b = len(verts)
+            verts += pts
+            tris += [(b, b + 1, b + 2), (b, b + 2, b + 3)]
+            cols += [colors.get((x, y, z), (200, 200, 200))] * 2
+            sides |= {tuple(sorted((pts[i], pts[(i + 1) % 4]))) for i in range(4)}
+    return verts, tris, cols, sorted(sides)
+
+
+def test_voxel_mesh_equals_the_cube_by_cube_construction() -> None:
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        count = int(rng.integers(1, 30))
+        cells = [tuple(int(c) for c in v) for v in rng.integers(-2, 3, size=(count, 3))]
+        colors = {c: tuple(int(v) for v in rng.integers(0, 256, 3)) for c in cells[::3]}
+        m = voxel_mesh(cells, colors=colors)
+        verts, tris, cols, sides = _cube_by_cube_mesh(cells, colors)
+        assert np.array_equal(m.vertices, verts) and np.array_equal(m.triangles, tris)
+        assert np.array_equal(m.face_colors, cols)
+        assert np.array_equal(m.edges, np.array(sides, dtype=float))
 
 
 def test_merge_and_solid_mesh() -> None:
