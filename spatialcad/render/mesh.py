@@ -107,7 +107,8 @@ def _unique_rows(rows: np.ndarray) -> np.ndarray:
     base = int(rows.max() - low) + 1
     weights = base ** np.arange(rows.shape[1] - 1, -1, -1, dtype=np.int64)
     keys = np.unique((rows - low) @ weights)
-    return (keys[:, None] // weights % base) + low
+    out: np.ndarray = keys[:, None] // weights % base + low
+    return out
 
 
 def merge(meshes: list[Mesh]) -> Mesh:
