@@ -15,8 +15,8 @@ import click
 from tqdm import tqdm
 
 from spatialcad import __version__, cluster, freecad_env, pipeline, shards
+from spatialcad.cad.disk_cache import CACHE_ENV
 from spatialcad.cad.part_import import import_parts, import_report_lines
-from spatialcad.cad.part_views import CACHE_ENV
 from spatialcad.cad.parts import SUFFIXES, catalogue, list_parts
 from spatialcad.cluster import SlurmSettings
 from spatialcad.outdir import check_replaceable_dir
@@ -149,10 +149,11 @@ def _warn_past_practical(chosen: list[registry.TaskInfo], level: int) -> None:
               "seed stream, and only scenes whose scene hash is in its share (no scene is in "
               "two splits).  Default: no split (the benchmark as it always was).")
 @click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
-              help="Cache of the engineering parts' projections (three_view levels >= 1), "
+              help="Cache of the engineering parts' projections and tessellations "
+              "(three_view levels >= 1), "
               "shared by processes and shards; the items are the same with or without it. "
               "Default: $SPATIALCAD_CACHE_DIR, else ~/.cache/spatialcad.")
-@click.option("--no-cache", is_flag=True, help="Keep no projection cache on disk.")
+@click.option("--no-cache", is_flag=True, help="Keep no projection or tessellation cache on disk.")
 @click.option("--with-steps", is_flag=True,
               help="Also store each item's step-by-step solution: one picture and one line "
               "of text per step (a fold undone, a move, a quarter turn), beside the item's "
@@ -183,7 +184,7 @@ def generate(task_spec: str, level: int, n: int, seed: int, out: Path | None, jo
         fail(f"--jobs must be >= 1, got {jobs}")
     chosen = _parse_tasks(task_spec, level)
     names = [t.name for t in chosen]
-    if no_cache:  # read by spatialcad/cad/part_views.py, in workers too
+    if no_cache:  # read by spatialcad/cad/disk_cache.py, in workers too
         os.environ[CACHE_ENV] = ""
     elif cache_dir is not None:
         os.environ[CACHE_ENV] = str(cache_dir.resolve())

@@ -10,7 +10,7 @@ import pytest
 from conftest import generated_items, only_the_answer_verifies, tree_bytes
 
 from spatialcad import freecad_env
-from spatialcad.cad import part_views
+from spatialcad.cad import disk_cache, part_views
 from spatialcad.cad.part_views import part_view
 from spatialcad.cad.parts import ASSETS_DIR, cached_part
 from spatialcad.cad.projection import project, turned
@@ -208,11 +208,12 @@ def test_drawings_are_drawn_with_dashed_hidden_lines():
     assert pixels_apart(solid, dashed) >= MIN_DIFF_PIXELS  # gaps along both hidden lines
 
 
-def test_projection_cache_cold_warm_damaged_and_off_give_the_same_items(spatialcad, tmp_path,
-                                                                        monkeypatch):
-    """The disk cache of projections (shared by processes and shards) never changes an
-    item: a cold cache, the warm one, a damaged entry and no cache give the same bytes."""
-    monkeypatch.setenv(part_views.CACHE_ENV, "")  # restored afterwards (the CLI sets it)
+def test_disk_cache_cold_warm_damaged_and_off_give_the_same_items(spatialcad, tmp_path,
+                                                                   monkeypatch):
+    """The disk cache of projections and tessellations (shared by processes and shards)
+    never changes an item: a cold cache, the warm one, damaged entries and no cache give
+    the same bytes."""
+    monkeypatch.setenv(disk_cache.CACHE_ENV, "")  # restored afterwards (the CLI sets it)
     cache = tmp_path / "cache"
     args = ["generate", "--task", "three_view", "--level", "1", "--n", "2", "--seed", "8"]
 
@@ -221,16 +222,20 @@ def test_projection_cache_cold_warm_damaged_and_off_give_the_same_items(spatialc
         return spatialcad(*args, *more)
 
     assert spatialcad_fresh("--out", tmp_path / "cold", "--cache-dir", cache)[0] == 0
-    entries = sorted(cache.rglob("*.npz"))
-    assert len(entries) >= 3  # at least the three principal directions of a part
+    projections = sorted((cache / "projections").rglob("*.npz"))
+    tessellations = sorted((cache / "tessellations").rglob("*.npz"))
+    assert len(projections) >= 3  # at least the three principal directions of a part
+    assert len(tessellations) >= 2  # the generator's and the verifier's meshes of a part
     assert spatialcad_fresh("--out", tmp_path / "warm", "--cache-dir", cache)[0] == 0
-    entries[0].write_bytes(b"damaged")
+    damaged = [projections[0], tessellations[0]]
+    for entry in damaged:
+        entry.write_bytes(b"damaged")
     assert spatialcad_fresh("--out", tmp_path / "mended", "--cache-dir", cache)[0] == 0
     assert spatialcad_fresh("--out", tmp_path / "off", "--no-cache")[0] == 0
     cold = tree_bytes(tmp_path / "cold")
     for other in ("warm", "mended", "off"):
         assert tree_bytes(tmp_path / other) == cold, other
-    assert entries[0].read_bytes() != b"damaged"  # rewritten
+    assert all(entry.read_bytes() != b"damaged" for entry in damaged)  # rewritten
 
 
 def test_every_left_view_question_places_the_front_on_the_right(items):

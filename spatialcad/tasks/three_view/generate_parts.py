@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from spatialcad.cad import tessellate
-from spatialcad.cad.part_views import part_view
+from spatialcad.cad.part_views import part_triangles, part_view
 from spatialcad.cad.parts import (
     ASSETS_DIR,
     PartEntry,
@@ -158,7 +158,7 @@ def _try_part(level: int, rng: np.random.Generator, directory: Path, target: tup
                        f"the {asked} view")
     pool = _wrong_options(answer, views, (first, second), scale, deflection, rng)
     shape = turned(part, rotation)
-    vertices, triangles = tessellate.triangles(shape, 0.01 * largest)
+    vertices, triangles = part_triangles(entry.path, rotation, 0.01 * largest)
     edges = tessellate.feature_edges(shape, deflection)
     reference = [Panel(draw_isometric(vertices, triangles, edges), "Isometric view")]
     reference += [Panel(draw_view(views[v], scale), f"{v.capitalize()} view")

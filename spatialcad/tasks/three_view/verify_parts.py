@@ -19,8 +19,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from spatialcad.cad import tessellate
-from spatialcad.cad.part_views import part_view
+from spatialcad.cad.part_views import part_triangles, part_view
 from spatialcad.cad.parts import cached_part, part_sha256, resolve
 from spatialcad.cad.projection import turned
 from spatialcad.render.camera import VIEWS
@@ -113,7 +112,7 @@ def verify_part(record: dict[str, Any], image: np.ndarray, spec: PartSpec) -> li
     names = {asked, *spec.reference_views[1:], *(o.view for o in options)}
     views = {v: part_view(path, rotation, *VIEWS[v].basis()[:2], deflection) for v in names}
     largest = max(shape.BoundBox.XLength, shape.BoundBox.YLength, shape.BoundBox.ZLength)
-    vertices, triangles = tessellate.triangles(shape, 0.002 * largest)
+    vertices, triangles = part_triangles(path, rotation, 0.002 * largest)
 
     failures = []
 
