@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -74,12 +75,21 @@ def voxel_mesh(
     Every exposed face is two triangles coloured with its cube's colour; the edges are the
     four sides of every exposed face (deduplicated), so each cube's outline is drawable.
     """
-    cells = sorted({(int(v[0]), int(v[1]), int(v[2])) for v in voxels})
+    cells = tuple(sorted({(int(v[0]), int(v[1]), int(v[2])) for v in voxels}))
+    colors = colors or {}
+    return _voxel_mesh(cells, tuple(tuple(int(c) for c in colors.get(v, default_color))
+                                    for v in cells))
+
+
+@lru_cache(maxsize=2048)
+def _voxel_mesh(cells: tuple[Voxel, ...], colors: tuple[Color, ...]) -> Mesh:
+    """:func:`voxel_mesh` of sorted distinct ``cells`` coloured ``colors``; remembered (the
+    same pieces are drawn from several sides and tested again and again), so its arrays
+    are read-only."""
     if not cells:
         return empty_mesh()
-    colors = colors or {}
     cube = np.array(cells, dtype=np.int64)
-    cell_colors = np.array([tuple(colors.get(c, default_color)) for c in cells])
+    cell_colors = np.array(colors)
     # occupancy on a grid padded by one cell, so every neighbour lookup is in range
     low = cube.min(axis=0) - 1
     grid = np.zeros(tuple(cube.max(axis=0) - low + 2), dtype=bool)
@@ -94,9 +104,12 @@ def voxel_mesh(
     after = np.roll(pts, -1, axis=1)
     sides = np.concatenate([np.minimum(pts, after), np.maximum(pts, after)], axis=2)
     edges = _unique_rows(sides.reshape(-1, 6))
-    return Mesh(pts.reshape(-1, 3).astype(np.float64), tris.reshape(-1, 3),
+    mesh = Mesh(pts.reshape(-1, 3).astype(np.float64), tris.reshape(-1, 3),
                 np.repeat(cell_colors[cube_of], 2, axis=0),
                 edges.reshape(-1, 2, 3).astype(np.float64))
+    for array in (mesh.vertices, mesh.triangles, mesh.face_colors, mesh.edges):
+        array.flags.writeable = False
+    return mesh
 
 
 def _unique_rows(rows: np.ndarray) -> np.ndarray:
