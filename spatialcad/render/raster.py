@@ -172,9 +172,8 @@ def _draw_edges(
     """Draw the visible parts of screen segments (K, 2) onto ``img`` in place.
 
     A segment is sampled about once per pixel; a sample is visible where its depth does
-    not exceed the depth limit of one of the 3x3 pixels around it (:func:`_limit_around`).
+    not exceed the depth limit of one of the 3x3 pixels around it (:func:`_seen`).
     """
-    h, w = zbuf.shape
     length = np.hypot(ex[:, 1] - ex[:, 0], ey[:, 1] - ey[:, 0])
     keep = np.isfinite(length) & (length >= 0.5)
     ex, ey, ez, length = ex[keep], ey[keep], ez[keep], length[keep]
@@ -188,8 +187,7 @@ def _draw_edges(
     ys = ey[eid, 0] + t * (ey[eid, 1] - ey[eid, 0])
     zs = ez[eid, 0] + t * (ez[eid, 1] - ez[eid, 0])
     col, row = np.floor(xs).astype(np.int64), np.floor(ys).astype(np.int64)
-    inb = (col >= 0) & (col < w) & (row >= 0) & (row < h)
-    vis = ~inb | (zs <= _limit_around(zbuf, ids, slack, row, col))
+    vis = _seen(row, col, zs, zbuf, ids, slack)
     first = np.zeros(len(vis), dtype=bool)
     first[starts] = True
     last = np.zeros(len(vis), dtype=bool)
@@ -209,19 +207,26 @@ def _draw_edges(
                   _SHIFT)
 
 
-def _limit_around(zbuf: np.ndarray, ids: np.ndarray, slack: np.ndarray, row: np.ndarray,
-                  col: np.ndarray) -> np.ndarray:
-    """Per (row, col), the largest depth limit over the 3x3 pixels around it (the border
-    repeated outward); a pixel's limit is its depth plus the ``slack`` of the triangle seen
-    there (``slack[ids + 1]``; inf where no triangle is)."""
+@numba.njit(cache=True, nogil=True)
+def _seen(row: np.ndarray, col: np.ndarray, zs: np.ndarray, zbuf: np.ndarray, ids: np.ndarray,
+          slack: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+    """Per sample at pixel (row, col) and depth ``zs``: outside the image, or not deeper
+    than the largest depth limit of the 3x3 pixels around it (the border repeated outward);
+    a pixel's limit is its depth plus the ``slack`` of the triangle seen there
+    (``slack[ids + 1]``; inf where no triangle is)."""
     h, w = zbuf.shape
-    best = np.full(len(row), -np.inf)
-    for dr in (-1, 0, 1):
-        r = (row + dr).clip(0, h - 1)
-        for dc in (-1, 0, 1):
-            c = (col + dc).clip(0, w - 1)
-            best = np.maximum(best, zbuf[r, c] + slack[ids[r, c] + 1])
-    return best
+    out = np.ones(len(row), dtype=np.bool_)
+    for i in range(len(row)):
+        if row[i] < 0 or row[i] >= h or col[i] < 0 or col[i] >= w:
+            continue
+        best = -np.inf
+        for dr in (-1, 0, 1):
+            r = min(max(row[i] + dr, 0), h - 1)
+            for dc in (-1, 0, 1):
+                c = min(max(col[i] + dc, 0), w - 1)
+                best = max(best, zbuf[r, c] + slack[ids[r, c] + 1])
+        out[i] = zs[i] <= best
+    return out
 
 
 def _silhouettes(zbuf: np.ndarray, ids: np.ndarray, grad: np.ndarray, tol: float) -> np.ndarray:
@@ -242,8 +247,34 @@ def _silhouettes(zbuf: np.ndarray, ids: np.ndarray, grad: np.ndarray, tol: float
     return mask.astype(np.uint8)
 
 
-_MEMO: OrderedDict[bytes, np.ndarray] = OrderedDict()
 MEMO_BYTES = 96 << 20  # images kept per process, at most
+
+
+class _Memo:
+    """The images drawn last, least recently used first, ``MEMO_BYTES`` at most."""
+
+    def __init__(self) -> None:
+        self.images: OrderedDict[bytes, np.ndarray] = OrderedDict()
+        self.nbytes = 0
+
+    def clear(self) -> None:
+        self.images.clear()
+        self.nbytes = 0
+
+    def get(self, key: bytes, make: Callable[[], np.ndarray]) -> np.ndarray:
+        """A copy of the image remembered under ``key``, made (and remembered) if it is
+        not."""
+        if key in self.images:
+            self.images.move_to_end(key)
+        else:
+            self.images[key] = make()
+            self.nbytes += self.images[key].nbytes
+            while self.nbytes > MEMO_BYTES and len(self.images) > 1:
+                self.nbytes -= self.images.popitem(last=False)[1].nbytes
+        return self.images[key].copy()
+
+
+_MEMO = _Memo()
 
 
 def _memo_key(mesh: Mesh, cam: Camera, *params: object) -> bytes:
@@ -258,17 +289,6 @@ def forget() -> None:
     """Drop the remembered images (the pipeline does so before each item: they serve the
     item's own verifier, and kept across items they would only grow a long run's memory)."""
     _MEMO.clear()
-
-
-def _remembered(key: bytes, make: Callable[[], np.ndarray]) -> np.ndarray:
-    """A copy of the array remembered under ``key``, made (and remembered) if it is not."""
-    if key in _MEMO:
-        _MEMO.move_to_end(key)
-    else:
-        _MEMO[key] = make()
-        while sum(a.nbytes for a in _MEMO.values()) > MEMO_BYTES and len(_MEMO) > 1:
-            _MEMO.popitem(last=False)
-    return _MEMO[key].copy()
 
 
 def render(
@@ -300,7 +320,7 @@ def render(
     mesh = _as_mesh(meshes)
     key = _memo_key(mesh, cam, size, scale, center, margin, background, edge_color,
                     edge_width, shading, ssaa, silhouette)
-    return _remembered(key, lambda: _render(mesh, cam, size, scale, center, margin, background,
+    return _MEMO.get(key, lambda: _render(mesh, cam, size, scale, center, margin, background,
                                             edge_color, edge_width, shading, ssaa, silhouette))
 
 
@@ -337,7 +357,7 @@ def triangle_ids(mesh: Mesh, cam: Camera, size: tuple[int, int], *,
         W, H = int(size[0]), int(size[1])
         return _rasterize(*_screen(mesh.vertices, cam, k, c, W, H), mesh.triangles, W, H)[1]
 
-    return _remembered(_memo_key(mesh, cam, "triangle ids", size, scale, center, margin), scan)
+    return _MEMO.get(_memo_key(mesh, cam, "triangle ids", size, scale, center, margin), scan)
 
 
 def _render(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: float | None,
