@@ -3,6 +3,8 @@ corner views and face pictures."""
 
 from __future__ import annotations
 
+from itertools import product
+
 import numpy as np
 import pytest
 
@@ -112,6 +114,24 @@ def test_transfer_turns_and_mirrors():
         assert np.array_equal(cn.transfer(g, cn.cross(up, z), up, x, y), np.rot90(g, k))
         up = cn.cross(z, up)
     assert np.array_equal(cn.transfer(g, cn.neg(x), y, x, y), np.fliplr(g))
+
+
+def test_transfer_equals_the_cell_by_cell_definition():
+    """Every frame of a plane to every other, odd and even sizes: the cell centre's
+    coordinates in the new frame, read in the old one, name the source cell."""
+    x, y = (1, 0, 0), (0, 1, 0)
+    frames = [(r, u) for r in (x, cn.neg(x), y, cn.neg(y)) for u in (x, cn.neg(x), y, cn.neg(y))
+              if cn.dot(r, u) == 0]
+    assert len(frames) == 8
+    for n in (3, 4, 5, 8):
+        g = np.arange(n * n * 2).reshape(n, n, 2)
+        for (right, up), (to_right, to_up) in product(frames, frames):
+            want = np.empty_like(g)
+            for i, j in product(range(n), range(n)):
+                a, b = 2 * j - (n - 1), (n - 1) - 2 * i
+                p = tuple(a * s + b * t for s, t in zip(to_right, to_up, strict=True))
+                want[i, j] = g[((n - 1) - cn.dot(p, up)) // 2, (cn.dot(p, right) + n - 1) // 2]
+            assert np.array_equal(cn.transfer(g, right, up, to_right, to_up), want)
 
 
 def test_face_pictures():

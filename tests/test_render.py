@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from itertools import product
 
 import numpy as np
 import pytest
@@ -30,6 +31,7 @@ from spatialcad.render import (
 )
 from spatialcad.render import camera as get_camera
 from spatialcad.render import mesh as mesh_module
+from spatialcad.render.cube_faces import face_image
 from spatialcad.render.layout import GAP, MAX_WIDTH, PAD, height
 
 WHITE = (255, 255, 255)
@@ -146,6 +148,21 @@ def test_voxel_mesh_equals_the_cube_by_cube_construction() -> None:
         assert np.array_equal(m.vertices, verts) and np.array_equal(m.triangles, tris)
         assert np.array_equal(m.face_colors, cols)
         assert np.array_equal(m.edges, np.array(sides, dtype=float))
+
+
+def test_face_image_paints_each_pixel_with_its_grid_block() -> None:
+    """A solid-style face picture: pixel x lies in block k when edges[k] <= x < edges[k + 1]
+    with edges = round(k * px / n), in both directions (sizes not divisible by n too)."""
+    rng = np.random.default_rng(1)
+    palette = [tuple(int(v) for v in c) for c in rng.integers(0, 256, (6, 3))]
+    for n, px in product((3, 4, 5, 8), (7, 50, 97, 413)):
+        grid = rng.integers(0, 6, (n, n))
+        edges = np.rint(np.arange(n + 1) * px / n)
+        block = np.searchsorted(edges, np.arange(px), side="right") - 1
+        picture = face_image(grid, "solid", palette, px)
+        assert picture.shape == (px, px, 3)
+        for y, x in product(range(0, px, 3), range(0, px, 5)):
+            assert tuple(picture[y, x]) == palette[grid[block[y], block[x]]]
 
 
 def test_merge_and_solid_mesh() -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -208,15 +209,20 @@ def random_cube(rng: np.random.Generator) -> Cube:
 def transfer(grid: np.ndarray, right: Vec, up: Vec, to_right: Vec, to_up: Vec) -> np.ndarray:
     """A picture drawn in the frame (right, up) as it reads in the frame (to_right, to_up)
     of the same plane; a mirrored frame gives the mirror image."""
-    n = grid.shape[0]
-    out = np.empty_like(grid)
-    for i in range(n):
-        for j in range(n):
-            # doubled coordinates of the cell centre, origin at the face centre
-            a, b = 2 * j - (n - 1), (n - 1) - 2 * i
-            p = tuple(a * x + b * y for x, y in zip(to_right, to_up, strict=True))
-            out[i, j] = grid[((n - 1) - dot(p, up)) // 2, (dot(p, right) + n - 1) // 2]
+    rows, cols = _transfer_index(grid.shape[0], dot(to_right, right), dot(to_up, right),
+                                 dot(to_right, up), dot(to_up, up))
+    out: np.ndarray = grid[rows, cols]
     return out
+
+
+@lru_cache(maxsize=256)
+def _transfer_index(n: int, rr: int, ur: int, ru: int, uu: int) -> tuple[np.ndarray, np.ndarray]:
+    """Source (row, col) of every cell of an n x n picture moved to a frame whose right and
+    up vectors have components (rr, ru) and (ur, uu) along the old right and up."""
+    i, j = np.indices((n, n))
+    # doubled coordinates of the cell centre, origin at the face centre
+    a, b = 2 * j - (n - 1), (n - 1) - 2 * i
+    return ((n - 1) - (a * ru + b * uu)) // 2, (a * rr + b * ur + n - 1) // 2
 
 
 def visible_normals(pose: np.ndarray) -> dict[str, Vec]:

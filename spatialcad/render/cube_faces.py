@@ -36,9 +36,10 @@ def face_image(grid: np.ndarray, style: str, palette: Sequence[Colour], px: int)
     n = grid.shape[0]
     colours = np.asarray(palette, dtype=np.uint8)
     if style != "dots":
-        edges = np.rint(np.arange(n + 1) * px / n).astype(int)
-        idx = np.searchsorted(edges, np.arange(px), side="right") - 1
-        picture: npt.NDArray[np.uint8] = colours[grid[np.ix_(idx, idx)]]
+        # block k covers pixels edges[k] .. edges[k + 1] - 1 in both directions
+        widths = np.diff(np.rint(np.arange(n + 1) * px / n).astype(int))
+        picture: npt.NDArray[np.uint8] = np.repeat(np.repeat(colours[grid], widths, axis=0),
+                                                   widths, axis=1)
         return picture
     img = np.empty((px, px, 3), dtype=np.uint8)
     img[:] = colours[0]
