@@ -73,10 +73,15 @@ def _load(tp: Any, value: Any, where: str) -> Any:
         if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
             if len(args) != len(value):
                 raise _fail(where, f"{len(args)} values", value)
+            if len(set(args)) == 1 and _all_scalars(args[0], value):
+                return tuple(value)
             return tuple(_load(a, v, f"{where}[{i}]")
                          for i, (a, v) in enumerate(zip(args, value, strict=True)))
         item = args[0] if args else Any
-        loaded = [_load(item, v, f"{where}[{i}]") for i, v in enumerate(value)]
+        if _all_scalars(item, value):
+            loaded = list(value)
+        else:
+            loaded = [_load(item, v, f"{where}[{i}]") for i, v in enumerate(value)]
         return tuple(loaded) if origin is tuple else loaded
     if origin is dict:
         if not isinstance(value, dict):
@@ -94,6 +99,18 @@ def _load(tp: Any, value: Any, where: str) -> Any:
             raise _fail(where, tp.__name__, value)
         return value
     raise TypeError(f"{where}: unsupported spec field type {tp!r}")
+
+
+def _all_scalars(tp: Any, values: list[Any] | tuple[Any, ...]) -> bool:
+    """Whether every one of ``values`` is a valid ``tp`` (int, float, str or bool), as
+    :func:`_load` would accept it: the quick path for long lists of numbers."""
+    if tp is int:
+        return all(type(v) is int for v in values)
+    if tp is float:
+        return all(type(v) is int or type(v) is float for v in values)
+    if tp is str or tp is bool:
+        return all(type(v) is tp for v in values)
+    return False
 
 
 @dataclass(frozen=True)
