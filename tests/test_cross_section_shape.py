@@ -118,3 +118,19 @@ def test_dense_samples_refine_until_neighbours_are_close() -> None:
     assert wide.sum() == 1  # only the jump stays, bracketed within 1e-3
     assert np.diff(samples.offsets)[wide][0] <= 1e-3
     assert samples.offsets[np.flatnonzero(wide)[0]] == pytest.approx(0.7, abs=1e-3)
+
+
+def test_shape_set_of_samples_is_the_shape_set_of_their_sections() -> None:
+    """Dense sampling's normalised shapes and profiles build the same set as the sections
+    themselves (the empty ones left out), to the last bit."""
+    def section_at(offsets: np.ndarray) -> np.ndarray:
+        return np.array([shapely.box(0, 0, 1.0 + 2.0 * d, 1) if d < 0.9 else shapely.Polygon()
+                         for d in offsets], dtype=object)
+
+    families = [ss.dense_samples(section_at, 0.0, 1.0, count=30),
+                ss.dense_samples(lambda d: np.array([TRIANGLE] * len(d), dtype=object), 0, 1)]
+    quick = ss.ShapeSet.of_samples(families)
+    plain = ss.ShapeSet(np.concatenate([s.shapes for s in families]))
+    assert len(quick) == len(plain) < sum(len(s.shapes) for s in families)
+    assert np.array_equal(quick.profiles, plain.profiles)
+    assert all(a.equals_exact(b, 0.0) for a, b in zip(quick.shapes, plain.shapes, strict=True))

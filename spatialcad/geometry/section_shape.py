@@ -25,7 +25,7 @@ ratios r < s have dissimilarity 2 - 2 sqrt(r / s)).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 import numba
@@ -187,6 +187,18 @@ class ShapeSet:
         self.shapes = shapes[shapely.area(shapes) > 0.0]
         self.profiles = profiles(self.shapes)
 
+    @classmethod
+    def of_samples(cls, samples: Iterable[Samples]) -> ShapeSet:
+        """The set of all sections of ``samples``, from the normalised shapes and profiles
+        that dense sampling computed (the same as ``ShapeSet`` of their shapes)."""
+        samples = list(samples)
+        out = cls.__new__(cls)
+        norm = np.concatenate([s.normalized for s in samples])
+        full = shapely.area(norm) > 0.0
+        out.shapes = norm[full]
+        out.profiles = np.concatenate([s.profiles for s in samples])[full]
+        return out
+
     def __len__(self) -> int:
         return len(self.shapes)
 
@@ -249,11 +261,15 @@ def _steps(norm: np.ndarray, prof: np.ndarray, first: np.ndarray) -> np.ndarray:
 class Samples(NamedTuple):
     """Sections of a plane family at sorted offsets; ``steps[i]`` is how far sections i
     and i + 1 are apart: below ``DENSE_STEP``, their aligned difference (an upper bound of
-    their dissimilarity); otherwise some value of at least ``DENSE_STEP``."""
+    their dissimilarity); otherwise some value of at least ``DENSE_STEP``.  ``normalized``
+    and ``profiles``: :func:`normalized` of the shapes and their profiles (zeros for
+    empty ones)."""
 
     offsets: np.ndarray
     shapes: np.ndarray
     steps: np.ndarray
+    normalized: np.ndarray
+    profiles: np.ndarray
 
 
 def dense_samples(
@@ -282,7 +298,7 @@ def dense_samples(
     while True:
         split = (steps >= DENSE_STEP) & (np.diff(offsets) > min_gap * width)
         if not split.any():
-            return Samples(offsets, shapes, steps)
+            return Samples(offsets, shapes, steps, norm, prof)
         at = np.flatnonzero(split)
         mids = (offsets[at] + offsets[at + 1]) / 2.0
         new = section_at(mids)

@@ -70,7 +70,7 @@ class Generator(base.Generator):
             raise Reject(str(exc)) from exc
         edges = sweep.stack_edges(descs)
         samples = {f: family_samples(edges, f) for f in mirror_twins(descs, p["families"])}
-        truths = shape.ShapeSet(np.concatenate([s.shapes for s in samples.values()]))
+        truths = shape.ShapeSet.of_samples(samples.values())
         trues = pick_true_options(composite, samples, level, rng)
         answer = pick_false_option(descs, truths, [t[2] for t in trues], p, rng)
         options = [_true_option(descs, *t) for t in trues] + [answer]

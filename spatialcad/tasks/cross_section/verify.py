@@ -316,8 +316,8 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
         n = family_normal(name)
         lo, hi = family_range(original, n)
         truths.append(shape.dense_samples(
-            partial(sections, original, n, rows=DENSE_ROWS), lo, hi).shapes)
-    every = shape.ShapeSet(np.concatenate(truths))
+            partial(sections, original, n, rows=DENSE_ROWS), lo, hi))
+    every = shape.ShapeSet.of_samples(truths)
     for g, o in zip(polygons, record["options"], strict=True):
         if o["is_answer"] and (near := every.nearest(g, need)) < need:
             failures.append(f"answer {o['letter']} is a true section: dissimilarity {near:.3f}")
