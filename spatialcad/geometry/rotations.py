@@ -63,8 +63,23 @@ def mirror(voxels: Iterable[Voxel], axis: int = 0) -> tuple[Voxel, ...]:
 
 
 def canonical(voxels: Iterable[Voxel]) -> tuple[Voxel, ...]:
-    vox = list(voxels)
-    return min(rotate(vox, m) for m in proper_rotations())
+    """``min(rotate(voxels, m) for m in proper_rotations())``, all 24 at once: each
+    normalized copy is read as the sorted integer keys of its voxels (coordinates as the
+    digits of one number), which order as its sorted tuple does."""
+    arr = np.array(list(voxels), dtype=np.int64).reshape(-1, 3)
+    if len(arr) == 0:
+        return ()
+    turned = arr @ _turns().transpose(0, 2, 1)  # (24, n, 3): arr @ m.T for every m
+    turned -= turned.min(axis=1, keepdims=True)
+    base = int(turned.max()) + 1
+    keys = np.sort((turned[..., 0] * base + turned[..., 1]) * base + turned[..., 2], axis=1)
+    best = keys[np.lexsort(keys.T[::-1])[0]].tolist()
+    return tuple((k // (base * base), k // base % base, k % base) for k in best)
+
+
+@cache
+def _turns() -> np.ndarray:
+    return np.array(proper_rotations(), dtype=np.int64)
 
 
 def congruent(a: Iterable[Voxel], b: Iterable[Voxel]) -> bool:
