@@ -53,16 +53,24 @@ def pattern_mask(name: str, size: int) -> np.ndarray:
 
 
 def _cell_tile(grid: Grid, r: int, c: int, size: int) -> np.ndarray:
-    colour = np.array(PALETTE[COLOURS[int(grid.colours[r, c])]], dtype=np.float64)
+    return _tile(int(grid.colours[r, c]), int(grid.patterns[r, c]), bool(grid.flips[r, c]),
+                 int(grid.turns[r, c]), size)
+
+
+@cache
+def _tile(colour_index: int, kind: int, flip: bool, turns: int, size: int) -> np.ndarray:
+    """A cell's picture (remembered: a drawing repeats its few kinds of cell); read-only."""
+    colour = np.array(PALETTE[COLOURS[colour_index]], dtype=np.float64)
     tile = np.broadcast_to(colour, (size, size, 3))
-    kind = int(grid.patterns[r, c])
     if kind:
         mask = pattern_mask(PATTERNS[kind - 1], size)
-        if grid.flips[r, c]:
+        if flip:
             mask = np.fliplr(mask)
-        mask = np.rot90(mask, int(grid.turns[r, c]))[:, :, None]
+        mask = np.rot90(mask, turns)[:, :, None]
         tile = tile * (1.0 - mask) + np.array(INK, dtype=np.float64) * mask
-    return np.rint(tile).astype(np.uint8)
+    out = np.rint(tile).astype(np.uint8)
+    out.flags.writeable = False
+    return out
 
 
 def draw_grid(grid: Grid, pitch: int | None = None) -> np.ndarray:

@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from spatialcad.render.grid2d import draw_grid
+from spatialcad.render.pixels import brightest
 from spatialcad.tasks.rotation_2d.spec import (
     GridSpec,
     OptionData,
@@ -96,9 +97,10 @@ def _pixel_turns(ref: np.ndarray, drawn: np.ndarray) -> list[int]:
     """Differing pixel counts between ``drawn`` and the reference turned k quarter turns."""
     out = []
     for k in range(4):
-        turned = np.rot90(ref, k)
+        turned = np.ascontiguousarray(np.rot90(ref, k))
         same_shape = turned.shape == drawn.shape
-        out.append(int(np.any(turned != drawn, axis=2).sum()) if same_shape else drawn.size)
+        out.append(cv2.countNonZero(brightest(cv2.absdiff(turned, drawn))) if same_shape
+                   else drawn.size)
     return out
 
 
