@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 import cv2
 import numpy as np
+import shapely
 from shapely.geometry import LineString, Polygon
 from shapely.geometry.base import BaseGeometry
 
@@ -64,11 +65,13 @@ def _grid(img: np.ndarray, fr: SheetFrame, clip: BaseGeometry, colour: Colour) -
     """Interior grid lines of the sheet, clipped to ``clip``."""
     lines = [LineString([(c, 0), (c, fr.rows)]) for c in range(1, fr.cols)]
     lines += [LineString([(0, r), (fr.cols, r)]) for r in range(1, fr.rows)]
-    for line in lines:
-        for seg in _parts(line.intersection(clip)):
-            if isinstance(seg, LineString):
-                coords = list(seg.coords)
-                _line(img, fr, coords[0], coords[-1], colour, 1)
+    ends = [(seg.coords[0], seg.coords[-1])
+            for part in shapely.intersection(np.array(lines, dtype=object), clip)
+            for seg in _parts(part) if isinstance(seg, LineString)]
+    if ends:
+        points = fr.px([p for pair in ends for p in pair]).tolist()
+        for p, q in zip(points[::2], points[1::2], strict=True):  # in order: AA lines blend
+            cv2.line(img, tuple(p), tuple(q), colour, 1, cv2.LINE_AA, _SHIFT)
 
 
 def _fill(img: np.ndarray, fr: SheetFrame, shape: BaseGeometry, colour: Colour) -> None:
