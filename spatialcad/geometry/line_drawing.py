@@ -116,15 +116,38 @@ def difference(a: LineDrawing, b: LineDrawing, tol: float, step: float | None = 
     kind (solid where the other is dashed).  Hidden lines running on visible ones do not
     show (a solid line covers the dashes).  Drawings are compared in place (no
     re-centring); lines closer than ``tol`` count as the same line."""
-    step = step or tol / 2.0
-    shown = [_shown(d, tol, step) for d in (a, b)]
-    ink = [np.concatenate(s) for s in shown]
-    missing = max(_unmatched(ink[0], ink[1], tol), _unmatched(ink[1], ink[0], tol))
-    kind = 0
-    for k in (0, 1):
-        pa, pb = shown[0][k], shown[1][k]
-        kind = max(kind, _unmatched(pa, pb, tol), _unmatched(pb, pa, tol))
-    return missing * step, max(0, kind - missing) * step
+    return Ink(a, tol, step).difference(Ink(b, tol, step))
+
+
+class Ink:
+    """A drawing sampled as :func:`difference` compares it: points every ``step`` along its
+    visible lines, and along its hidden lines where no visible line covers them, with
+    k-d trees of them built when first needed (one drawing is compared with many)."""
+
+    def __init__(self, d: LineDrawing, tol: float, step: float | None = None) -> None:
+        self.tol, self.step = tol, step or tol / 2.0
+        visible, hidden = _shown(d, tol, self.step)
+        self.points = (visible, hidden, np.concatenate([visible, hidden]))
+        self._trees: dict[int, cKDTree] = {}
+
+    def difference(self, other: Ink) -> tuple[float, float]:
+        """:func:`difference` of the two drawings (sampled with the same tol and step)."""
+        everything = 2
+        missing = max(self._unmatched(other, everything), other._unmatched(self, everything))
+        kind = max(max(self._unmatched(other, k), other._unmatched(self, k)) for k in (0, 1))
+        return missing * self.step, max(0, kind - missing) * self.step
+
+    def _unmatched(self, other: Ink, part: int) -> int:
+        """How many of our ``part`` points are farther than tol from every one of other's."""
+        mine, theirs = self.points[part], other.points[part]
+        if len(mine) == 0:
+            return 0
+        if len(theirs) == 0:
+            return len(mine)
+        if part not in other._trees:
+            other._trees[part] = cKDTree(theirs)
+        dist, _ = other._trees[part].query(mine, distance_upper_bound=self.tol)
+        return int(np.count_nonzero(~np.isfinite(dist)))
 
 
 def _shown(d: LineDrawing, tol: float, step: float) -> tuple[np.ndarray, np.ndarray]:

@@ -82,12 +82,19 @@ def face_band(level: int) -> tuple[int, int]:
     return FACE_BANDS[min(level, len(FACE_BANDS)) - 1]
 
 
-def drawn_difference(a: LineDrawing, b: LineDrawing, scale: float) -> float:
+def drawn_difference(a: LineDrawing | ld.Ink, b: LineDrawing | ld.Ink, scale: float) -> float:
     """How differently two drawings look in their panels (centred), in pixels of line: line
     one has where the other has none, plus KIND_WEIGHT of the line drawn solid in one and
-    dashed in the other (a dashed line differs from a solid one only in its gaps)."""
-    missing, kind = ld.difference(ld.centred(a), ld.centred(b), SAME_LINE_PX / scale)
+    dashed in the other (a dashed line differs from a solid one only in its gaps).  A
+    drawing compared again and again is best passed as its :func:`panel_ink`."""
+    first, second = (d if isinstance(d, ld.Ink) else panel_ink(d, scale) for d in (a, b))
+    missing, kind = first.difference(second)
     return (missing + KIND_WEIGHT * kind) * scale
+
+
+def panel_ink(d: LineDrawing, scale: float) -> ld.Ink:
+    """The drawing centred and sampled as :func:`drawn_difference` compares it."""
+    return ld.Ink(ld.centred(d), SAME_LINE_PX / scale)
 
 
 @dataclass
@@ -165,10 +172,12 @@ def _try_part(level: int, rng: np.random.Generator, directory: Path, target: tup
                   for v in (first, second)]
     images = [draw_view(views[asked], scale), *(draw_view(d, scale) for _, d in pool)]
 
+    inks = [panel_ink(d, scale) for _, d in pool]
+
     def accept(picked: tuple[int, ...]) -> bool:
-        drawings = [pool[i][1] for i in picked]
         return len({pool[i][0].operator for i in picked}) >= 2 and all(  # kinds mixed
-            drawn_difference(a, b, scale) >= MIN_DIFF_PX for a, b in combinations(drawings, 2))
+            drawn_difference(inks[i], inks[j], scale) >= MIN_DIFF_PX
+            for i, j in combinations(picked, 2))
 
     picked = balanced_set(images[0], [p.image for p in reference], images[1:], target, rng, accept)
     if picked is None:
@@ -203,8 +212,9 @@ def _wrong_options(answer: Candidate, views: dict[str, LineDrawing], shown: tupl
                                        * len(edits), strict=True)
                      for c in islice(_deletions(b, b.data.drawing(views), tol, rng), n)]
     pool = [(c, c.data.drawing(views)) for c in cands]
+    answer_ink = panel_ink(views[asked], scale)
     return [(c, d) for c, d in pool
-            if drawn_difference(d, views[asked], scale) >= MIN_DIFF_PX]
+            if drawn_difference(d, answer_ink, scale) >= MIN_DIFF_PX]
 
 
 def _deletions(base: Candidate, d: LineDrawing, tol: float, rng: np.random.Generator
