@@ -324,6 +324,19 @@ def test_channel_extremes_are_numpys() -> None:
         assert np.array_equal(brightest(part), part.max(axis=2))
 
 
+def test_pixels_differing_counts_as_numpy_does() -> None:
+    from spatialcad.render.pixels import pixels_differing
+    rng = np.random.default_rng(5)
+    a = rng.integers(0, 256, (57, 83, 3), dtype=np.uint8)
+    b = a.copy()
+    b[rng.random(a.shape) < 0.3] = rng.integers(0, 256, dtype=np.uint8)
+    for x, y in ((a, b), (a[5:40, 7:60], b[5:40, 7:60])):  # crops are views
+        gap = np.abs(x.astype(int) - y).max(axis=2)
+        for more_than in (0, 40, 64, 254):
+            assert pixels_differing(x, y, more_than) == np.count_nonzero(gap > more_than)
+    assert pixels_differing(a, a) == 0
+
+
 def test_cube_labels_name_the_cube_seen_at_each_pixel() -> None:
     from spatialcad.render.stacks import box_framing, cube_labels, cube_visibility
     framing = box_framing(get_camera("isometric"), (3, 3, 3), (300, 300))

@@ -19,3 +19,10 @@ def brightest(image: np.ndarray) -> np.ndarray:
     red, green, blue = cv2.split(np.asarray(image, dtype=np.uint8))
     out: np.ndarray = cv2.max(cv2.max(red, green), blue)
     return out
+
+
+def pixels_differing(a: np.ndarray, b: np.ndarray, more_than: int = 0) -> int:
+    """How many pixels of two equally sized RGB uint8 images differ by more than
+    ``more_than`` in some channel."""
+    largest = brightest(cv2.absdiff(a, b))
+    return int(cv2.countNonZero(cv2.threshold(largest, more_than, 255, cv2.THRESH_BINARY)[1]))

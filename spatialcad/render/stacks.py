@@ -13,6 +13,7 @@ from spatialcad.geometry.colours import CUBE_GREY, Colour
 from spatialcad.geometry.voxels import Voxel
 from spatialcad.render.camera import Camera, camera, orbit
 from spatialcad.render.mesh import Mesh, voxel_mesh
+from spatialcad.render.pixels import pixels_differing
 from spatialcad.render.raster import fit_scale, render, triangle_ids
 
 MARGIN = 12
@@ -208,4 +209,4 @@ class IsometricLook:
         """Pixels in which the two pictures differ (every pixel when their sizes differ)."""
         if self.size != other.size:
             return max(self.size[0] * self.size[1], other.size[0] * other.size[1])
-        return int(np.any(self.picture != other.picture, axis=2).sum())
+        return pixels_differing(self.picture, other.picture)

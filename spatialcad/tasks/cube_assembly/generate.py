@@ -29,7 +29,6 @@ from functools import cached_property
 from itertools import combinations
 from typing import Any
 
-import cv2
 import numpy as np
 
 from spatialcad.geometry import rotations, splitting
@@ -45,7 +44,7 @@ from spatialcad.render.piece_pictures import (
     tops_visible,
     visible,
 )
-from spatialcad.render.pixels import brightest
+from spatialcad.render.pixels import pixels_differing
 from spatialcad.render.thumbnails import (
     answer_ranks,
     balanced_set,
@@ -70,9 +69,7 @@ EDIT_WORDS = {"remove_cube": "a cube removed", "add_cube": "a cube added",
 
 def looks_different(a: np.ndarray, b: np.ndarray, scale: float) -> bool:
     """Pixels whose largest channel difference exceeds 40 cover MIN_DIFFERENCE face areas."""
-    largest = brightest(cv2.absdiff(a, b))
-    changed = cv2.countNonZero(cv2.threshold(largest, 40, 255, cv2.THRESH_BINARY)[1])
-    return changed >= MIN_DIFFERENCE * scale**2
+    return pixels_differing(a, b, 40) >= MIN_DIFFERENCE * scale**2
 
 
 class Generator(base.Generator):

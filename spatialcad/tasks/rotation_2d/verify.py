@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from spatialcad.render.grid2d import draw_grid
-from spatialcad.render.pixels import brightest
+from spatialcad.render.pixels import pixels_differing
 from spatialcad.tasks.rotation_2d.spec import (
     GridSpec,
     OptionData,
@@ -99,8 +99,7 @@ def _pixel_turns(ref: np.ndarray, drawn: np.ndarray) -> list[int]:
     for k in range(4):
         turned = np.ascontiguousarray(np.rot90(ref, k))
         same_shape = turned.shape == drawn.shape
-        out.append(cv2.countNonZero(brightest(cv2.absdiff(turned, drawn))) if same_shape
-                   else drawn.size)
+        out.append(pixels_differing(turned, drawn) if same_shape else drawn.size)
     return out
 
 

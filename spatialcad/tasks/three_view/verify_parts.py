@@ -24,7 +24,7 @@ from spatialcad.cad.parts import cached_part, part_sha256, resolve
 from spatialcad.cad.projection import turned
 from spatialcad.render.camera import VIEWS
 from spatialcad.render.engineering import draw_view
-from spatialcad.render.pixels import darkest
+from spatialcad.render.pixels import darkest, pixels_differing
 from spatialcad.tasks.three_view.spec import PartOption, PartSpec, parse_option
 from spatialcad.verify.base import crop
 
@@ -121,7 +121,7 @@ def verify_part(record: dict[str, Any], image: np.ndarray, spec: PartSpec) -> li
         if panel.shape != expected.shape:
             failures.append(f"{what}: panel is {panel.shape[:2]}, its drawing {expected.shape[:2]}")
             return
-        off = np.count_nonzero(np.abs(panel.astype(int) - expected).max(axis=2) > 64)
+        off = pixels_differing(panel, expected, 64)
         if off > MAX_MISMATCH * panel.shape[0] * panel.shape[1]:
             failures.append(f"{what} does not show its stated drawing ({off} pixels differ)")
 
