@@ -9,7 +9,9 @@ where the other has none of the same kind (solid vs dashed), after sampling both
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numba
@@ -99,13 +101,15 @@ def sample(lines: tuple[Polyline, ...], step: float) -> np.ndarray:
     return points
 
 
-def _unmatched(a: np.ndarray, b: np.ndarray, tol: float) -> int:
-    """How many points of ``a`` are farther than ``tol`` from every point of ``b``."""
+def _unmatched(a: np.ndarray, b: np.ndarray, tol: float,
+               tree: Callable[[], cKDTree] | None = None) -> int:
+    """How many points of ``a`` are farther than ``tol`` from every point of ``b``
+    (``tree``: gives b's k-d tree, when one is kept)."""
     if len(a) == 0:
         return 0
     if len(b) == 0:
         return len(a)
-    dist, _ = cKDTree(b).query(a, distance_upper_bound=tol)
+    dist, _ = (tree() if tree else cKDTree(b)).query(a, distance_upper_bound=tol)
     return int(np.count_nonzero(~np.isfinite(dist)))
 
 
@@ -139,15 +143,13 @@ class Ink:
 
     def _unmatched(self, other: Ink, part: int) -> int:
         """How many of our ``part`` points are farther than tol from every one of other's."""
-        mine, theirs = self.points[part], other.points[part]
-        if len(mine) == 0:
-            return 0
-        if len(theirs) == 0:
-            return len(mine)
-        if part not in other._trees:
-            other._trees[part] = cKDTree(theirs)
-        dist, _ = other._trees[part].query(mine, distance_upper_bound=self.tol)
-        return int(np.count_nonzero(~np.isfinite(dist)))
+        return _unmatched(self.points[part], other.points[part], self.tol,
+                          partial(other._tree, part))
+
+    def _tree(self, part: int) -> cKDTree:
+        if part not in self._trees:
+            self._trees[part] = cKDTree(self.points[part])
+        return self._trees[part]
 
 
 def _shown(d: LineDrawing, tol: float, step: float) -> tuple[np.ndarray, np.ndarray]:

@@ -82,19 +82,23 @@ def face_band(level: int) -> tuple[int, int]:
     return FACE_BANDS[min(level, len(FACE_BANDS)) - 1]
 
 
-def drawn_difference(a: LineDrawing | ld.Ink, b: LineDrawing | ld.Ink, scale: float) -> float:
+def drawn_difference(a: LineDrawing, b: LineDrawing, scale: float) -> float:
     """How differently two drawings look in their panels (centred), in pixels of line: line
     one has where the other has none, plus KIND_WEIGHT of the line drawn solid in one and
-    dashed in the other (a dashed line differs from a solid one only in its gaps).  A
-    drawing compared again and again is best passed as its :func:`panel_ink`."""
-    first, second = (d if isinstance(d, ld.Ink) else panel_ink(d, scale) for d in (a, b))
-    missing, kind = first.difference(second)
-    return (missing + KIND_WEIGHT * kind) * scale
+    dashed in the other (a dashed line differs from a solid one only in its gaps)."""
+    return ink_difference(panel_ink(a, scale), panel_ink(b, scale), scale)
 
 
 def panel_ink(d: LineDrawing, scale: float) -> ld.Ink:
-    """The drawing centred and sampled as :func:`drawn_difference` compares it."""
+    """The drawing centred and sampled as :func:`drawn_difference` compares it (kept for a
+    drawing compared with many)."""
     return ld.Ink(ld.centred(d), SAME_LINE_PX / scale)
+
+
+def ink_difference(a: ld.Ink, b: ld.Ink, scale: float) -> float:
+    """:func:`drawn_difference` of two drawings' :func:`panel_ink`."""
+    missing, kind = a.difference(b)
+    return (missing + KIND_WEIGHT * kind) * scale
 
 
 @dataclass
@@ -163,7 +167,7 @@ def _try_part(level: int, rng: np.random.Generator, directory: Path, target: tup
 
     answer = Candidate("correct_view", PartOption(asked), f"It is {view_words(asked)}.",
                        f"the {asked} view")
-    pool = _wrong_options(answer, views, (first, second), scale, deflection, rng)
+    pool, inks = _wrong_options(answer, views, (first, second), scale, deflection, rng)
     shape = turned(part, rotation)
     vertices, triangles = part_triangles(entry.path, rotation, 0.01 * largest)
     edges = tessellate.feature_edges(shape, deflection)
@@ -172,11 +176,9 @@ def _try_part(level: int, rng: np.random.Generator, directory: Path, target: tup
                   for v in (first, second)]
     images = [draw_view(views[asked], scale), *(draw_view(d, scale) for _, d in pool)]
 
-    inks = [panel_ink(d, scale) for _, d in pool]
-
     def accept(picked: tuple[int, ...]) -> bool:
         return len({pool[i][0].operator for i in picked}) >= 2 and all(  # kinds mixed
-            drawn_difference(inks[i], inks[j], scale) >= MIN_DIFF_PX
+            ink_difference(inks[i], inks[j], scale) >= MIN_DIFF_PX
             for i, j in combinations(picked, 2))
 
     picked = balanced_set(images[0], [p.image for p in reference], images[1:], target, rng, accept)
@@ -202,19 +204,26 @@ def _try_part(level: int, rng: np.random.Generator, directory: Path, target: tup
 
 def _wrong_options(answer: Candidate, views: dict[str, LineDrawing], shown: tuple[str, str],
                    scale: float, tol: float, rng: np.random.Generator
-                   ) -> list[tuple[Candidate, LineDrawing]]:
+                   ) -> tuple[list[tuple[Candidate, LineDrawing]], list[ld.Ink]]:
     """Every turned, flipped and other view, and a few line deletions from the answer and
-    from each of those, that draws differently from the answer."""
+    from each of those, that draws differently from the answer; with their
+    :func:`panel_ink`."""
     asked = answer.data.view
     edits = [*_transforms(asked, tuple(TRANSFORMS), rng), *_other_views(asked, shown, rng)]
     bases = [answer, *edits]
     cands = edits + [c for b, n in zip(bases, [DELETIONS_FROM_ANSWER] + [DELETIONS_FROM_EDIT]
                                        * len(edits), strict=True)
                      for c in islice(_deletions(b, b.data.drawing(views), tol, rng), n)]
-    pool = [(c, c.data.drawing(views)) for c in cands]
     answer_ink = panel_ink(views[asked], scale)
-    return [(c, d) for c, d in pool
-            if drawn_difference(d, answer_ink, scale) >= MIN_DIFF_PX]
+    pool: list[tuple[Candidate, LineDrawing]] = []
+    inks = []
+    for c in cands:
+        d = c.data.drawing(views)
+        ink = panel_ink(d, scale)
+        if ink_difference(ink, answer_ink, scale) >= MIN_DIFF_PX:
+            pool.append((c, d))
+            inks.append(ink)
+    return pool, inks
 
 
 def _deletions(base: Candidate, d: LineDrawing, tol: float, rng: np.random.Generator
