@@ -14,7 +14,7 @@ from functools import cache
 
 import numpy as np
 
-from spatialcad.geometry.voxels import Voxel
+from spatialcad.geometry.voxels import Voxel, digit_keys, digit_rows
 
 
 @cache
@@ -72,9 +72,9 @@ def canonical(voxels: Iterable[Voxel]) -> tuple[Voxel, ...]:
     turned = arr @ _turns().transpose(0, 2, 1)  # (24, n, 3): arr @ m.T for every m
     turned -= turned.min(axis=1, keepdims=True)
     base = int(turned.max()) + 1
-    keys = np.sort((turned[..., 0] * base + turned[..., 1]) * base + turned[..., 2], axis=1)
-    best = keys[np.lexsort(keys.T[::-1])[0]].tolist()
-    return tuple((k // (base * base), k // base % base, k % base) for k in best)
+    keys = np.sort(digit_keys(turned, base), axis=1)
+    best = digit_rows(keys[np.lexsort(keys.T[::-1])[0]], base, 3).tolist()
+    return tuple((x, y, z) for x, y, z in best)
 
 
 @cache

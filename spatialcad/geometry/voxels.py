@@ -27,6 +27,24 @@ VIEW_AXES: dict[str, tuple[int, int, int, int, int, int]] = {
 }
 
 
+def digit_keys(rows: np.ndarray, base: int) -> np.ndarray:
+    """Integer rows (the last axis) of entries in [0, base) read as the digits of one
+    integer, most significant first: the keys order as the rows do lexicographically
+    (sorting them sorts the rows many times faster than sorting tuples)."""
+    keys: np.ndarray = np.asarray(rows, dtype=np.int64) @ _digit_weights(base, np.shape(rows)[-1])
+    return keys
+
+
+def digit_rows(keys: np.ndarray, base: int, width: int) -> np.ndarray:
+    """The rows of ``width`` digits that :func:`digit_keys` read as ``keys``."""
+    out: np.ndarray = np.asarray(keys)[..., None] // _digit_weights(base, width) % base
+    return out
+
+
+def _digit_weights(base: int, width: int) -> np.ndarray:
+    return base ** np.arange(width - 1, -1, -1, dtype=np.int64)
+
+
 def normalized(voxels: Iterable[Voxel]) -> list[Voxel]:
     """Sorted voxels translated so that the minimum of each coordinate is 0."""
     arr = np.array(sorted(set(map(tuple, voxels))), dtype=int).reshape(-1, 3)

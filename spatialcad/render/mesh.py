@@ -10,7 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from spatialcad.geometry.colours import Colour as Color
-from spatialcad.geometry.voxels import Voxel
+from spatialcad.geometry.voxels import Voxel, digit_keys, digit_rows
 
 
 @dataclass(eq=False)
@@ -103,25 +103,17 @@ def _voxel_mesh(cells: tuple[Voxel, ...], colors: tuple[Color, ...]) -> Mesh:
     # a face side's ends differ in one coordinate, so min/max order them as tuples would
     after = np.roll(pts, -1, axis=1)
     sides = np.concatenate([np.minimum(pts, after), np.maximum(pts, after)], axis=2)
-    edges = _unique_rows(sides.reshape(-1, 6))
+    rows = sides.reshape(-1, 6)
+    least = int(rows.min())
+    radix = int(rows.max()) - least + 1
+    # the distinct sides, sorted
+    edges = digit_rows(np.unique(digit_keys(rows - least, radix)), radix, 6) + least
     mesh = Mesh(pts.reshape(-1, 3).astype(np.float64), tris.reshape(-1, 3),
                 np.repeat(cell_colors[cube_of], 2, axis=0),
                 edges.reshape(-1, 2, 3).astype(np.float64))
     for array in (mesh.vertices, mesh.triangles, mesh.face_colors, mesh.edges):
         array.flags.writeable = False
     return mesh
-
-
-def _unique_rows(rows: np.ndarray) -> np.ndarray:
-    """The distinct rows of a small-integer array in lexicographic order (``np.unique(rows,
-    axis=0)``, which sorts a structured view several times slower): each row is read as
-    the digits of one integer."""
-    low = rows.min()
-    base = int(rows.max() - low) + 1
-    weights = base ** np.arange(rows.shape[1] - 1, -1, -1, dtype=np.int64)
-    keys = np.unique((rows - low) @ weights)
-    out: np.ndarray = keys[:, None] // weights % base + low
-    return out
 
 
 def merge(meshes: list[Mesh]) -> Mesh:
