@@ -182,22 +182,25 @@ class ShapeSet:
     profiles bound each dissimilarity from below; exact overlaps are computed only where
     the bound is low."""
 
-    def __init__(self, geoms: np.ndarray | list[BaseGeometry]) -> None:
-        shapes = normalized(geoms)
-        self.shapes = shapes[shapely.area(shapes) > 0.0]
-        self.profiles = profiles(self.shapes)
+    def __init__(self, geoms: np.ndarray | list[BaseGeometry],
+                 known: tuple[np.ndarray, np.ndarray] | None = None) -> None:
+        """The set of ``geoms``; ``known``: their :func:`normalized` shapes and profiles,
+        when already computed (as :func:`of_samples` passes them)."""
+        if known is None:
+            norm = normalized(geoms)
+            known = (norm, _profiles_or_zero(norm))
+        norm, prof = known
+        full = shapely.area(norm) > 0.0
+        self.shapes, self.profiles = norm[full], prof[full]
 
     @classmethod
     def of_samples(cls, samples: Iterable[Samples]) -> ShapeSet:
         """The set of all sections of ``samples``, from the normalised shapes and profiles
-        that dense sampling computed (the same as ``ShapeSet`` of their shapes)."""
+        that dense sampling computed."""
         samples = list(samples)
-        out = cls.__new__(cls)
-        norm = np.concatenate([s.normalized for s in samples])
-        full = shapely.area(norm) > 0.0
-        out.shapes = norm[full]
-        out.profiles = np.concatenate([s.profiles for s in samples])[full]
-        return out
+        return cls(np.concatenate([s.shapes for s in samples]),
+                   (np.concatenate([s.normalized for s in samples]),
+                    np.concatenate([s.profiles for s in samples])))
 
     def __len__(self) -> int:
         return len(self.shapes)
