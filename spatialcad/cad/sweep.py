@@ -14,6 +14,7 @@ import shapely
 
 from spatialcad.cad import solids
 from spatialcad.cad.section import plane_basis
+from spatialcad.geometry.section_shape import unions
 
 N_CIRCLE = 128
 
@@ -48,12 +49,20 @@ def sections(edges: list[np.ndarray], normal: np.ndarray, offsets: np.ndarray) -
 
     Coordinates are in :func:`spatialcad.cad.section.plane_basis` of ``normal``.
     """
+    return unions(section_pieces(edges, normal, offsets))
+
+
+def section_pieces(edges: list[np.ndarray], normal: np.ndarray,
+                   offsets: np.ndarray) -> np.ndarray:
+    """The section of each solid (columns, top to bottom) at every offset (rows): convex
+    polygons, empty where the plane misses the solid; the rows' unions are :func:`sections`.
+    """
     n = np.asarray(normal, dtype=np.float64)
     n = n / np.linalg.norm(n)
     frame = np.stack(plane_basis(n), axis=1)
     offsets = np.asarray(offsets, dtype=np.float64)
-    result = np.array([shapely.Polygon()] * len(offsets), dtype=object)
-    for e in edges:
+    result = np.full((len(offsets), len(edges)), shapely.Polygon(), dtype=object)
+    for column, e in enumerate(edges):
         a, b = e[:, 0] @ n, e[:, 1] @ n  # (E,) signed heights of the edge ends
         da = a[None, :] - offsets[:, None]
         db = b[None, :] - offsets[:, None]
@@ -70,6 +79,5 @@ def sections(edges: list[np.ndarray], normal: np.ndarray, offsets: np.ndarray) -
         order = np.argsort(index, kind="stable")
         present, rank = np.unique(index[order], return_inverse=True)
         hulls = shapely.convex_hull(shapely.multipoints(points[order], indices=rank))
-        hulls = np.where(shapely.area(hulls) > 0.0, hulls, shapely.Polygon())
-        result[present] = shapely.union(result[present], hulls)
+        result[present, column] = np.where(shapely.area(hulls) > 0.0, hulls, shapely.Polygon())
     return result

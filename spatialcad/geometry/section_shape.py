@@ -34,6 +34,8 @@ import numpy.typing as npt
 import shapely
 from shapely.geometry.base import BaseGeometry
 
+from spatialcad.geometry import convex_pieces as cp
+
 SIMILAR_BELOW = 0.08
 OPTIONS_APART = 0.2
 # dense sampling refines until neighbouring samples differ by less than this, so any section
@@ -133,38 +135,82 @@ def profiles(shapes: np.ndarray | list[BaseGeometry]) -> np.ndarray:
     rings, ring_of = shapely.get_rings(parts, return_index=True)
     coords, index = shapely.get_coordinates(rings, return_index=True)
     same = index[1:] == index[:-1]
-    a, b = coords[:-1][same], coords[1:][same]
     owner = part_of[ring_of[index[:-1][same]]]  # sorted: shapes keep their order
-    bounds = np.searchsorted(owner, np.arange(len(shapes) + 1))
-    total = shapely.area(shapes)[:, None]
-    out = []
+    return _edge_profiles(coords[:-1][same], coords[1:][same], owner, shapely.area(shapes))
+
+
+def _edge_profiles(a: np.ndarray, b: np.ndarray, owner: np.ndarray,
+                   total: np.ndarray) -> np.ndarray:
+    """:func:`profiles` of shapes with clockwise boundary edges a -> b (shape ``owner``,
+    sorted) and areas ``total``."""
+    bounds = np.searchsorted(owner, np.arange(len(total) + 1))
+    below = []
     for e in _DIRS:
         s1, s2 = a @ e, b @ e
         w1, w2 = a @ [-e[1], e[0]], b @ [-e[1], e[0]]
-        below = _areas_below(s1, w1, s2 - s1, w2 - w1, bounds, _CUTS)
-        cumulative = np.hstack([np.zeros_like(total), below, total])
-        out.append(np.diff(cumulative, axis=1))
-    return np.stack(out, axis=1)
+        below.append(_areas_below(s1, w1, s2 - s1, w2 - w1, bounds, _CUTS))
+    return _slabs(np.stack(below, axis=1), total)
+
+
+def _slabs(below: np.ndarray, total: np.ndarray) -> np.ndarray:
+    """Slab areas from the areas below each cut (n, 2, len(_CUTS)) and the total areas."""
+    ends = np.broadcast_to(total[:, None, None], (len(total), len(_DIRS), 1))
+    return np.diff(np.concatenate([np.zeros_like(ends), below, ends], axis=2), axis=2)
+
+
+def piece_profiles(pieces: cp.Pieces) -> np.ndarray:
+    """:func:`profiles` of sections held as (normalised) convex pieces; zeros for empty
+    ones (profiles add up over pieces with disjoint interiors)."""
+    area, _ = cp.areas_and_centroids(pieces)
+    return _slabs(_piece_areas_below(pieces.coords, pieces.counts, _DIRS, _CUTS), area)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _add_below(out: np.ndarray, s1: float, w1: float, ds: float, dw: float,
+               cuts: np.ndarray) -> None:  # pragma: no cover
+    """Add to ``out[c]`` the integral of w ds over the part of edge (s1, w1) + r (ds, dw),
+    0 <= r <= 1, with s <= cuts[c].
+
+    Its part with s <= t is r <= r_t (ds > 0) or r >= r_t (ds < 0), and the integral of
+    w ds from 0 to r is ds (w1 r + dw r^2 / 2); summed over the clockwise rings of a
+    shape, that is its area below t.
+    """
+    inv = 1.0 / ds if ds != 0.0 else 0.0
+    whole = min(ds, 0.0) * (w1 + 0.5 * dw)
+    for c in range(len(cuts)):
+        r = min(max((cuts[c] - s1) * inv, 0.0), 1.0)
+        out[c] += abs(ds) * r * (w1 + 0.5 * dw * r) + whole
 
 
 @numba.njit(cache=True, nogil=True)
 def _areas_below(s1: np.ndarray, w1: np.ndarray, ds: np.ndarray, dw: np.ndarray,
                  bounds: np.ndarray, cuts: np.ndarray) -> np.ndarray:  # pragma: no cover
-    """Per shape (edges ``bounds[i]:bounds[i + 1]``) and cut t, the area with s <= t.
-
-    An edge is p(r) = a + r (b - a), 0 <= r <= 1; its part with s <= t is r <= r_t
-    (ds > 0) or r >= r_t (ds < 0), and the integral of w ds from 0 to r is
-    ds (w1 r + dw r^2 / 2); summed over the clockwise rings of a shape, that is its area
-    below t.
-    """
+    """Per shape (edges ``bounds[i]:bounds[i + 1]``) and cut t, the area with s <= t."""
     out = np.zeros((len(bounds) - 1, len(cuts)))
     for i in range(len(bounds) - 1):
         for j in range(bounds[i], bounds[i + 1]):
-            inv = 1.0 / ds[j] if ds[j] != 0.0 else 0.0
-            whole = min(ds[j], 0.0) * (w1[j] + 0.5 * dw[j])
-            for c in range(len(cuts)):
-                r = min(max((cuts[c] - s1[j]) * inv, 0.0), 1.0)
-                out[i, c] += abs(ds[j]) * r * (w1[j] + 0.5 * dw[j] * r) + whole
+            _add_below(out[i], s1[j], w1[j], ds[j], dw[j], cuts)
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _piece_areas_below(coords: np.ndarray, counts: np.ndarray, dirs: np.ndarray,
+                       cuts: np.ndarray) -> np.ndarray:  # pragma: no cover
+    """Per section of convex pieces (counter-clockwise, :mod:`convex_pieces`), direction
+    and cut, the area with s <= t: :func:`_areas_below` over their edges run clockwise."""
+    out = np.zeros((len(counts), len(dirs), len(cuts)))
+    for s in range(len(counts)):
+        for k in range(counts.shape[1]):
+            n = counts[s, k]
+            for i in range(n):
+                j = i + 1 if i + 1 < n else 0  # clockwise: the edge from vertex j to i
+                ax, ay, bx, by = coords[s, k, j, 0], coords[s, k, j, 1], coords[s, k, i, 0], \
+                    coords[s, k, i, 1]
+                for d in range(len(dirs)):
+                    ex, ey = dirs[d, 0], dirs[d, 1]
+                    s1, w1 = ax * ex + ay * ey, ay * ex - ax * ey
+                    s2, w2 = bx * ex + by * ey, by * ex - bx * ey
+                    _add_below(out[s, d], s1, w1, s2 - s1, w2 - w1, cuts)
     return out
 
 
@@ -178,29 +224,31 @@ def _profile_bounds(pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
 
 
 class ShapeSet:
-    """Normalised shapes with their profiles, for repeated "is anything like this?" queries:
-    profiles bound each dissimilarity from below; exact overlaps are computed only where
-    the bound is low."""
+    """Shapes with the profiles of their normalised forms, for repeated "is anything like
+    this?" queries: profiles bound each dissimilarity from below; exact overlaps are
+    computed only where the bound is low (and shapes normalised only when first needed)."""
 
     def __init__(self, geoms: np.ndarray | list[BaseGeometry],
-                 known: tuple[np.ndarray, np.ndarray] | None = None) -> None:
-        """The set of ``geoms``; ``known``: their :func:`normalized` shapes and profiles,
-        when already computed (as :func:`of_samples` passes them)."""
-        if known is None:
-            norm = normalized(geoms)
-            known = (norm, _profiles_or_zero(norm))
-        norm, prof = known
-        full = shapely.area(norm) > 0.0
-        self.shapes, self.profiles = norm[full], prof[full]
+                 profiles: np.ndarray | None = None) -> None:
+        """The set of ``geoms``; ``profiles``: those of their :func:`normalized` forms
+        (zeros for empty ones), when already computed (as :func:`of_samples` passes them)."""
+        geoms = np.asarray(geoms, dtype=object)
+        known = profiles is None
+        norm = normalized(geoms) if known else np.full(len(geoms), None, dtype=object)
+        if profiles is None:
+            profiles = _profiles_or_zero(norm)
+        full = profiles[:, 0].sum(axis=1) > 0.0  # a shape's slabs add up to its area
+        self.shapes, self.profiles = geoms[full], profiles[full]
+        self._normalized = norm[full]  # filled in as nearest needs them
+        self._known = np.full(len(self.shapes), known)
 
     @classmethod
     def of_samples(cls, samples: Iterable[Samples]) -> ShapeSet:
-        """The set of all sections of ``samples``, from the normalised shapes and profiles
-        that dense sampling computed."""
+        """The set of all sections of ``samples``, with the profiles dense sampling
+        computed."""
         samples = list(samples)
         return cls(np.concatenate([s.shapes for s in samples]),
-                   (np.concatenate([s.normalized for s in samples]),
-                    np.concatenate([s.profiles for s in samples])))
+                   np.concatenate([s.profiles for s in samples]))
 
     def __len__(self) -> int:
         return len(self.shapes)
@@ -215,9 +263,12 @@ class ShapeSet:
         g, i = np.nonzero(bound < need)
         if len(g) == 0:
             return float(bound.min())
+        todo = np.unique(i[~self._known[i]])
+        self._normalized[todo] = normalized(self.shapes[todo])
+        self._known[todo] = True
         # area(a ^ g b) = area(g^-1 a ^ b), and g^-1 is the transposed matrix
         images = symmetries(a, inverse=True)
-        overlap = shapely.area(shapely.intersection(images[g], self.shapes[i]))
+        overlap = shapely.area(shapely.intersection(images[g], self._normalized[i]))
         exact = bound.copy()
         exact[g, i] = 2.0 - 2.0 * overlap
         return float(max(exact.min(), 0.0))
@@ -247,32 +298,65 @@ def _profiles_or_zero(norm: np.ndarray) -> np.ndarray:
     return out
 
 
-def _steps(norm: np.ndarray, prof: np.ndarray, first: np.ndarray) -> np.ndarray:
-    """For each i in ``first``, how far normalised shape i + 1 is from shape i, as dense
-    sampling needs it: area(norm_i ^ norm_i+1) (aligned), or, where their profiles already
-    prove that area at least ``DENSE_STEP``, that lower bound (no overlay computed)."""
-    a, b = norm[first], norm[first + 1]
-    bound = np.abs(prof[first] - prof[first + 1]).sum(axis=2).max(axis=1)
-    full = (shapely.area(a) > 0.0) & (shapely.area(b) > 0.0)
-    sure = full & (bound >= DENSE_STEP + 1e-9)  # the margin covers rounding in the bound
-    out = np.where(sure, bound, 0.0)
-    rest = ~sure
-    out[rest] = _aligned(a[rest], b[rest])
-    return out
-
-
 class Samples(NamedTuple):
     """Sections of a plane family at sorted offsets; ``steps[i]`` is how far sections i
     and i + 1 are apart: below ``DENSE_STEP``, their aligned difference (an upper bound of
-    their dissimilarity); otherwise some value of at least ``DENSE_STEP``.  ``normalized``
-    and ``profiles``: :func:`normalized` of the shapes and their profiles (zeros for
-    empty ones)."""
+    their dissimilarity); otherwise some value of at least ``DENSE_STEP``.  ``pieces``:
+    the sections' convex pieces, normalised as a whole (:func:`normalized`); ``disjoint``:
+    whether those have disjoint interiors (else their unions are compared);
+    ``profiles``: those of the normalised sections (zeros for empty ones)."""
 
     offsets: np.ndarray
     shapes: np.ndarray
     steps: np.ndarray
-    normalized: np.ndarray
+    pieces: cp.Pieces
+    disjoint: np.ndarray
     profiles: np.ndarray
+
+
+def unions(pieces: np.ndarray) -> np.ndarray:
+    """The union of each row of an (S, K) object array of polygons."""
+    out = np.array([shapely.Polygon()] * len(pieces), dtype=object)
+    for column in np.asarray(pieces, dtype=object).T:
+        present = np.flatnonzero(shapely.area(column) > 0.0)
+        out[present] = shapely.union(out[present], column[present])
+    return out
+
+
+def _steps(s: Samples, first: np.ndarray) -> np.ndarray:
+    """For each i in ``first``, how far section i + 1 is from section i, as dense sampling
+    needs it: area(norm_i ^ norm_i+1) (aligned), or, where their profiles already prove
+    that area at least ``DENSE_STEP``, that lower bound (no overlap computed)."""
+    a, b = first, first + 1
+    bound = np.abs(s.profiles[a] - s.profiles[b]).sum(axis=2).max(axis=1)
+    has = s.profiles[:, 0].sum(axis=1) > 0.0  # a shape's slabs add up to its area
+    sure = has[a] & has[b] & (bound >= DENSE_STEP + 1e-9)  # the margin covers rounding
+    out = np.where(sure, bound, 0.0)
+    rest = np.flatnonzero(~sure)
+    ra, rb = a[rest], b[rest]
+    aligned = np.where(has[ra] | has[rb], 2.0, 0.0)
+    quick = has[ra] & has[rb] & s.disjoint[ra] & s.disjoint[rb]
+    aligned[quick] = 2.0 - 2.0 * cp.overlaps(s.pieces, ra[quick], s.pieces, rb[quick])
+    slow = has[ra] & has[rb] & ~quick  # pieces overlapping: compare the unions
+    aligned[slow] = 2.0 - 2.0 * shapely.area(shapely.intersection(
+        normalized(s.shapes[ra[slow]]), normalized(s.shapes[rb[slow]])))
+    out[rest] = np.clip(aligned, 0.0, 2.0)
+    return out
+
+
+def _sampled(section_at: Callable[[np.ndarray], np.ndarray], offsets: np.ndarray) -> Samples:
+    """The sections at ``offsets`` (steps not yet known)."""
+    matrix = section_at(offsets)
+    shapes = unions(matrix)
+    raw = cp.pieces_of(matrix)
+    area, centroid = cp.areas_and_centroids(raw)
+    pieces = cp.normalized(raw, area, centroid)
+    # the pieces' areas add up to their union's: they are all there, with disjoint interiors
+    disjoint = np.abs(area - shapely.area(shapes)) <= 1e-9 * area
+    prof = piece_profiles(pieces)
+    if not disjoint.all():
+        prof[~disjoint] = _profiles_or_zero(normalized(shapes[~disjoint]))
+    return Samples(offsets, shapes, np.zeros(len(offsets)), pieces, disjoint, prof)
 
 
 def dense_samples(
@@ -284,36 +368,33 @@ def dense_samples(
 ) -> Samples:
     """Sections of a plane family over its range ``(lo, hi)``.
 
-    ``section_at(offsets)`` returns the sections at ``offsets``.  Starts from ``count``
-    evenly spaced offsets plus two within ``min_gap`` of the ends, then bisects every gap
-    whose two sections differ by ``DENSE_STEP`` or more (aligned, without symmetries: an
-    upper bound), until gaps are narrower than ``min_gap`` times the range: true jumps
-    (an XY plane passing from one solid to the next) stay jumps, and the sections skipped
-    at the very ends are slivers.
+    ``section_at(offsets)`` returns the sections at ``offsets`` as convex pieces, an (S, K)
+    object array of polygons (empty where a piece is missing) whose rows' unions are the
+    sections.  Starts from ``count`` evenly spaced offsets plus two within ``min_gap`` of
+    the ends, then bisects every gap whose two sections differ by ``DENSE_STEP`` or more
+    (aligned, without symmetries: an upper bound), until gaps are narrower than ``min_gap``
+    times the range: true jumps (an XY plane passing from one solid to the next) stay
+    jumps, and the sections skipped at the very ends are slivers.
     """
     width = hi - lo
     ends: list[npt.ArrayLike] = [[min_gap], (np.arange(count) + 0.5) / count, [1.0 - min_gap]]
-    offsets = lo + width * np.concatenate(ends)
-    shapes = section_at(offsets)
-    norm = normalized(shapes)
-    prof = _profiles_or_zero(norm)
-    steps = _steps(norm, prof, np.arange(len(norm) - 1))
+    s = _sampled(section_at, lo + width * np.concatenate(ends))
+    s = s._replace(steps=_steps(s, np.arange(len(s.offsets) - 1)))
     while True:
-        split = (steps >= DENSE_STEP) & (np.diff(offsets) > min_gap * width)
+        split = (s.steps >= DENSE_STEP) & (np.diff(s.offsets) > min_gap * width)
         if not split.any():
-            return Samples(offsets, shapes, steps, norm, prof)
+            return s
         at = np.flatnonzero(split)
-        mids = (offsets[at] + offsets[at + 1]) / 2.0
-        new = section_at(mids)
-        new_norm = normalized(new)
+        new = _sampled(section_at, (s.offsets[at] + s.offsets[at + 1]) / 2.0)
         # the sorted order after inserting mid k right after sample at[k]
-        offsets = np.insert(offsets, at + 1, mids)
-        shapes = np.insert(shapes, at + 1, new)
-        norm = np.insert(norm, at + 1, new_norm)
-        prof = np.insert(prof, at + 1, _profiles_or_zero(new_norm), axis=0)
-        steps = np.insert(steps, at + 1, 0.0)
+        s = Samples(np.insert(s.offsets, at + 1, new.offsets),
+                    np.insert(s.shapes, at + 1, new.shapes),
+                    np.insert(s.steps, at + 1, new.steps),
+                    cp.inserted(s.pieces, at + 1, new.pieces),
+                    np.insert(s.disjoint, at + 1, new.disjoint),
+                    np.insert(s.profiles, at + 1, new.profiles, axis=0))
         changed = np.concatenate([at + np.arange(len(at)), at + np.arange(len(at)) + 1])
-        steps[changed] = _steps(norm, prof, changed)
+        s.steps[changed] = _steps(s, changed)
 
 
 def to_text(geom: BaseGeometry) -> str:

@@ -115,7 +115,7 @@ def family_samples(edges: list[np.ndarray], family: str) -> shape.Samples:
     """Dense sections of the stack along a plane family."""
     normal = cut.family_normal(family)
     lo, hi = sweep.offset_range(edges, normal)
-    return shape.dense_samples(lambda d: sweep.sections(edges, normal, d), lo, hi)
+    return shape.dense_samples(lambda d: sweep.section_pieces(edges, normal, d), lo, hi)
 
 
 def showable(sections: np.ndarray) -> np.ndarray:

@@ -183,16 +183,24 @@ def sections(
 ) -> np.ndarray:
     """Sections of the stack by the planes n . p = d for each d, in (u, v) coordinates,
     from ``rows`` chords per solid."""
+    return shape.unions(section_pieces(solids, n, offsets, rows))
+
+
+def section_pieces(
+    solids: list[Solid], n: np.ndarray, offsets: np.ndarray, rows: int = ROWS
+) -> np.ndarray:
+    """The (convex) section of each solid (columns) by each plane (rows): :func:`sections`
+    before the union."""
     offsets = np.asarray(offsets, dtype=float)
     axes = in_plane_axes(n)
-    result = np.array([shapely.Polygon()] * len(offsets), dtype=object)
-    for s in solids:
+    result = np.empty((len(offsets), len(solids)), dtype=object)
+    for column, s in enumerate(solids):
         if abs(axes[1][2]) > 1e-12:
             z = _heights(s, n, axes, offsets, rows)
         else:  # horizontal plane (v = y): rows across the cross-section, ends included
             z = np.broadcast_to((offsets * n[2])[:, None], (len(offsets), rows))
         lo, hi, ok, row = _chords(s, n, axes, offsets, z)
-        result = shapely.union(result, _polygons(lo, hi, row, ok))
+        result[:, column] = _polygons(lo, hi, row, ok)
     return result
 
 
@@ -316,7 +324,7 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
         n = family_normal(name)
         lo, hi = family_range(original, n)
         truths.append(shape.dense_samples(
-            partial(sections, original, n, rows=DENSE_ROWS), lo, hi))
+            partial(section_pieces, original, n, rows=DENSE_ROWS), lo, hi))
     every = shape.ShapeSet.of_samples(truths)
     for g, o in zip(polygons, record["options"], strict=True):
         if o["is_answer"] and (near := every.nearest(g, need)) < need:

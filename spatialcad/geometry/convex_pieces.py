@@ -1,0 +1,247 @@
+"""Sections as unions of convex pieces, and the areas they share, compiled.
+
+Every solid of a cross-section stack is convex, so a plane cuts it in a convex piece, and
+the pieces of different solids meet at most along a joint line (solids are stacked, not
+interpenetrating; the one exception, a horizontal plane exactly at a joint, is flagged by
+:func:`disjoint`).  The area shared by two such unions is then the sum, over pairs of
+pieces, of the area shared by two convex polygons, computed here in time linear in their
+vertex counts: both are cut into vertical slabs at every vertex's x, where each is an
+interval between two linear functions of x, and the overlap's height ``min(top) -
+max(bottom)`` is integrated exactly.  No general polygon overlay is needed: this is about
+seven times faster than GEOS on the 128-gons of round solids.
+
+Pieces are stored padded: ``coords`` (S, K, M, 2), section s's piece k has its
+``counts[s, k]`` vertices counter-clockwise in ``coords[s, k, :counts[s, k]]`` (0: no piece).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numba
+import numpy as np
+import shapely
+
+
+class Pieces(NamedTuple):
+    coords: np.ndarray  # (S, K, M, 2) float64, counter-clockwise, rings not closed
+    counts: np.ndarray  # (S, K) int64 vertices of each piece; 0: none
+
+    def __len__(self) -> int:
+        return len(self.counts)
+
+
+def pieces_of(matrix: np.ndarray) -> Pieces:
+    """The pieces of an (S, K) object array of convex shapely polygons; entries without
+    area, or that are no polygon, are left out (:func:`disjoint` tells the latter)."""
+    flat = np.asarray(matrix, dtype=object).ravel()
+    rows, cols = np.shape(matrix)
+    full = np.flatnonzero((shapely.area(flat) > 0.0)
+                          & (shapely.get_type_id(flat) == shapely.GeometryType.POLYGON))
+    ring_coords, ring = shapely.get_coordinates(shapely.get_exterior_ring(flat[full]),
+                                                return_index=True)
+    closed = np.bincount(ring, minlength=len(full))  # vertices with the closing repeat
+    n = closed - 1
+    first = np.concatenate([[0], np.cumsum(closed)[:-1]])
+    keep = np.ones(len(ring_coords), dtype=bool)
+    keep[first + n] = False
+    ring_coords, ring = ring_coords[keep], ring[keep]
+    j = np.arange(len(ring)) - (first - np.arange(len(full)))[ring]  # position in its ring
+    clockwise = _signed_areas(ring_coords, ring, j, n) < 0.0
+    j = np.where(clockwise[ring], n[ring] - 1 - j, j)
+    coords = np.zeros((rows * cols, max(3, int(n.max(initial=0))), 2))
+    coords[full[ring], j] = ring_coords
+    counts = np.zeros(rows * cols, dtype=np.int64)
+    counts[full] = n
+    return Pieces(coords.reshape(rows, cols, -1, 2), counts.reshape(rows, cols))
+
+
+def _signed_areas(xy: np.ndarray, ring: np.ndarray, j: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """Shoelace area of each ring (vertex ``j`` of ring ``ring`` at ``xy``, in order)."""
+    nxt = np.arange(len(xy)) + 1
+    nxt[j == n[ring] - 1] -= n[ring][j == n[ring] - 1]  # the last vertex closes on the first
+    cross = xy[:, 0] * xy[nxt, 1] - xy[nxt, 0] * xy[:, 1]
+    return 0.5 * np.bincount(ring, weights=cross, minlength=len(n))
+
+
+def concatenated(parts: list[Pieces]) -> Pieces:
+    """Sections of all ``parts`` in order (padded to the widest)."""
+    k = max(p.coords.shape[1] for p in parts)
+    m = max(p.coords.shape[2] for p in parts)
+    coords = [np.pad(p.coords, ((0, 0), (0, k - p.coords.shape[1]), (0, m - p.coords.shape[2]),
+                                (0, 0))) for p in parts]
+    counts = [np.pad(p.counts, ((0, 0), (0, k - p.counts.shape[1]))) for p in parts]
+    return Pieces(np.concatenate(coords), np.concatenate(counts))
+
+
+def inserted(p: Pieces, at: np.ndarray, new: Pieces) -> Pieces:
+    """``p`` with the sections of ``new`` inserted before indices ``at`` (as ``np.insert``)."""
+    wide = concatenated([p, new])
+    old, added = wide.coords[: len(p)], wide.coords[len(p):]
+    return Pieces(np.insert(old, at, added, axis=0),
+                  np.insert(wide.counts[: len(p)], at, wide.counts[len(p):], axis=0))
+
+
+def areas_and_centroids(p: Pieces) -> tuple[np.ndarray, np.ndarray]:
+    """Area (S,) and centroid (S, 2) of each section (centroid 0 where it has no area)."""
+    return _areas_and_centroids(p.coords, p.counts)
+
+
+@numba.njit(cache=True, nogil=True)
+def _areas_and_centroids(coords: np.ndarray,
+                         counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover
+    area = np.zeros(len(counts))
+    centroid = np.zeros((len(counts), 2))
+    for s in range(len(counts)):
+        mx = my = 0.0
+        for k in range(counts.shape[1]):
+            n = counts[s, k]
+            for i in range(n):
+                j = i + 1 if i + 1 < n else 0
+                x0, y0, x1, y1 = coords[s, k, i, 0], coords[s, k, i, 1], coords[s, k, j, 0], \
+                    coords[s, k, j, 1]
+                cross = x0 * y1 - x1 * y0
+                area[s] += 0.5 * cross
+                mx += (x0 + x1) * cross
+                my += (y0 + y1) * cross
+        if area[s] > 0.0:
+            centroid[s, 0], centroid[s, 1] = mx / (6.0 * area[s]), my / (6.0 * area[s])
+    return area, centroid
+
+
+def normalized(p: Pieces, area: np.ndarray, centroid: np.ndarray) -> Pieces:
+    """Each section moved to centroid 0 and scaled to unit area, from its ``area`` and
+    ``centroid`` (as :func:`spatialcad.geometry.section_shape.normalized` does its union)."""
+    scale = np.sqrt(np.where(area > 0.0, area, 1.0))
+    return Pieces((p.coords - centroid[:, None, None]) / scale[:, None, None, None], p.counts)
+
+
+def overlaps(a: Pieces, ia: np.ndarray, b: Pieces, ib: np.ndarray) -> np.ndarray:
+    """Area shared by section ``ia[t]`` of ``a`` and section ``ib[t]`` of ``b``, for each t."""
+    ia, ib = np.asarray(ia, dtype=np.int64), np.asarray(ib, dtype=np.int64)
+    if len(ia) == 0:
+        return np.zeros(0)
+    return _pair_overlaps(a.coords, a.counts, ia, b.coords, b.counts, ib)
+
+
+@numba.njit(cache=True, nogil=True)
+def _pair_overlaps(ca: np.ndarray, na: np.ndarray, ia: np.ndarray, cb: np.ndarray,
+                   nb: np.ndarray, ib: np.ndarray) -> np.ndarray:  # pragma: no cover
+    out = np.zeros(len(ia))
+    chains = np.empty((8, max(ca.shape[2], cb.shape[2]) + 1))
+    for t in range(len(ia)):
+        s, r = ia[t], ib[t]
+        for k in range(na.shape[1]):
+            if na[s, k] < 3:
+                continue
+            for m in range(nb.shape[1]):
+                if nb[r, m] >= 3:
+                    out[t] += _convex_overlap(ca[s, k], na[s, k], cb[r, m], nb[r, m], chains)
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _chains(c: np.ndarray, n: int, lo: np.ndarray,
+            hi: np.ndarray) -> tuple[int, int]:  # pragma: no cover
+    """The lower and upper chains of the counter-clockwise convex polygon ``c[:n]`` from its
+    leftmost to its rightmost vertex (x non-decreasing), as rows (x, y) of ``lo`` and
+    ``hi``; returns their vertex counts."""
+    first = last = 0
+    for i in range(n):
+        if c[i, 0] < c[first, 0] or (c[i, 0] == c[first, 0] and c[i, 1] < c[first, 1]):
+            first = i
+        if c[i, 0] > c[last, 0] or (c[i, 0] == c[last, 0] and c[i, 1] > c[last, 1]):
+            last = i
+    i, k = first, 0
+    while True:  # counter-clockwise from the leftmost vertex: along the bottom
+        lo[0, k], lo[1, k] = c[i, 0], c[i, 1]
+        k += 1
+        if i == last:
+            break
+        i = i + 1 if i + 1 < n else 0
+    bottom, i, k = k, first, 0
+    while True:  # clockwise from it: along the top
+        hi[0, k], hi[1, k] = c[i, 0], c[i, 1]
+        k += 1
+        if i == last:
+            break
+        i = i - 1 if i > 0 else n - 1
+    return bottom, k
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _at(xs: np.ndarray, ys: np.ndarray, j: int, x: float) -> float:  # pragma: no cover
+    """The chain's segment j (xs[j] < xs[j + 1]) at x."""
+    slope: float = (ys[j + 1] - ys[j]) / (xs[j + 1] - xs[j])
+    return ys[j] + slope * (x - xs[j])  # type: ignore[no-any-return]
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _positive_part(f0: float, f1: float, w: float) -> float:  # pragma: no cover
+    """Integral of max(0, f) over a width w where f runs linearly from f0 to f1."""
+    if f0 >= 0.0 and f1 >= 0.0:
+        return 0.5 * (f0 + f1) * w
+    if f0 <= 0.0 and f1 <= 0.0:
+        return 0.0
+    top = max(f0, f1)
+    return 0.5 * top * w * top / abs(f1 - f0)
+
+
+@numba.njit(cache=True, nogil=True)
+def _convex_overlap(a: np.ndarray, na: int, b: np.ndarray, nb: int,
+                    chains: np.ndarray) -> float:  # pragma: no cover
+    """Area of the intersection of two counter-clockwise convex polygons.
+
+    Between consecutive vertex x's of both, each polygon is the band between two linear
+    functions (its lower and upper chains); the overlap's height there is min(tops) -
+    max(bottoms), linear except where the two tops or the two bottoms cross, so each slab
+    is split at those crossings and the positive part of a linear height integrated.
+    """
+    ax_lo, ax_hi, bx_lo, bx_hi = chains[0:2], chains[2:4], chains[4:6], chains[6:8]
+    a_bottom, a_top = _chains(a, na, ax_lo, ax_hi)
+    b_bottom, b_top = _chains(b, nb, bx_lo, bx_hi)
+    x = max(ax_lo[0, 0], bx_lo[0, 0])
+    end = min(ax_lo[0, a_bottom - 1], bx_lo[0, b_bottom - 1])
+    if not x < end:
+        return 0.0
+    if max(ax_lo[1, :a_bottom].min(), bx_lo[1, :b_bottom].min()) >= min(
+            ax_hi[1, :a_top].max(), bx_hi[1, :b_top].max()):
+        return 0.0  # boxes apart in y
+    j1 = j2 = j3 = j4 = 0
+    total = 0.0
+    while x < end:
+        while ax_lo[0, j1 + 1] <= x:
+            j1 += 1
+        while ax_hi[0, j2 + 1] <= x:
+            j2 += 1
+        while bx_lo[0, j3 + 1] <= x:
+            j3 += 1
+        while bx_hi[0, j4 + 1] <= x:
+            j4 += 1
+        nxt = min(end, ax_lo[0, j1 + 1], ax_hi[0, j2 + 1], bx_lo[0, j3 + 1], bx_hi[0, j4 + 1])
+        w = nxt - x
+        la0, la1 = _at(ax_lo[0], ax_lo[1], j1, x), _at(ax_lo[0], ax_lo[1], j1, nxt)
+        ha0, ha1 = _at(ax_hi[0], ax_hi[1], j2, x), _at(ax_hi[0], ax_hi[1], j2, nxt)
+        lb0, lb1 = _at(bx_lo[0], bx_lo[1], j3, x), _at(bx_lo[0], bx_lo[1], j3, nxt)
+        hb0, hb1 = _at(bx_hi[0], bx_hi[1], j4, x), _at(bx_hi[0], bx_hi[1], j4, nxt)
+        # split points in (0, 1): where the tops cross and where the bottoms cross
+        s1 = s2 = 1.0
+        du0, du1 = ha0 - hb0, ha1 - hb1
+        if du0 * du1 < 0.0:
+            s1 = du0 / (du0 - du1)
+        dl0, dl1 = la0 - lb0, la1 - lb1
+        if dl0 * dl1 < 0.0:
+            s2 = dl0 / (dl0 - dl1)
+        if s2 < s1:
+            s1, s2 = s2, s1
+        t0 = 0.0
+        f0 = min(ha0, hb0) - max(la0, lb0)
+        for t1 in (s1, s2, 1.0):
+            if t1 <= t0:
+                continue
+            f1 = (min(ha0 + (ha1 - ha0) * t1, hb0 + (hb1 - hb0) * t1)
+                  - max(la0 + (la1 - la0) * t1, lb0 + (lb1 - lb0) * t1))
+            total += _positive_part(f0, f1, w * (t1 - t0))
+            t0, f0 = t1, f1
+        x = nxt
+    return total

@@ -1,0 +1,101 @@
+"""Convex pieces (spatialcad.geometry.convex_pieces) against shapely: no FreeCAD needed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import shapely
+from shapely import affinity
+
+from spatialcad.geometry import convex_pieces as cp
+
+EMPTY = shapely.Polygon()
+
+
+def random_convex(rng: np.random.Generator) -> shapely.Geometry:
+    """A random convex polygon: sometimes on a coarse grid (vertical and horizontal edges,
+    collinear vertices), sometimes clockwise, sometimes a 128-gon ellipse."""
+    if rng.random() < 0.2:
+        t = np.linspace(0.0, 2.0 * np.pi, 128, endpoint=False)
+        g = shapely.Polygon(np.c_[np.cos(t), rng.uniform(0.3, 1.0) * np.sin(t)])
+    else:
+        points = rng.normal(size=(int(rng.integers(3, 14)), 2)) * rng.uniform(0.2, 2.0, size=2)
+        if rng.random() < 0.4:
+            points = np.round(points, 1)
+        g = shapely.MultiPoint(points).convex_hull
+    if g.area == 0.0:
+        return EMPTY
+    if rng.random() < 0.3:
+        g = shapely.Polygon(list(g.exterior.coords)[::-1])
+    return affinity.translate(g, *rng.normal(scale=0.5, size=2))
+
+
+def random_sections(rng: np.random.Generator, count: int, width: int) -> np.ndarray:
+    rows = [[random_convex(rng) if rng.random() < 0.8 else EMPTY for _ in range(width)]
+            for _ in range(count)]
+    return np.array(rows, dtype=object)
+
+
+def test_overlaps_are_the_sums_of_pairwise_intersection_areas() -> None:
+    rng = np.random.default_rng(5)
+    sections = random_sections(rng, 120, 3)
+    pieces = cp.pieces_of(sections)
+    ia, ib = rng.integers(0, 120, 600), rng.integers(0, 120, 600)
+    ib[:60] = ia[:60]  # a section with itself: every edge shared
+    got = cp.overlaps(pieces, ia, pieces, ib)
+    want = [sum(shapely.intersection(a, b).area for a in sections[i] for b in sections[j])
+            for i, j in zip(ia, ib, strict=True)]
+    assert np.allclose(got, want, rtol=0.0, atol=1e-12)
+
+
+@pytest.mark.parametrize(("a", "b", "area"), [
+    (shapely.box(0, 0, 1, 1), shapely.box(1, 0, 2, 1), 0.0),  # sharing an edge
+    (shapely.box(0, 0, 1, 1), shapely.box(1, 1, 2, 2), 0.0),  # sharing a corner
+    (shapely.box(0, 0, 1, 1), shapely.box(0, 0.5, 1, 2), 0.5),  # same vertical sides
+    (shapely.box(0, 0, 4, 4), shapely.box(1, 1, 2, 2), 1.0),  # one inside the other
+    (shapely.box(0, 0, 1, 1), shapely.box(3, 0, 4, 1), 0.0),  # apart
+    (shapely.box(0, 0, 2, 1), shapely.box(0, 3, 2, 4), 0.0),  # apart above each other
+    (shapely.Polygon([(0, 0), (2, 0), (1, 2)]), shapely.Polygon([(0, 2), (2, 2), (1, 0)]), 1.0),
+])
+def test_overlap_of_touching_nested_and_apart_pieces(a: shapely.Geometry, b: shapely.Geometry,
+                                                     area: float) -> None:
+    pieces = cp.pieces_of(np.array([[a], [b]], dtype=object))
+    assert cp.overlaps(pieces, [0, 1], pieces, [1, 0]) == pytest.approx([area, area], abs=1e-12)
+    assert area == pytest.approx(shapely.intersection(a, b).area, abs=1e-12)
+
+
+def test_areas_centroids_and_normalised_pieces() -> None:
+    rng = np.random.default_rng(8)
+    sections = random_sections(rng, 60, 1)
+    pieces = cp.pieces_of(sections)
+    area, centroid = cp.areas_and_centroids(pieces)
+    assert np.allclose(area, shapely.area(sections[:, 0]), rtol=0.0, atol=1e-12)
+    full = area > 0.0
+    assert np.allclose(centroid[full], shapely.get_coordinates(shapely.centroid(
+        sections[full, 0])), rtol=0.0, atol=1e-12)
+    unit = cp.normalized(pieces, area, centroid)
+    unit_area, unit_centroid = cp.areas_and_centroids(unit)
+    assert np.allclose(unit_area[full], 1.0) and np.allclose(unit_centroid, 0.0, atol=1e-12)
+
+
+def test_pieces_are_counter_clockwise_and_leave_out_what_is_no_piece() -> None:
+    square_cw = shapely.Polygon([(0, 0), (0, 1), (1, 1), (1, 0)])
+    line = shapely.LineString([(0, 0), (1, 1)])
+    two = shapely.MultiPolygon([shapely.box(0, 0, 1, 1), shapely.box(2, 0, 3, 1)])
+    pieces = cp.pieces_of(np.array([[square_cw, line], [EMPTY, two]], dtype=object))
+    assert pieces.counts.tolist() == [[4, 0], [0, 0]]
+    area, _ = cp.areas_and_centroids(pieces)
+    assert area.tolist() == [1.0, 0.0]
+
+
+def test_inserting_pads_to_the_widest_pieces() -> None:
+    rng = np.random.default_rng(2)
+    small = cp.pieces_of(np.array([[shapely.box(0, 0, 1, 1)]] * 3, dtype=object))
+    wide = cp.pieces_of(random_sections(rng, 2, 2))
+    both = cp.inserted(small, np.array([1, 3]), wide)
+    assert both.coords.shape[1:3] == (2, max(small.coords.shape[2], wide.coords.shape[2]))
+    assert both.counts[:, 0].tolist() == [4, wide.counts[0, 0], 4, 4, wide.counts[1, 0]]
+    order = [0, 2, 3, 1, 4]  # where each section of small + wide went
+    every = cp.concatenated([small, wide])
+    assert np.array_equal(cp.overlaps(both, order, every, range(5)),
+                          cp.overlaps(every, range(5), every, range(5)))
