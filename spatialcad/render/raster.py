@@ -62,36 +62,72 @@ def fit_scale(
 
 
 @numba.njit(cache=True, nogil=True)
-def _fill(A: np.ndarray, B: np.ndarray, C: np.ndarray, eps: np.ndarray, Az: np.ndarray,
-          Bz: np.ndarray, Cz: np.ndarray, jx0: np.ndarray, jx1: np.ndarray, jy0: np.ndarray,
-          jy1: np.ndarray, live: np.ndarray, zbuf: np.ndarray, ids: np.ndarray,
-          w: int) -> None:  # pragma: no cover - compiled
-    """Scan each live triangle's pixel box into the flat z-buffer ``zbuf`` and ``ids``.
+def _scan(sx: np.ndarray, sy: np.ndarray, sz: np.ndarray, tris: np.ndarray, zbuf: np.ndarray,
+          ids: np.ndarray, w: int, h: int) -> np.ndarray:  # pragma: no cover - compiled
+    """Scan every triangle into the flat z-buffer ``zbuf`` and ``ids``; returns each
+    triangle's |grad depth| (0 for degenerate ones).
 
-    Pixel (x, y) is tested at box offsets (dx, dy) from the box origin's centre (ox, oy):
+    Edge function opposite vertex i: E_i(p) = A_i x + B_i y + C_i (edges 1->2, 2->0, 0->1),
+    signs turned so that the inside is E_i >= 0 for either winding.  Pixel (x, y) of the
+    triangle's box is tested at offsets (dx, dy) from the box origin's centre (ox, oy):
     inside when ``A_i dx >= -((A_i ox + B_i oy + C_i + eps_i) + B_i dy)`` for the three
     edges, depth ``(Az ox + Bz oy + Cz + Az dx) + Bz dy``.  The nearest depth wins, ties go
     to the higher triangle index (so the result does not depend on the order).
     """
-    for t in live:
-        ox, oy = jx0[t] + 0.5, jy0[t] + 0.5
-        e0 = A[t, 0] * ox + B[t, 0] * oy + C[t, 0] + eps[t, 0]
-        e1 = A[t, 1] * ox + B[t, 1] * oy + C[t, 1] + eps[t, 1]
-        e2 = A[t, 2] * ox + B[t, 2] * oy + C[t, 2] + eps[t, 2]
-        z0 = Az[t] * ox + Bz[t] * oy + Cz[t]
-        for y in range(jy0[t], jy1[t] + 1):
-            dy = float(y - jy0[t])
-            r0, r1, r2 = -(e0 + B[t, 0] * dy), -(e1 + B[t, 1] * dy), -(e2 + B[t, 2] * dy)
-            for x in range(jx0[t], jx1[t] + 1):
-                dx = float(x - jx0[t])
-                if A[t, 0] * dx >= r0 and A[t, 1] * dx >= r1 and A[t, 2] * dx >= r2:
-                    depth = (z0 + Az[t] * dx) + Bz[t] * dy
+    grad = np.zeros(len(tris))
+    X, Y, Z = np.empty(3), np.empty(3), np.empty(3)
+    A, B, C, eps = np.empty(3), np.empty(3), np.empty(3), np.empty(3)
+    for t in range(len(tris)):
+        for i in range(3):
+            X[i], Y[i], Z[i] = sx[tris[t, i]], sy[tris[t, i]], sz[tris[t, i]]
+        area2 = (X[1] - X[0]) * (Y[2] - Y[0]) - (X[2] - X[0]) * (Y[1] - Y[0])
+        sgn = -1.0 if area2 < 0 else 1.0
+        for i in range(3):
+            a, b = (i + 1) % 3, (i + 2) % 3
+            A[i] = (Y[a] - Y[b]) * sgn
+            B[i] = (X[b] - X[a]) * sgn
+            C[i] = (X[a] * Y[b] - X[b] * Y[a]) * sgn
+            eps[i] = 1e-6 * np.hypot(A[i], B[i])
+        area = abs(area2)
+        if not (np.isfinite(area) and area > 1e-9 and np.isfinite(Z[0]) and np.isfinite(Z[1])
+                and np.isfinite(Z[2])):
+            continue
+        Az = (A[0] * Z[0] + A[1] * Z[1] + A[2] * Z[2]) / area
+        Bz = (B[0] * Z[0] + B[1] * Z[1] + B[2] * Z[2]) / area
+        Cz = (C[0] * Z[0] + C[1] * Z[1] + C[2] * Z[2]) / area
+        grad[t] = np.hypot(Az, Bz)
+        jx0 = int(min(max(np.ceil(_finite(min(X[0], X[1], X[2]) - 0.5, 0.0)), 0.0), w))
+        jx1 = int(min(max(np.floor(_finite(max(X[0], X[1], X[2]) - 0.5, -1.0)), -1.0), w - 1))
+        jy0 = int(min(max(np.ceil(_finite(min(Y[0], Y[1], Y[2]) - 0.5, 0.0)), 0.0), h))
+        jy1 = int(min(max(np.floor(_finite(max(Y[0], Y[1], Y[2]) - 0.5, -1.0)), -1.0), h - 1))
+        ox, oy = jx0 + 0.5, jy0 + 0.5
+        e0 = A[0] * ox + B[0] * oy + C[0] + eps[0]
+        e1 = A[1] * ox + B[1] * oy + C[1] + eps[1]
+        e2 = A[2] * ox + B[2] * oy + C[2] + eps[2]
+        z0 = Az * ox + Bz * oy + Cz
+        for y in range(jy0, jy1 + 1):
+            dy = float(y - jy0)
+            r0, r1, r2 = -(e0 + B[0] * dy), -(e1 + B[1] * dy), -(e2 + B[2] * dy)
+            for x in range(jx0, jx1 + 1):
+                dx = float(x - jx0)
+                if A[0] * dx >= r0 and A[1] * dx >= r1 and A[2] * dx >= r2:
+                    depth = (z0 + Az * dx) + Bz * dy
                     p = y * w + x
                     if depth < zbuf[p]:
                         zbuf[p] = depth
                         ids[p] = t
                     elif depth == zbuf[p] and t > ids[p]:
                         ids[p] = t
+    return grad
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _finite(v: float, nan: float) -> float:  # pragma: no cover - compiled
+    """``v`` with NaN read as ``nan`` and infinities as the largest finite floats (as
+    numpy.nan_to_num does)."""
+    if np.isnan(v):
+        return nan
+    return min(max(v, -1.7976931348623157e308), 1.7976931348623157e308)
 
 
 def _rasterize(
@@ -104,40 +140,10 @@ def _rasterize(
     """
     zbuf = np.full(h * w, np.inf)
     ids = np.full(h * w, -1, dtype=np.int32)
-    m = len(tris)
-    grad = np.zeros(m)
-    if m == 0:
-        return zbuf.reshape(h, w), ids.reshape(h, w), grad
-    X, Y, Z = sx[tris], sy[tris], sz[tris]
-    # edge function opposite vertex i: E_i(p) = A_i x + B_i y + C_i (edges 1->2, 2->0, 0->1)
-    ia, ib = np.array([1, 2, 0]), np.array([2, 0, 1])
-    xa, ya, xb, yb = X[:, ia], Y[:, ia], X[:, ib], Y[:, ib]
-    A = ya - yb
-    B = xb - xa
-    C = xa * yb - xb * ya
-    area2 = (X[:, 1] - X[:, 0]) * (Y[:, 2] - Y[:, 0]) - (X[:, 2] - X[:, 0]) * (Y[:, 1] - Y[:, 0])
-    sgn = np.where(area2 < 0, -1.0, 1.0)
-    A, B, C = A * sgn[:, None], B * sgn[:, None], C * sgn[:, None]
-    area = np.abs(area2)
-    ok = np.isfinite(area) & (area > 1e-9) & np.all(np.isfinite(Z), axis=1)
-    safe = np.where(ok, area, 1.0)
-    Az = np.sum(A * Z, axis=1) / safe
-    Bz = np.sum(B * Z, axis=1) / safe
-    Cz = np.sum(C * Z, axis=1) / safe
-    grad = np.where(ok, np.hypot(Az, Bz), 0.0)
-    eps = 1e-6 * np.hypot(A, B)
-    with np.errstate(invalid="ignore"):
-        jx0 = np.ceil(np.nan_to_num(X.min(axis=1) - 0.5, nan=0.0)).clip(0, w)
-        jx1 = np.floor(np.nan_to_num(X.max(axis=1) - 0.5, nan=-1.0)).clip(-1, w - 1)
-        jy0 = np.ceil(np.nan_to_num(Y.min(axis=1) - 0.5, nan=0.0)).clip(0, h)
-        jy1 = np.floor(np.nan_to_num(Y.max(axis=1) - 0.5, nan=-1.0)).clip(-1, h - 1)
-    jx0, jx1, jy0, jy1 = (a.astype(np.int64) for a in (jx0, jx1, jy0, jy1))
-    bw, bh = jx1 - jx0 + 1, jy1 - jy0 + 1
-    ok &= (bw > 0) & (bh > 0)
-    live = np.flatnonzero(ok)
-    if len(live) == 0:
-        return zbuf.reshape(h, w), ids.reshape(h, w), grad
-    _fill(A, B, C, eps, Az, Bz, Cz, jx0, jx1, jy0, jy1, live, zbuf, ids, w)
+    grad = _scan(np.ascontiguousarray(sx, dtype=np.float64),
+                 np.ascontiguousarray(sy, dtype=np.float64),
+                 np.ascontiguousarray(sz, dtype=np.float64),
+                 np.ascontiguousarray(tris, dtype=np.int64).reshape(-1, 3), zbuf, ids, w, h)
     return zbuf.reshape(h, w), ids.reshape(h, w), grad
 
 
