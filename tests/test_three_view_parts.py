@@ -10,7 +10,7 @@ import pytest
 from conftest import generated_items, only_the_answer_verifies, tree_bytes
 
 from spatialcad import freecad_env
-from spatialcad.cad import disk_cache, part_views
+from spatialcad.cad import disk_cache, part_views, parts
 from spatialcad.cad.part_views import part_view
 from spatialcad.cad.parts import ASSETS_DIR, cached_part
 from spatialcad.cad.projection import project, turned
@@ -210,24 +210,27 @@ def test_drawings_are_drawn_with_dashed_hidden_lines():
 
 def test_disk_cache_cold_warm_damaged_and_off_give_the_same_items(spatialcad, tmp_path,
                                                                    monkeypatch):
-    """The disk cache of projections and tessellations (shared by processes and shards)
-    never changes an item: a cold cache, the warm one, damaged entries and no cache give
-    the same bytes."""
+    """The disk cache of projections, tessellations and parts read from STEP files (shared
+    by processes and shards) never changes an item: a cold cache, the warm one, damaged
+    entries and no cache give the same bytes."""
     monkeypatch.setenv(disk_cache.CACHE_ENV, "")  # restored afterwards (the CLI sets it)
     cache = tmp_path / "cache"
     args = ["generate", "--task", "three_view", "--level", "1", "--n", "2", "--seed", "8"]
 
-    def spatialcad_fresh(*more):  # as a new process would: no projections in memory
+    def spatialcad_fresh(*more):  # as a new process would: no projections, no parts in memory
         part_views._axis_drawing.cache_clear()
+        parts.cached_part.cache_clear()
         return spatialcad(*args, *more)
 
     assert spatialcad_fresh("--out", tmp_path / "cold", "--cache-dir", cache)[0] == 0
     projections = sorted((cache / "projections").rglob("*.npz"))
     tessellations = sorted((cache / "tessellations").rglob("*.npz"))
+    breps = sorted((cache / "breps").rglob("*.npz"))
     assert len(projections) >= 3  # at least the three principal directions of a part
     assert len(tessellations) >= 2  # the generator's and the verifier's meshes of a part
+    assert len(breps) >= 1  # every part read
     assert spatialcad_fresh("--out", tmp_path / "warm", "--cache-dir", cache)[0] == 0
-    damaged = [projections[0], tessellations[0]]
+    damaged = [projections[0], tessellations[0], breps[0]]
     for entry in damaged:
         entry.write_bytes(b"damaged")
     assert spatialcad_fresh("--out", tmp_path / "mended", "--cache-dir", cache)[0] == 0
