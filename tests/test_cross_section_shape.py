@@ -7,6 +7,7 @@ import pytest
 import shapely
 from shapely import affinity
 
+from spatialcad.geometry import convex_pieces as cp
 from spatialcad.geometry import section_shape as ss
 
 L_SHAPE = shapely.Polygon([(0, 0), (3, 0), (3, 1), (1, 1), (1, 2), (0, 2)])
@@ -90,7 +91,7 @@ def test_profile_bounds_never_exceed_the_exact_dissimilarity() -> None:
 def test_shape_set_nearest_is_the_brute_force_minimum() -> None:
     rng = np.random.default_rng(3)
     pool = random_shapes(rng, 40)
-    index = ss.ShapeSet(pool)
+    index = ss.ShapeSet.of_shapes(pool)
     for probe in random_shapes(rng, 6) + [pool[5], affinity.rotate(pool[9], 90.0)]:
         truth = ss.dissimilarities(probe, pool).min()
         for need in (0.1, 0.3, 0.6):
@@ -106,7 +107,7 @@ def test_dense_samples_refine_until_neighbours_are_close() -> None:
             width = 1.0 + 3.0 / (1.0 + np.exp(-(d - 0.3) * 50.0))
             g = shapely.box(0, 0, width, 1) if d < 0.7 else TRIANGLE
             out.append([g])
-        return np.array(out, dtype=object)
+        return cp.pieces_of(np.array(out, dtype=object))
 
     samples = ss.dense_samples(section_at, 0.0, 1.0, count=20)
     assert np.all(np.diff(samples.offsets) > 0)
@@ -123,17 +124,20 @@ def test_dense_samples_refine_until_neighbours_are_close() -> None:
 def test_shape_set_of_samples_is_the_shape_set_of_their_sections() -> None:
     """Dense sampling's profiles (from the normalised convex pieces) build the same set as
     the sections themselves (the empty ones left out)."""
-    def section_at(offsets: np.ndarray) -> np.ndarray:
-        return np.array([[shapely.box(0, 0, 1.0 + 2.0 * d, 1) if d < 0.9 else shapely.Polygon()]
-                         for d in offsets], dtype=object)
+    def section_at(offsets: np.ndarray) -> cp.Pieces:
+        return cp.pieces_of(np.array([[shapely.box(0, 0, 1.0 + 2.0 * d, 1) if d < 0.9
+                                       else shapely.Polygon()] for d in offsets], dtype=object))
 
     families = [ss.dense_samples(section_at, 0.0, 1.0, count=30),
-                ss.dense_samples(lambda d: np.full((len(d), 1), TRIANGLE, dtype=object), 0, 1)]
+                ss.dense_samples(lambda d: cp.pieces_of(np.full((len(d), 1), TRIANGLE,
+                                                                dtype=object)), 0, 1)]
     quick = ss.ShapeSet.of_samples(families)
-    plain = ss.ShapeSet(np.concatenate([s.shapes for s in families]))
-    assert len(quick) == len(plain) < sum(len(s.shapes) for s in families)
+    plain = ss.ShapeSet.of_shapes(np.concatenate([s.shapes for s in families]))
+    assert len(quick) == len(plain) < sum(len(s.offsets) for s in families)
     assert np.allclose(quick.profiles, plain.profiles, rtol=0.0, atol=1e-12)
-    assert all(a.equals_exact(b, 0.0) for a, b in zip(quick.shapes, plain.shapes, strict=True))
+    every = np.arange(len(quick))
+    assert all(a.equals(b) for a, b in zip(quick.shapes(every), plain.shapes(every),
+                                           strict=True))
     for probe in (TRAPEZOID, SQUARE, shapely.box(0, 0, 2.5, 1)):
         assert quick.nearest(probe, 0.5) == pytest.approx(plain.nearest(probe, 0.5), abs=1e-12)
 
@@ -142,15 +146,15 @@ def test_stacked_pieces_are_compared_as_their_union() -> None:
     """Dense sampling of two stacked convex pieces (a square on a trapezoid, sliding apart)
     gives the steps and profiles of the unions; at the offsets where the pieces overlap (a
     plane exactly at a joint), it falls back to comparing the unions themselves."""
-    def section_at(offsets: np.ndarray) -> np.ndarray:
+    def matrix(offsets: np.ndarray) -> np.ndarray:
         rows = []
         for d in offsets:
             top = affinity.translate(SQUARE, 0.4 + d, 1.5 if d < 0.5 else 1.2)
             rows.append([top, TRAPEZOID, shapely.Polygon()])
         return np.array(rows, dtype=object)
 
-    samples = ss.dense_samples(section_at, 0.0, 1.0, count=30)
-    unions = ss.unions(section_at(samples.offsets))
+    samples = ss.dense_samples(lambda d: cp.pieces_of(matrix(d)), 0.0, 1.0, count=30)
+    unions = ss.unions(matrix(samples.offsets))
     assert all(a.equals(b) for a, b in zip(samples.shapes, unions, strict=True))
     assert np.array_equal(samples.disjoint, samples.offsets < 0.5)
     normal = ss.normalized(samples.shapes)

@@ -10,10 +10,10 @@ section of the stack is the union of its solids' sections.
 from __future__ import annotations
 
 import numpy as np
-import shapely
 
 from spatialcad.cad import solids
 from spatialcad.cad.section import plane_basis
+from spatialcad.geometry import convex_pieces
 from spatialcad.geometry.section_shape import unions
 
 N_CIRCLE = 128
@@ -49,19 +49,18 @@ def sections(edges: list[np.ndarray], normal: np.ndarray, offsets: np.ndarray) -
 
     Coordinates are in :func:`spatialcad.cad.section.plane_basis` of ``normal``.
     """
-    return unions(section_pieces(edges, normal, offsets))
+    return unions(convex_pieces.polygons(section_pieces(edges, normal, offsets)))
 
 
 def section_pieces(edges: list[np.ndarray], normal: np.ndarray,
-                   offsets: np.ndarray) -> np.ndarray:
-    """The section of each solid (columns, top to bottom) at every offset (rows): convex
-    polygons, empty where the plane misses the solid; the rows' unions are :func:`sections`.
-    """
+                   offsets: np.ndarray) -> convex_pieces.Pieces:
+    """The section of each solid (pieces k, top to bottom) at every offset (rows): the
+    rows' unions are :func:`sections`."""
     n = np.asarray(normal, dtype=np.float64)
     n = n / np.linalg.norm(n)
     frame = np.stack(plane_basis(n), axis=1)
     offsets = np.asarray(offsets, dtype=np.float64)
-    result = np.full((len(offsets), len(edges)), shapely.Polygon(), dtype=object)
+    points, groups = [], []
     for column, e in enumerate(edges):
         a, b = e[:, 0] @ n, e[:, 1] @ n  # (E,) signed heights of the edge ends
         da = a[None, :] - offsets[:, None]
@@ -69,15 +68,9 @@ def section_pieces(edges: list[np.ndarray], normal: np.ndarray,
         crossing = (da * db <= 0.0) & (a != b)[None, :]
         k, j = np.nonzero(crossing)
         t = da[k, j] / (a[j] - b[j])
-        points = e[j, 0] + t[:, None] * (e[j, 1] - e[j, 0])
         # ends of edges lying in the plane (a == b == d) count too
         k2, j2 = np.nonzero((np.abs(da) < 1e-12) & (a == b)[None, :])
-        points = np.concatenate([points, e[j2, 0], e[j2, 1]]) @ frame
-        index = np.concatenate([k, k2, k2])
-        if len(index) == 0:
-            continue
-        order = np.argsort(index, kind="stable")
-        present, rank = np.unique(index[order], return_inverse=True)
-        hulls = shapely.convex_hull(shapely.multipoints(points[order], indices=rank))
-        result[present, column] = np.where(shapely.area(hulls) > 0.0, hulls, shapely.Polygon())
-    return result
+        points += [e[j, 0] + t[:, None] * (e[j, 1] - e[j, 0]), e[j2, 0], e[j2, 1]]
+        groups += [(np.concatenate([k, k2, k2])) * len(edges) + column]
+    return convex_pieces.hulls(np.concatenate(points) @ frame, np.concatenate(groups),
+                               (len(offsets), len(edges)))

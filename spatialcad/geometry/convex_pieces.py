@@ -31,37 +31,97 @@ class Pieces(NamedTuple):
         return len(self.counts)
 
 
+def hulls(xy: np.ndarray, group: np.ndarray, shape: tuple[int, int]) -> Pieces:
+    """The convex hull of each group of points as the piece ``divmod(group, K)`` of an
+    (S, K) ``shape`` of pieces (counter-clockwise from the leftmost vertex, collinear and
+    repeated points dropped); groups without area, and those without points, no piece."""
+    order = np.argsort(group, kind="stable")
+    xy, group = np.ascontiguousarray(xy[order], dtype=np.float64), group[order]
+    bounds = np.searchsorted(group, np.arange(shape[0] * shape[1] + 1))
+    size = max(3, int(np.diff(bounds).max(initial=0)) + 1)
+    coords = np.zeros((shape[0] * shape[1], size, 2))
+    counts = np.zeros(shape[0] * shape[1], dtype=np.int64)
+    _hulls(xy, bounds, coords, counts)
+    return Pieces(coords.reshape(shape[0], shape[1], size, 2), counts.reshape(shape))
+
+
+@numba.njit(cache=True, nogil=True)
+def _hulls(xy: np.ndarray, bounds: np.ndarray, coords: np.ndarray,
+           counts: np.ndarray) -> None:  # pragma: no cover
+    """Andrew's monotone chain on each group ``xy[bounds[g]:bounds[g + 1]]``."""
+    hull = np.empty((coords.shape[1] + 1, 2))
+    for g in range(len(bounds) - 1):
+        points = xy[bounds[g]:bounds[g + 1]]
+        if len(points) < 3:
+            continue
+        by_y = np.argsort(points[:, 1], kind="mergesort")
+        order = by_y[np.argsort(points[by_y, 0], kind="mergesort")]  # by x, then y
+        k = 0
+        for rounds in range(2):  # the lower chain left to right, the upper one back
+            floor = k
+            for r in range(len(order)):
+                p = points[order[r] if rounds == 0 else order[len(order) - 1 - r]]
+                while k >= floor + 2 and (
+                        (hull[k - 1, 0] - hull[k - 2, 0]) * (p[1] - hull[k - 2, 1])
+                        - (hull[k - 1, 1] - hull[k - 2, 1]) * (p[0] - hull[k - 2, 0])) <= 0.0:
+                    k -= 1
+                hull[k, 0], hull[k, 1] = p[0], p[1]
+                k += 1
+            k -= 1  # each chain's last point starts the other one
+        if k >= 3 and _ring_area(hull, k) > 0.0:
+            coords[g, :k] = hull[:k]
+            counts[g] = k
+
+
+@numba.njit(cache=True, nogil=True)
+def _ring_area(c: np.ndarray, n: int) -> float:  # pragma: no cover
+    """Shoelace area of the ring ``c[:n]`` (positive counter-clockwise)."""
+    total = 0.0
+    for i in range(n):
+        j = i + 1 if i + 1 < n else 0
+        total += c[i, 0] * c[j, 1] - c[j, 0] * c[i, 1]
+    return 0.5 * total
+
+
 def pieces_of(matrix: np.ndarray) -> Pieces:
-    """The pieces of an (S, K) object array of convex shapely polygons; entries without
-    area, or that are no polygon, are left out (:func:`disjoint` tells the latter)."""
+    """The pieces of an (S, K) object array of convex shapely polygons (entries that are no
+    polygon with area: no piece)."""
     flat = np.asarray(matrix, dtype=object).ravel()
-    rows, cols = np.shape(matrix)
     full = np.flatnonzero((shapely.area(flat) > 0.0)
                           & (shapely.get_type_id(flat) == shapely.GeometryType.POLYGON))
-    ring_coords, ring = shapely.get_coordinates(shapely.get_exterior_ring(flat[full]),
-                                                return_index=True)
-    closed = np.bincount(ring, minlength=len(full))  # vertices with the closing repeat
-    n = closed - 1
-    first = np.concatenate([[0], np.cumsum(closed)[:-1]])
-    keep = np.ones(len(ring_coords), dtype=bool)
-    keep[first + n] = False
-    ring_coords, ring = ring_coords[keep], ring[keep]
-    j = np.arange(len(ring)) - (first - np.arange(len(full)))[ring]  # position in its ring
-    clockwise = _signed_areas(ring_coords, ring, j, n) < 0.0
-    j = np.where(clockwise[ring], n[ring] - 1 - j, j)
-    coords = np.zeros((rows * cols, max(3, int(n.max(initial=0))), 2))
-    coords[full[ring], j] = ring_coords
-    counts = np.zeros(rows * cols, dtype=np.int64)
-    counts[full] = n
-    return Pieces(coords.reshape(rows, cols, -1, 2), counts.reshape(rows, cols))
+    xy, ring = shapely.get_coordinates(shapely.get_exterior_ring(flat[full]), return_index=True)
+    return hulls(xy, full[ring], np.shape(matrix))
 
 
-def _signed_areas(xy: np.ndarray, ring: np.ndarray, j: np.ndarray, n: np.ndarray) -> np.ndarray:
-    """Shoelace area of each ring (vertex ``j`` of ring ``ring`` at ``xy``, in order)."""
-    nxt = np.arange(len(xy)) + 1
-    nxt[j == n[ring] - 1] -= n[ring][j == n[ring] - 1]  # the last vertex closes on the first
-    cross = xy[:, 0] * xy[nxt, 1] - xy[nxt, 0] * xy[:, 1]
-    return 0.5 * np.bincount(ring, weights=cross, minlength=len(n))
+def polygons(p: Pieces) -> np.ndarray:
+    """The pieces as an (S, K) object array of shapely polygons (empty where none)."""
+    out = np.full(p.counts.shape, shapely.Polygon(), dtype=object)
+    s, k, i = np.nonzero(np.arange(p.coords.shape[2]) < p.counts[..., None])
+    if len(s):
+        flat = s * p.counts.shape[1] + k
+        present, ring = np.unique(flat, return_inverse=True)
+        rings = shapely.linearrings(p.coords[s, k, i], indices=ring)
+        out.reshape(-1)[present] = shapely.polygons(rings)
+    return out
+
+
+def self_overlaps(p: Pieces) -> np.ndarray:
+    """For each section, the area its pieces share with each other (0 when they only meet
+    along edges, as the pieces of stacked solids do)."""
+    return _self_overlaps(p.coords, p.counts)
+
+
+@numba.njit(cache=True, nogil=True)
+def _self_overlaps(coords: np.ndarray, counts: np.ndarray) -> np.ndarray:  # pragma: no cover
+    out = np.zeros(len(counts))
+    chains = np.empty((8, coords.shape[2] + 1))
+    for s in range(len(counts)):
+        for k in range(counts.shape[1]):
+            for m in range(k + 1, counts.shape[1]):
+                if counts[s, k] >= 3 and counts[s, m] >= 3:
+                    out[s] += _convex_overlap(coords[s, k], counts[s, k], coords[s, m],
+                                              counts[s, m], chains)
+    return out
 
 
 def concatenated(parts: list[Pieces]) -> Pieces:

@@ -26,7 +26,8 @@ ratios r < s have dissimilarity 2 - 2 sqrt(r / s)).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import NamedTuple
+from dataclasses import dataclass, replace
+from functools import cached_property
 
 import numba
 import numpy as np
@@ -224,34 +225,52 @@ def _profile_bounds(pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
 
 
 class ShapeSet:
-    """Shapes with the profiles of their normalised forms, for repeated "is anything like
-    this?" queries: profiles bound each dissimilarity from below; exact overlaps are
-    computed only where the bound is low (and shapes normalised only when first needed)."""
+    """Shapes known by the profiles of their normalised forms, for repeated "is anything
+    like this?" queries: profiles bound each dissimilarity from below; exact overlaps are
+    computed only where the bound is low (and only those shapes made and normalised)."""
 
-    def __init__(self, geoms: np.ndarray | list[BaseGeometry],
-                 profiles: np.ndarray | None = None) -> None:
-        """The set of ``geoms``; ``profiles``: those of their :func:`normalized` forms
-        (zeros for empty ones), when already computed (as :func:`of_samples` passes them)."""
+    def __init__(self, profiles: np.ndarray,
+                 shapes_at: Callable[[np.ndarray], np.ndarray]) -> None:
+        """``profiles``: of each shape's normalised form (zeros: an empty shape, left out);
+        ``shapes_at(indices)``: those shapes (anywhere, at any scale)."""
+        self._index = np.flatnonzero(profiles[:, 0].sum(axis=1) > 0.0)  # slabs add up
+        self.profiles = profiles[self._index]
+        self._shapes_at = shapes_at
+        self._normalized = np.full(len(self._index), None, dtype=object)
+        self._known = np.zeros(len(self._index), dtype=bool)
+
+    @classmethod
+    def of_shapes(cls, geoms: np.ndarray | list[BaseGeometry]) -> ShapeSet:
         geoms = np.asarray(geoms, dtype=object)
-        known = profiles is None
-        norm = normalized(geoms) if known else np.full(len(geoms), None, dtype=object)
-        if profiles is None:
-            profiles = _profiles_or_zero(norm)
-        full = profiles[:, 0].sum(axis=1) > 0.0  # a shape's slabs add up to its area
-        self.shapes, self.profiles = geoms[full], profiles[full]
-        self._normalized = norm[full]  # filled in as nearest needs them
-        self._known = np.full(len(self.shapes), known)
+        return cls(_profiles_or_zero(normalized(geoms)), lambda i: geoms[i])
 
     @classmethod
     def of_samples(cls, samples: Iterable[Samples]) -> ShapeSet:
         """The set of all sections of ``samples``, with the profiles dense sampling
         computed."""
         samples = list(samples)
-        return cls(np.concatenate([s.shapes for s in samples]),
-                   np.concatenate([s.profiles for s in samples]))
+        starts = np.cumsum([0] + [len(s.offsets) for s in samples])
+
+        def shapes_at(index: np.ndarray) -> np.ndarray:
+            out = np.empty(len(index), dtype=object)
+            owner = np.searchsorted(starts, index, side="right") - 1
+            for k in np.unique(owner):
+                out[owner == k] = samples[k].sections(index[owner == k] - starts[k])
+            return out
+
+        return cls(np.concatenate([s.profiles for s in samples]), shapes_at)
 
     def __len__(self) -> int:
-        return len(self.shapes)
+        return len(self._index)
+
+    def shapes(self, index: np.ndarray) -> np.ndarray:
+        """The normalised shapes ``index`` (into the non-empty ones), made when first asked."""
+        todo = np.unique(index[~self._known[index]])
+        if len(todo):
+            self._normalized[todo] = normalized(self._shapes_at(self._index[todo]))
+            self._known[todo] = True
+        shapes: np.ndarray = self._normalized[index]
+        return shapes
 
     def nearest(self, geom: BaseGeometry, need: float) -> float:
         """The smallest dissimilarity of ``geom`` to the set if it is below ``need``;
@@ -263,12 +282,9 @@ class ShapeSet:
         g, i = np.nonzero(bound < need)
         if len(g) == 0:
             return float(bound.min())
-        todo = np.unique(i[~self._known[i]])
-        self._normalized[todo] = normalized(self.shapes[todo])
-        self._known[todo] = True
         # area(a ^ g b) = area(g^-1 a ^ b), and g^-1 is the transposed matrix
         images = symmetries(a, inverse=True)
-        overlap = shapely.area(shapely.intersection(images[g], self._normalized[i]))
+        overlap = shapely.area(shapely.intersection(images[g], self.shapes(i)))
         exact = bound.copy()
         exact[g, i] = 2.0 - 2.0 * overlap
         return float(max(exact.min(), 0.0))
@@ -298,20 +314,40 @@ def _profiles_or_zero(norm: np.ndarray) -> np.ndarray:
     return out
 
 
-class Samples(NamedTuple):
-    """Sections of a plane family at sorted offsets; ``steps[i]`` is how far sections i
-    and i + 1 are apart: below ``DENSE_STEP``, their aligned difference (an upper bound of
-    their dissimilarity); otherwise some value of at least ``DENSE_STEP``.  ``pieces``:
-    the sections' convex pieces, normalised as a whole (:func:`normalized`); ``disjoint``:
-    whether those have disjoint interiors (else their unions are compared);
+@dataclass(frozen=True)
+class Samples:
+    """Sections of a plane family at sorted offsets, as convex pieces (``pieces``, with the
+    ``area`` and ``centroid`` of each section); ``steps[i]`` is how far sections i and i + 1
+    are apart: below ``DENSE_STEP``, their aligned difference (an upper bound of their
+    dissimilarity); otherwise some value of at least ``DENSE_STEP``.  ``disjoint``: whether
+    a section's pieces meet only along edges (else it is compared as their union);
     ``profiles``: those of the normalised sections (zeros for empty ones)."""
 
     offsets: np.ndarray
-    shapes: np.ndarray
     steps: np.ndarray
     pieces: cp.Pieces
+    area: np.ndarray
+    centroid: np.ndarray
     disjoint: np.ndarray
     profiles: np.ndarray
+
+    @cached_property
+    def shapes(self) -> np.ndarray:
+        """Every section as a shapely geometry (the union of its pieces)."""
+        return unions(cp.polygons(self.pieces))
+
+    def sections(self, index: np.ndarray) -> np.ndarray:
+        """Sections ``index`` as shapely geometries."""
+        if "shapes" in self.__dict__:
+            shapes: np.ndarray = self.shapes[index]
+            return shapes
+        return unions(cp.polygons(cp.Pieces(self.pieces.coords[index],
+                                            self.pieces.counts[index])))
+
+    def normalized_pieces(self, index: np.ndarray) -> cp.Pieces:
+        """The pieces of sections ``index``, normalised as a whole (as :func:`normalized`)."""
+        part = cp.Pieces(self.pieces.coords[index], self.pieces.counts[index])
+        return cp.normalized(part, self.area[index], self.centroid[index])
 
 
 def unions(pieces: np.ndarray) -> np.ndarray:
@@ -335,32 +371,41 @@ def _steps(s: Samples, first: np.ndarray) -> np.ndarray:
     rest = np.flatnonzero(~sure)
     ra, rb = a[rest], b[rest]
     aligned = np.where(has[ra] | has[rb], 2.0, 0.0)
-    quick = has[ra] & has[rb] & s.disjoint[ra] & s.disjoint[rb]
-    aligned[quick] = 2.0 - 2.0 * cp.overlaps(s.pieces, ra[quick], s.pieces, rb[quick])
-    slow = has[ra] & has[rb] & ~quick  # pieces overlapping: compare the unions
-    aligned[slow] = 2.0 - 2.0 * shapely.area(shapely.intersection(
-        normalized(s.shapes[ra[slow]]), normalized(s.shapes[rb[slow]])))
+    quick = np.flatnonzero(has[ra] & has[rb] & s.disjoint[ra] & s.disjoint[rb])
+    if len(quick):
+        involved, pair = np.unique(np.concatenate([ra[quick], rb[quick]]), return_inverse=True)
+        unit = s.normalized_pieces(involved)
+        aligned[quick] = 2.0 - 2.0 * cp.overlaps(unit, pair[: len(quick)], unit,
+                                                 pair[len(quick):])
+    slow = has[ra] & has[rb] & ~(s.disjoint[ra] & s.disjoint[rb])  # pieces overlap
+    if slow.any():
+        aligned[slow] = 2.0 - 2.0 * shapely.area(shapely.intersection(
+            normalized(s.sections(ra[slow])), normalized(s.sections(rb[slow]))))
     out[rest] = np.clip(aligned, 0.0, 2.0)
     return out
 
 
-def _sampled(section_at: Callable[[np.ndarray], np.ndarray], offsets: np.ndarray) -> Samples:
-    """The sections at ``offsets`` (steps not yet known)."""
-    matrix = section_at(offsets)
-    shapes = unions(matrix)
-    raw = cp.pieces_of(matrix)
-    area, centroid = cp.areas_and_centroids(raw)
-    pieces = cp.normalized(raw, area, centroid)
-    # the pieces' areas add up to their union's: they are all there, with disjoint interiors
-    disjoint = np.abs(area - shapely.area(shapes)) <= 1e-9 * area
-    prof = piece_profiles(pieces)
+def _sampled(section_at: Callable[[np.ndarray], cp.Pieces], offsets: np.ndarray) -> Samples:
+    """The sections at ``offsets`` (steps not yet known: zeros, one per section)."""
+    pieces = section_at(offsets)
+    area, centroid = cp.areas_and_centroids(pieces)
+    disjoint = cp.self_overlaps(pieces) <= 1e-9 * area
+    s = Samples(offsets, np.zeros(len(offsets)), pieces, area, centroid, disjoint,
+                np.zeros((len(offsets), len(_DIRS), len(_CUTS) + 1)))
+    every = np.arange(len(offsets))
+    s.profiles[:] = piece_profiles(s.normalized_pieces(every))
     if not disjoint.all():
-        prof[~disjoint] = _profiles_or_zero(normalized(shapes[~disjoint]))
-    return Samples(offsets, shapes, np.zeros(len(offsets)), pieces, disjoint, prof)
+        s.profiles[~disjoint] = _profiles_or_zero(normalized(s.sections(every[~disjoint])))
+    return s
+
+
+def _insert(old: np.ndarray, at: np.ndarray, new: np.ndarray) -> np.ndarray:
+    """``old`` with ``new[k]`` inserted right after ``old[at[k]]``."""
+    return np.insert(old, at + 1, new, axis=0)
 
 
 def dense_samples(
-    section_at: Callable[[np.ndarray], np.ndarray],
+    section_at: Callable[[np.ndarray], cp.Pieces],
     lo: float,
     hi: float,
     count: int = 100,
@@ -368,8 +413,8 @@ def dense_samples(
 ) -> Samples:
     """Sections of a plane family over its range ``(lo, hi)``.
 
-    ``section_at(offsets)`` returns the sections at ``offsets`` as convex pieces, an (S, K)
-    object array of polygons (empty where a piece is missing) whose rows' unions are the
+    ``section_at(offsets)`` returns the sections at ``offsets`` as convex pieces (one per
+    row, :class:`spatialcad.geometry.convex_pieces.Pieces`), whose unions are the
     sections.  Starts from ``count`` evenly spaced offsets plus two within ``min_gap`` of
     the ends, then bisects every gap whose two sections differ by ``DENSE_STEP`` or more
     (aligned, without symmetries: an upper bound), until gaps are narrower than ``min_gap``
@@ -379,7 +424,7 @@ def dense_samples(
     width = hi - lo
     ends: list[npt.ArrayLike] = [[min_gap], (np.arange(count) + 0.5) / count, [1.0 - min_gap]]
     s = _sampled(section_at, lo + width * np.concatenate(ends))
-    s = s._replace(steps=_steps(s, np.arange(len(s.offsets) - 1)))
+    s = replace(s, steps=_steps(s, np.arange(len(s.offsets) - 1)))
     while True:
         split = (s.steps >= DENSE_STEP) & (np.diff(s.offsets) > min_gap * width)
         if not split.any():
@@ -387,12 +432,11 @@ def dense_samples(
         at = np.flatnonzero(split)
         new = _sampled(section_at, (s.offsets[at] + s.offsets[at + 1]) / 2.0)
         # the sorted order after inserting mid k right after sample at[k]
-        s = Samples(np.insert(s.offsets, at + 1, new.offsets),
-                    np.insert(s.shapes, at + 1, new.shapes),
-                    np.insert(s.steps, at + 1, new.steps),
-                    cp.inserted(s.pieces, at + 1, new.pieces),
-                    np.insert(s.disjoint, at + 1, new.disjoint),
-                    np.insert(s.profiles, at + 1, new.profiles, axis=0))
+        s = Samples(_insert(s.offsets, at, new.offsets), _insert(s.steps, at, new.steps),
+                    cp.inserted(s.pieces, at + 1, new.pieces), _insert(s.area, at, new.area),
+                    _insert(s.centroid, at, new.centroid),
+                    _insert(s.disjoint, at, new.disjoint),
+                    _insert(s.profiles, at, new.profiles))
         changed = np.concatenate([at + np.arange(len(at)), at + np.arange(len(at)) + 1])
         s.steps[changed] = _steps(s, changed)
 

@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 import shapely
 
+from spatialcad.geometry import convex_pieces
 from spatialcad.geometry import section_shape as shape
 from spatialcad.render.drawing import draw_shapes
 from spatialcad.render.pixels import darkest
@@ -40,7 +41,6 @@ from spatialcad.verify.base import check_answer_letter, crop
 
 ROWS = 128  # chords per solid for an option's section
 DENSE_ROWS = 40  # chords per solid for the dense samples (within 0.006 of exact sections)
-SIMPLIFY = 2e-4  # polygon simplification tolerance (solids are about 1 unit wide)
 AXIS_FAMILIES = {"XY": (0.0, 0.0, 1.0), "XZ": (0.0, 1.0, 0.0), "YZ": (1.0, 0.0, 0.0)}
 OBLIQUE = ("X45", "X135", "Y45", "Y135", "Z45", "Z135")
 # oblique family -> (rotation axis, normal of the plane turned about it)
@@ -183,25 +183,30 @@ def sections(
 ) -> np.ndarray:
     """Sections of the stack by the planes n . p = d for each d, in (u, v) coordinates,
     from ``rows`` chords per solid."""
-    return shape.unions(section_pieces(solids, n, offsets, rows))
+    return shape.unions(convex_pieces.polygons(section_pieces(solids, n, offsets, rows)))
 
 
 def section_pieces(
     solids: list[Solid], n: np.ndarray, offsets: np.ndarray, rows: int = ROWS
-) -> np.ndarray:
-    """The (convex) section of each solid (columns) by each plane (rows): :func:`sections`
-    before the union."""
+) -> convex_pieces.Pieces:
+    """The (convex) section of each solid (pieces k) by each plane (rows): the convex hull
+    of its chords' ends (straight runs of them merged); the rows' unions are
+    :func:`sections`."""
     offsets = np.asarray(offsets, dtype=float)
     axes = in_plane_axes(n)
-    result = np.empty((len(offsets), len(solids)), dtype=object)
+    points, groups = [], []
     for column, s in enumerate(solids):
         if abs(axes[1][2]) > 1e-12:
             z = _heights(s, n, axes, offsets, rows)
         else:  # horizontal plane (v = y): rows across the cross-section, ends included
             z = np.broadcast_to((offsets * n[2])[:, None], (len(offsets), rows))
         lo, hi, ok, row = _chords(s, n, axes, offsets, z)
-        result[:, column] = _polygons(lo, hi, row, ok)
-    return result
+        k, j = np.nonzero(ok)
+        points += [np.stack([lo[k, j], row[k, j]], axis=1),
+                   np.stack([hi[k, j], row[k, j]], axis=1)]
+        groups += [np.tile(k * len(solids) + column, 2)]
+    return convex_pieces.hulls(np.concatenate(points), np.concatenate(groups),
+                               (len(offsets), len(solids)))
 
 
 def _chords(
@@ -249,26 +254,6 @@ def _heights(
     lo, hi = np.where(room, lo + inset, lo), np.where(room, hi - inset, hi)
     z = lo[:, None] + (hi - lo)[:, None] * np.linspace(0.0, 1.0, rows)
     return np.where(meets[:, None], z, s.z0)
-
-
-def _polygons(lo: np.ndarray, hi: np.ndarray, row: np.ndarray, ok: np.ndarray) -> np.ndarray:
-    """Per offset, the polygon through the left chord ends upward and the right ones back."""
-    left = np.stack([lo, row], axis=-1)
-    right = np.stack([hi, row], axis=-1)[:, ::-1]
-    points = np.concatenate([left, right], axis=1)
-    keep = np.concatenate([ok, ok[:, ::-1]], axis=1)
-    out = np.array([shapely.Polygon()] * len(lo), dtype=object)
-    full = np.flatnonzero(ok.sum(axis=1) >= 2)
-    if len(full):
-        rings = shapely.linearrings(
-            points[full][keep[full]],
-            indices=np.repeat(np.arange(len(full)), keep[full].sum(axis=1)),
-        )
-        # drops the collinear chord ends along straight sides (and moves curved ones by
-        # at most SIMPLIFY)
-        out[full] = shapely.simplify(shapely.make_valid(shapely.polygons(rings)), SIMPLIFY,
-                                     preserve_topology=False)  # convex: nothing to keep
-    return out
 
 
 def family_range(solids: list[Solid], n: np.ndarray) -> tuple[float, float]:
