@@ -63,9 +63,11 @@ def fit_scale(
 
 @numba.njit(cache=True, nogil=True)
 def _scan(sx: np.ndarray, sy: np.ndarray, sz: np.ndarray, tris: np.ndarray, zbuf: np.ndarray,
-          ids: np.ndarray, w: int, h: int) -> np.ndarray:  # pragma: no cover - compiled
-    """Scan every triangle into the flat z-buffer ``zbuf`` and ``ids``; returns each
-    triangle's |grad depth| (0 for degenerate ones).
+          ids: np.ndarray, w: int, h: int, x0: int, y0: int,
+          cw: int) -> np.ndarray:  # pragma: no cover - compiled
+    """Scan every triangle of a (w, h) image into the z-buffer ``zbuf`` and ``ids`` of its
+    window of width ``cw`` from pixel (x0, y0) (flat; the window holds every triangle's
+    pixel box); returns each triangle's |grad depth| (0 for degenerate ones).
 
     Edge function opposite vertex i: E_i(p) = A_i x + B_i y + C_i (edges 1->2, 2->0, 0->1),
     signs turned so that the inside is E_i >= 0 for either winding.  Pixel (x, y) of the
@@ -112,7 +114,7 @@ def _scan(sx: np.ndarray, sy: np.ndarray, sz: np.ndarray, tris: np.ndarray, zbuf
                 dx = float(x - jx0)
                 if A[0] * dx >= r0 and A[1] * dx >= r1 and A[2] * dx >= r2:
                     depth = (z0 + Az * dx) + Bz * dy
-                    p = y * w + x
+                    p = (y - y0) * cw + (x - x0)
                     if depth < zbuf[p]:
                         zbuf[p] = depth
                         ids[p] = t
@@ -130,21 +132,55 @@ def _finite(v: float, nan: float) -> float:  # pragma: no cover - compiled
     return min(max(v, -1.7976931348623157e308), 1.7976931348623157e308)
 
 
+Window = tuple[int, int, int, int]  # x0, y0, x1, y1: the pixels drawn of a larger image
+
+
+def _window(points: list[tuple[np.ndarray, np.ndarray]], w: int, h: int, pad: int,
+            step: int) -> Window:
+    """The pixels of a (w, h) image within ``pad`` of the finite points (xs, ys), corners on
+    multiples of ``step`` (the supersampling factor, so that shrinking the window gives
+    exactly the pixels shrinking the whole image would)."""
+    box = np.array([np.inf, np.inf, -np.inf, -np.inf])
+    for xs, ys in points:
+        _grow_box(box, xs.ravel(), ys.ravel())
+    if not box[0] <= box[2]:
+        return 0, 0, 0, 0
+    x0 = min(max(int(np.floor((box[0] - pad) / step)) * step, 0), w)
+    y0 = min(max(int(np.floor((box[1] - pad) / step)) * step, 0), h)
+    x1 = min(max(int(np.ceil((box[2] + pad) / step)) * step, x0), w)
+    y1 = min(max(int(np.ceil((box[3] + pad) / step)) * step, y0), h)
+    return x0, y0, x1, y1
+
+
+@numba.njit(cache=True, nogil=True)
+def _grow_box(box: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> None:  # pragma: no cover
+    """Grow ``box`` (x min, y min, x max, y max) over the points whose coordinates are
+    finite."""
+    for i in range(len(xs)):
+        if np.isfinite(xs[i]) and np.isfinite(ys[i]):
+            box[0], box[1] = min(box[0], xs[i]), min(box[1], ys[i])
+            box[2], box[3] = max(box[2], xs[i]), max(box[3], ys[i])
+
+
 def _rasterize(
-    sx: np.ndarray, sy: np.ndarray, sz: np.ndarray, tris: np.ndarray, w: int, h: int
+    sx: np.ndarray, sy: np.ndarray, sz: np.ndarray, tris: np.ndarray, w: int, h: int,
+    window: Window,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Z-buffer of screen-space triangles: (depth (h, w), triangle id (h, w), |grad depth|).
+    """Z-buffer of screen-space triangles of a (w, h) image within ``window``, which holds
+    every triangle's pixels: (depth, triangle id, |grad depth| per triangle).
 
     A pixel is covered when its centre lies inside (or on) a triangle, either winding; the
     nearest triangle wins and exact depth ties go to the higher triangle index.
     """
-    zbuf = np.full(h * w, np.inf)
-    ids = np.full(h * w, -1, dtype=np.int32)
+    x0, y0, x1, y1 = window
+    zbuf = np.full((y1 - y0) * (x1 - x0), np.inf)
+    ids = np.full((y1 - y0) * (x1 - x0), -1, dtype=np.int32)
     grad = _scan(np.ascontiguousarray(sx, dtype=np.float64),
                  np.ascontiguousarray(sy, dtype=np.float64),
                  np.ascontiguousarray(sz, dtype=np.float64),
-                 np.ascontiguousarray(tris, dtype=np.int64).reshape(-1, 3), zbuf, ids, w, h)
-    return zbuf.reshape(h, w), ids.reshape(h, w), grad
+                 np.ascontiguousarray(tris, dtype=np.int64).reshape(-1, 3), zbuf, ids, w, h,
+                 x0, y0, x1 - x0)
+    return zbuf.reshape(y1 - y0, x1 - x0), ids.reshape(y1 - y0, x1 - x0), grad
 
 
 def _shade(mesh: Mesh, cam: Camera, shading: bool) -> np.ndarray:
@@ -166,6 +202,7 @@ def _shade(mesh: Mesh, cam: Camera, shading: bool) -> np.ndarray:
 
 def _draw_edges(
     img: np.ndarray,
+    origin: tuple[int, int],
     ex: np.ndarray,
     ey: np.ndarray,
     ez: np.ndarray,
@@ -175,7 +212,9 @@ def _draw_edges(
     color: Color,
     thickness: int,
 ) -> None:
-    """Draw the visible parts of screen segments (K, 2) onto ``img`` in place.
+    """Draw the visible parts of screen segments (K, 2) onto ``img`` in place: the window
+    from pixel ``origin`` of the image (with ``zbuf`` and ``ids`` of that window), which
+    holds every pixel the segments cover.
 
     A segment is sampled about once per pixel; a sample is visible where its depth does
     not exceed the depth limit of one of the 3x3 pixels around it (:func:`_seen`).
@@ -192,7 +231,8 @@ def _draw_edges(
     xs = ex[eid, 0] + t * (ex[eid, 1] - ex[eid, 0])
     ys = ey[eid, 0] + t * (ey[eid, 1] - ey[eid, 0])
     zs = ez[eid, 0] + t * (ez[eid, 1] - ez[eid, 0])
-    col, row = np.floor(xs).astype(np.int64), np.floor(ys).astype(np.int64)
+    col = np.floor(xs).astype(np.int64) - origin[0]
+    row = np.floor(ys).astype(np.int64) - origin[1]
     vis = _seen(row, col, zs, zbuf, ids, slack)
     first = np.zeros(len(vis), dtype=bool)
     first[starts] = True
@@ -209,15 +249,16 @@ def _draw_edges(
     # fixed-point ends (rounded half to even, as Python's round); one call draws the
     # segments in order, each exactly as cv2.line would
     points = np.rint((np.stack([xs[ends], ys[ends]], axis=2) - 0.5) * float(1 << _SHIFT))
-    cv2.polylines(img, list(points.astype(np.int32)), False, color, thickness, cv2.LINE_AA,
-                  _SHIFT)
+    points = points.astype(np.int32) - (np.array(origin, dtype=np.int32) << _SHIFT)
+    cv2.polylines(img, list(points), False, color, thickness, cv2.LINE_AA, _SHIFT)
 
 
 @numba.njit(cache=True, nogil=True)
 def _seen(row: np.ndarray, col: np.ndarray, zs: np.ndarray, zbuf: np.ndarray, ids: np.ndarray,
           slack: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
-    """Per sample at pixel (row, col) and depth ``zs``: outside the image, or not deeper
-    than the largest depth limit of the 3x3 pixels around it (the border repeated outward);
+    """Per sample at pixel (row, col) and depth ``zs``: outside the window, or not deeper
+    than the largest depth limit of the 3x3 pixels around it (the border repeated outward:
+    the window's border pixels are background, as the image's beyond it are);
     a pixel's limit is its depth plus the ``slack`` of the triangle seen there
     (``slack[ids + 1]``; inf where no triangle is)."""
     h, w = zbuf.shape
@@ -361,7 +402,14 @@ def triangle_ids(mesh: Mesh, cam: Camera, size: tuple[int, int], *,
     def scan() -> np.ndarray:
         k, c = _placement(mesh, cam, size, scale, center, margin, 1)
         W, H = int(size[0]), int(size[1])
-        return _rasterize(*_screen(mesh.vertices, cam, k, c, W, H), mesh.triangles, W, H)[1]
+        sx, sy, sz = _screen(mesh.vertices, cam, k, c, W, H)
+        x0, y0, x1, y1 = window = _window([(sx, sy)], W, H, 1, 1)
+        drawn = _rasterize(sx, sy, sz, mesh.triangles, W, H, window)[1]
+        if window == (0, 0, W, H):
+            return drawn
+        ids = np.full((H, W), -1, dtype=np.int32)
+        ids[y0:y1, x0:x1] = drawn
+        return ids
 
     return _MEMO.get(_memo_key(mesh, cam, "triangle ids", size, scale, center, margin), scan)
 
@@ -375,34 +423,33 @@ def _render(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: float | None,
     k, c = _placement(mesh, cam, size, scale, center, margin, s)
     W, H = width * s, height * s
     sx, sy, sz = _screen(mesh.vertices, cam, k, c, W, H)
-    zbuf, ids, grad = _rasterize(sx, sy, sz, mesh.triangles, W, H)
+    ex, ey, ez = _screen(mesh.edges.reshape(-1, 3), cam, k, c, W, H)
+    thickness = max(1, int(round(edge_width * s)))
+    # only the pixels near the mesh are drawn: the rest of the image is background
+    window = _window([(sx, sy), (ex, ey)], W, H, 2 * thickness + 4, s)
+    x0, y0, x1, y1 = window
+    zbuf, ids, grad = _rasterize(sx, sy, sz, mesh.triangles, W, H, window)
     # index 0 of the lookup tables stands for "no triangle" (ids == -1)
     palette = np.concatenate(
         [np.asarray(background, dtype=np.uint8).reshape(1, 3), _shade(mesh, cam, shading)]
     )
-    img = np.take(palette, ids + 1, axis=0)
+    drawn = np.take(palette, ids + 1, axis=0)
     span = float(np.ptp(sz)) if len(sz) else 0.0
     tol = 0.5 / k + 1e-9 * (1.0 + span)
     if silhouette and edge_width > 0:
         mask = _silhouettes(zbuf, ids, grad, tol)
-        kk = max(1, int(round(edge_width * s)) - 1)
+        kk = max(1, thickness - 1)
         mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kk, kk)))
-        img[mask > 0] = np.asarray(edge_color, dtype=np.uint8)
+        drawn[mask > 0] = np.asarray(edge_color, dtype=np.uint8)
     if len(mesh.edges) and edge_width > 0:
-        ex, ey, ez = _screen(mesh.edges.reshape(-1, 3), cam, k, c, W, H)
         r, g, b = (int(c) for c in edge_color)
-        color = (r, g, b)
-        _draw_edges(
-            img,
-            ex.reshape(-1, 2),
-            ey.reshape(-1, 2),
-            ez.reshape(-1, 2),
-            zbuf,
-            ids,
-            tol + 1.5 * np.r_[0.0, grad],
-            color,
-            max(1, int(round(edge_width * s))),
-        )
-    if s > 1:
-        img = cv2.resize(img, (width, height), interpolation=cv2.INTER_AREA)
+        _draw_edges(drawn, (x0, y0), ex.reshape(-1, 2), ey.reshape(-1, 2), ez.reshape(-1, 2),
+                    zbuf, ids, tol + 1.5 * np.r_[0.0, grad], (r, g, b), thickness)
+    if s > 1 and drawn.size:
+        drawn = cv2.resize(drawn, ((x1 - x0) // s, (y1 - y0) // s), interpolation=cv2.INTER_AREA)
+    if window == (0, 0, W, H):
+        return drawn
+    img = np.empty((height, width, 3), dtype=np.uint8)
+    img[:] = np.asarray(background, dtype=np.uint8)
+    img[y0 // s:y1 // s, x0 // s:x1 // s] = drawn
     return img
