@@ -78,14 +78,17 @@ def test_areas_centroids_and_normalised_pieces() -> None:
     assert np.allclose(unit_area[full], 1.0) and np.allclose(unit_centroid, 0.0, atol=1e-12)
 
 
-def test_pieces_are_counter_clockwise_and_leave_out_what_is_no_piece() -> None:
+def test_pieces_are_counter_clockwise_hulls_of_the_polygons() -> None:
     square_cw = shapely.Polygon([(0, 0), (0, 1), (1, 1), (1, 0)])
     line = shapely.LineString([(0, 0), (1, 1)])
     two = shapely.MultiPolygon([shapely.box(0, 0, 1, 1), shapely.box(2, 0, 3, 1)])
-    pieces = cp.pieces_of(np.array([[square_cw, line], [EMPTY, two]], dtype=object))
-    assert pieces.counts.tolist() == [[4, 0], [0, 0]]
+    with_line = shapely.GeometryCollection([shapely.box(0, 0, 1, 2), line])
+    pieces = cp.pieces_of(np.array([[square_cw, line], [EMPTY, two], [with_line, EMPTY]],
+                                   dtype=object))
+    assert pieces.counts.tolist() == [[4, 0], [0, 4], [4, 0]]
     area, _ = cp.areas_and_centroids(pieces)
-    assert area.tolist() == [1.0, 0.0]
+    assert area.tolist() == [1.0, 3.0, 2.0]
+    assert np.array_equal(pieces.coords[0, 0, :4], [[0, 0], [1, 0], [1, 1], [0, 1]])
 
 
 def test_inserting_pads_to_the_widest_pieces() -> None:

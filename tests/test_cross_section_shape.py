@@ -163,3 +163,33 @@ def test_stacked_pieces_are_compared_as_their_union() -> None:
     calm = samples.steps < ss.DENSE_STEP
     assert calm.sum() > 20
     assert np.allclose(samples.steps[calm], exact[calm], rtol=0.0, atol=1e-12)
+
+
+def test_nearest_from_pieces_is_nearest_from_shapes() -> None:
+    """A query given with its convex pieces (cut into bands) finds the same nearest
+    dissimilarity as the GEOS overlays of the whole shapes."""
+    def section_at(offsets: np.ndarray) -> cp.Pieces:
+        rows = [[affinity.scale(TRAPEZOID, 1.0 + d, 1.0, origin=(0, 0)),
+                 affinity.translate(shapely.box(0, 0, 1.0, 0.5 + d), 0.3, 1.5)]
+                for d in offsets]
+        return cp.pieces_of(np.array(rows, dtype=object))
+
+    samples = ss.dense_samples(section_at, 0.0, 1.0, count=30)
+    index = ss.ShapeSet.of_samples([samples])
+    rng = np.random.default_rng(4)
+    for d in rng.uniform(-0.3, 1.3, size=12):
+        query = ss.unions(np.array([[affinity.scale(TRAPEZOID, 1.0 + d, 1.0, origin=(0, 0)),
+                                     affinity.translate(shapely.box(0, 0, 1.1, 0.6 + d), 0.2,
+                                                        1.5)]], dtype=object))[0]
+        query = affinity.rotate(query, 90.0 * int(rng.integers(4)))
+        pieces = cp.banded(query, np.array([1.5])) if query.bounds[3] > 2.0 else None
+        for need in (0.05, 0.2, 0.6):
+            plain = index.nearest(query, need)
+            quick = index.nearest(query, need, pieces)
+            assert quick == pytest.approx(plain, abs=1e-9) if plain < need else quick >= need
+
+
+def test_banded_refuses_a_concave_band() -> None:
+    ell = L_SHAPE  # its lower band (y < 1) is a rectangle, the whole is not convex
+    assert cp.banded(ell, np.array([1.0])) is not None
+    assert cp.banded(ell, np.array([0.5])) is None

@@ -21,6 +21,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 import shapely
+from shapely.geometry.base import BaseGeometry
 
 
 class Pieces(NamedTuple):
@@ -29,6 +30,10 @@ class Pieces(NamedTuple):
 
     def __len__(self) -> int:
         return len(self.counts)
+
+    def rows(self, index: np.ndarray | slice) -> Pieces:
+        """The sections ``index``."""
+        return Pieces(self.coords[index], self.counts[index])
 
 
 def hulls(xy: np.ndarray, group: np.ndarray, shape: tuple[int, int]) -> Pieces:
@@ -84,13 +89,31 @@ def _ring_area(c: np.ndarray, n: int) -> float:  # pragma: no cover
 
 
 def pieces_of(matrix: np.ndarray) -> Pieces:
-    """The pieces of an (S, K) object array of convex shapely polygons (entries that are no
-    polygon with area: no piece)."""
-    flat = np.asarray(matrix, dtype=object).ravel()
-    full = np.flatnonzero((shapely.area(flat) > 0.0)
-                          & (shapely.get_type_id(flat) == shapely.GeometryType.POLYGON))
-    xy, ring = shapely.get_coordinates(shapely.get_exterior_ring(flat[full]), return_index=True)
-    return hulls(xy, full[ring], np.shape(matrix))
+    """The pieces of an (S, K) object array of convex shapely polygons: each entry's convex
+    hull of its polygons (lines and points left out; no polygon with area: no piece)."""
+    parts, owner = shapely.get_parts(np.asarray(matrix, dtype=object).ravel(),
+                                     return_index=True)
+    polygon = (shapely.get_type_id(parts) == shapely.GeometryType.POLYGON) & (
+        shapely.area(parts) > 0.0)
+    xy, ring = shapely.get_coordinates(shapely.get_exterior_ring(parts[polygon]),
+                                       return_index=True)
+    return hulls(xy, owner[polygon][ring], np.shape(matrix))
+
+
+def banded(geom: BaseGeometry, cuts: np.ndarray) -> Pieces | None:
+    """``geom`` cut along the lines y = ``cuts`` (sorted) into one piece per band (below the
+    first, between two, above the last): a section, or None when a band's part of ``geom``
+    is not convex (its hull would be larger)."""
+    x0, y0, x1, y1 = geom.bounds
+    levels = [y0 - 1.0, *cuts, y1 + 1.0]
+    bands = [shapely.box(x0 - 1.0, lo, x1 + 1.0, hi)
+             for lo, hi in zip(levels[:-1], levels[1:], strict=True)]
+    parts = shapely.intersection(geom, np.array(bands, dtype=object))
+    pieces = pieces_of(parts[None, :])
+    hull_area, _ = _areas_and_centroids(pieces.coords[0][:, None], pieces.counts[0][:, None])
+    if np.any(np.abs(hull_area - shapely.area(parts)) > 1e-6 * float(shapely.area(geom))):
+        return None
+    return pieces
 
 
 def polygons(p: Pieces) -> np.ndarray:

@@ -25,7 +25,7 @@ ratios r < s have dissimilarity 2 - 2 sqrt(r / s)).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -227,15 +227,18 @@ def _profile_bounds(pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
 class ShapeSet:
     """Shapes known by the profiles of their normalised forms, for repeated "is anything
     like this?" queries: profiles bound each dissimilarity from below; exact overlaps are
-    computed only where the bound is low (and only those shapes made and normalised)."""
+    computed only where the bound is low (and only those shapes made and normalised), from
+    convex pieces where both sides have them."""
 
-    def __init__(self, profiles: np.ndarray,
-                 shapes_at: Callable[[np.ndarray], np.ndarray]) -> None:
+    def __init__(self, profiles: np.ndarray, shapes_at: Callable[[np.ndarray], np.ndarray],
+                 pieces_at: Callable[[np.ndarray], tuple[cp.Pieces, np.ndarray]] | None = None
+                 ) -> None:
         """``profiles``: of each shape's normalised form (zeros: an empty shape, left out);
-        ``shapes_at(indices)``: those shapes (anywhere, at any scale)."""
+        ``shapes_at(indices)``: those shapes (anywhere, at any scale); ``pieces_at(sorted
+        indices)``: their normalised convex pieces, and whether those are disjoint."""
         self._index = np.flatnonzero(profiles[:, 0].sum(axis=1) > 0.0)  # slabs add up
         self.profiles = profiles[self._index]
-        self._shapes_at = shapes_at
+        self._shapes_at, self._pieces_at = shapes_at, pieces_at
         self._normalized = np.full(len(self._index), None, dtype=object)
         self._known = np.zeros(len(self._index), dtype=bool)
 
@@ -246,19 +249,29 @@ class ShapeSet:
 
     @classmethod
     def of_samples(cls, samples: Iterable[Samples]) -> ShapeSet:
-        """The set of all sections of ``samples``, with the profiles dense sampling
-        computed."""
+        """The set of all sections of ``samples``, with the profiles and pieces dense
+        sampling computed."""
         samples = list(samples)
         starts = np.cumsum([0] + [len(s.offsets) for s in samples])
 
-        def shapes_at(index: np.ndarray) -> np.ndarray:
-            out = np.empty(len(index), dtype=object)
+        def owners(index: np.ndarray) -> Iterator[tuple[Samples, np.ndarray, np.ndarray]]:
             owner = np.searchsorted(starts, index, side="right") - 1
             for k in np.unique(owner):
-                out[owner == k] = samples[k].sections(index[owner == k] - starts[k])
+                yield samples[k], owner == k, index[owner == k] - starts[k]
+
+        def shapes_at(index: np.ndarray) -> np.ndarray:
+            out = np.empty(len(index), dtype=object)
+            for sample, mine, local in owners(index):
+                out[mine] = sample.sections(local)
             return out
 
-        return cls(np.concatenate([s.profiles for s in samples]), shapes_at)
+        def pieces_at(index: np.ndarray) -> tuple[cp.Pieces, np.ndarray]:
+            parts = [(s.normalized_pieces(local), s.disjoint[local])
+                     for s, _, local in owners(index)]  # in order: index is sorted
+            return (cp.concatenated([p for p, _ in parts]),
+                    np.concatenate([d for _, d in parts]))
+
+        return cls(np.concatenate([s.profiles for s in samples]), shapes_at, pieces_at)
 
     def __len__(self) -> int:
         return len(self._index)
@@ -272,9 +285,12 @@ class ShapeSet:
         shapes: np.ndarray = self._normalized[index]
         return shapes
 
-    def nearest(self, geom: BaseGeometry, need: float) -> float:
+    def nearest(self, geom: BaseGeometry, need: float, pieces: cp.Pieces | None = None
+                ) -> float:
         """The smallest dissimilarity of ``geom`` to the set if it is below ``need``;
-        otherwise some value >= ``need`` (a proof that nothing in the set is that close)."""
+        otherwise some value >= ``need`` (a proof that nothing in the set is that close).
+        ``pieces``: ``geom`` as convex pieces with disjoint interiors (one section, in its
+        coordinates), for overlaps computed without GEOS."""
         (a,) = normalized([geom])
         if a.is_empty or len(self) == 0:
             return 2.0
@@ -282,12 +298,40 @@ class ShapeSet:
         g, i = np.nonzero(bound < need)
         if len(g) == 0:
             return float(bound.min())
-        # area(a ^ g b) = area(g^-1 a ^ b), and g^-1 is the transposed matrix
-        images = symmetries(a, inverse=True)
-        overlap = shapely.area(shapely.intersection(images[g], self.shapes(i)))
+        overlap = np.zeros(len(g))
+        slow = np.ones(len(g), dtype=bool)
+        if pieces is not None and self._pieces_at is not None:
+            members, at = np.unique(i, return_inverse=True)
+            theirs, disjoint = self._pieces_at(self._index[members])
+            slow = ~disjoint[at]
+            quick = np.flatnonzero(~slow)
+            overlap[quick] = cp.overlaps(_piece_images(geom, pieces), g[quick], theirs,
+                                         at[quick])
+        if slow.any():
+            # area(a ^ g b) = area(g^-1 a ^ b), and g^-1 is the transposed matrix
+            images = symmetries(a, inverse=True)
+            overlap[slow] = shapely.area(shapely.intersection(images[g[slow]],
+                                                              self.shapes(i[slow])))
         exact = bound.copy()
         exact[g, i] = 2.0 - 2.0 * overlap
         return float(max(exact.min(), 0.0))
+
+
+def _piece_images(geom: BaseGeometry, pieces: cp.Pieces) -> cp.Pieces:
+    """The pieces of ``geom`` normalised as :func:`normalized` normalises ``geom``, under the
+    inverses of the square's symmetries (8 sections, in the order of ``_D4``)."""
+    valid = shapely.make_valid(geom)
+    centre = np.asarray(shapely.get_coordinates(shapely.centroid(valid))[0])
+    unit = (pieces.coords[0] - centre) / np.sqrt(shapely.area(valid))
+    j = np.arange(unit.shape[1])
+    reverse = np.where(j < pieces.counts[0][:, None], pieces.counts[0][:, None] - 1 - j, j)
+    images = []
+    for m in _D4:
+        image = unit @ m.T  # as symmetries(inverse=True) maps points
+        if np.linalg.det(m) < 0:  # a mirror turns the pieces clockwise: walk them back
+            image = np.take_along_axis(image, reverse[..., None], axis=1)
+        images.append(image)
+    return cp.Pieces(np.stack(images), np.repeat(pieces.counts, len(_D4), axis=0))
 
 
 def _aligned(na: np.ndarray, nb: np.ndarray) -> np.ndarray:
@@ -341,12 +385,11 @@ class Samples:
         if "shapes" in self.__dict__:
             shapes: np.ndarray = self.shapes[index]
             return shapes
-        return unions(cp.polygons(cp.Pieces(self.pieces.coords[index],
-                                            self.pieces.counts[index])))
+        return unions(cp.polygons(self.pieces.rows(index)))
 
     def normalized_pieces(self, index: np.ndarray) -> cp.Pieces:
         """The pieces of sections ``index``, normalised as a whole (as :func:`normalized`)."""
-        part = cp.Pieces(self.pieces.coords[index], self.pieces.counts[index])
+        part = self.pieces.rows(index)
         return cp.normalized(part, self.area[index], self.centroid[index])
 
 

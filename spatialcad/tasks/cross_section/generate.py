@@ -18,6 +18,7 @@ import shapely
 
 from spatialcad.cad import section as cut
 from spatialcad.cad import solids, sweep, tessellate
+from spatialcad.geometry import convex_pieces
 from spatialcad.geometry import section_shape as shape
 from spatialcad.geometry.colours import SOLID
 from spatialcad.render.camera import orbit
@@ -245,18 +246,32 @@ def _false_section(
     edges = sweep.stack_edges(altered)
     lo, hi = sweep.offset_range(edges, normal)
     offsets = np.round(lo + (hi - lo) * (np.arange(24) + 0.5) / 24, 3)
-    sections = sweep.sections(edges, normal, offsets)
+    pieces = sweep.section_pieces(edges, normal, offsets)
+    sections = shape.unions(convex_pieces.polygons(pieces))
     composite = None
     for i in rng.permutation(np.flatnonzero(showable(sections)))[:4]:
-        if truths.nearest(sections[i], p["margin"]) < p["margin"]:
+        if truths.nearest(sections[i], p["margin"], pieces.rows(slice(i, i + 1))) < p["margin"]:
             continue  # cheap polyhedral test first
         if composite is None:
             composite = solids.make_composite(altered)
         exact = stored(cut.section(composite, normal, float(offsets[i])))
-        if (truths.nearest(exact, p["margin"]) >= p["margin"]
+        by_solid = convex_pieces.banded(exact, joint_levels(altered, normal, offsets[i]))
+        if (truths.nearest(exact, p["margin"], by_solid) >= p["margin"]
                 and shape.dissimilarities(exact, shown).min() >= TRUE_DISTINCT):
             return family, float(offsets[i]), exact
     return None
+
+
+def joint_levels(descs: list[solids.Desc], normal: np.ndarray, offset: float) -> np.ndarray:
+    """Where the plane n.p = offset meets the stack's joints, as heights v in its section's
+    coordinates (:func:`spatialcad.cad.section.plane_basis`), sorted: its section's part
+    between two of them (or beyond the outer ones) is one solid's (convex) section (none for
+    a horizontal plane: v is no height there)."""
+    _, v = cut.plane_basis(normal)
+    if abs(v[2]) < 1e-9:
+        return np.zeros(0)
+    z = np.array(solids.stack_bases(descs)[:-1])  # every base but the bottom one (z = 0)
+    return np.sort((z - offset * float(np.asarray(normal)[2])) / v[2])
 
 
 def stored(geom: Any) -> Any:
