@@ -267,3 +267,23 @@ def test_every_left_view_question_places_the_front_on_the_right(items):
         assert run_verifier(record, image) == []
         cut = {**record, "Question": record["Question"].replace(sentence, "")}
         assert any("Question" in f for f in run_verifier(cut, image))
+
+
+def test_point_grid_matches_exactly_the_points_nearer_than_tol():
+    """PointGrid finds a point nearer than tol exactly where brute force (and a k-d tree
+    bounded by tol) does, with points on a grid at exactly tol apart among them."""
+    from scipy.spatial import cKDTree
+
+    rng = np.random.default_rng(9)
+    for tol in (0.5, 1.25, 3.0):
+        points = np.concatenate([rng.uniform(-20, 40, size=(300, 2)),
+                                 np.round(rng.uniform(0, 20, size=(200, 2)) / tol) * tol])
+        queries = np.concatenate([rng.uniform(-25, 45, size=(600, 2)),
+                                  points[:100] + [tol, 0.0], points[100:150] + [0.6 * tol,
+                                                                                0.8 * tol]])
+        brute = ((queries[:, None] - points[None]) ** 2).sum(axis=2).min(axis=1) < tol * tol
+        tree = np.isfinite(cKDTree(points).query(queries, distance_upper_bound=tol)[0])
+        got = ld.PointGrid(points, tol).matched(queries)
+        assert np.array_equal(got, brute) and np.array_equal(got, tree)
+        assert 0 < got.sum() < len(queries)
+    assert not ld.PointGrid(np.zeros((0, 2)), 1.0).matched(np.ones((3, 2))).any()

@@ -9,15 +9,12 @@ where the other has none of the same kind (solid vs dashed), after sampling both
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 import numba
 import numpy as np
 import shapely
-from scipy.spatial import cKDTree
 from shapely.geometry import MultiLineString
 from shapely.ops import polygonize, unary_union
 
@@ -101,16 +98,65 @@ def sample(lines: tuple[Polyline, ...], step: float) -> np.ndarray:
     return points
 
 
-def _unmatched(a: np.ndarray, b: np.ndarray, tol: float,
-               tree: Callable[[], cKDTree] | None = None) -> int:
-    """How many points of ``a`` are farther than ``tol`` from every point of ``b``
-    (``tree``: gives b's k-d tree, when one is kept)."""
+class PointGrid:
+    """Points binned in square cells a little wider than ``tol``: the points nearer than
+    ``tol`` to a query are all in the 3x3 cells around it (as a k-d tree's
+    ``query(..., distance_upper_bound=tol)`` finds them: squared distance below tol^2)."""
+
+    def __init__(self, points: np.ndarray, tol: float) -> None:
+        self.tol = float(tol)
+        self.cell = self.tol * (1.0 + 1e-9)  # rounding in x / cell never hides a neighbour
+        pts = np.ascontiguousarray(points, dtype=np.float64).reshape(-1, 2)
+        if len(pts) == 0:
+            self.origin, self.shape = np.zeros(2, dtype=np.int64), (0, 0)
+            self.points, self.starts = pts, np.zeros(1, dtype=np.int64)
+            return
+        cells = np.floor(pts / self.cell).astype(np.int64)
+        self.origin = cells.min(axis=0)
+        cells -= self.origin
+        self.shape = (int(cells[:, 0].max()) + 1, int(cells[:, 1].max()) + 1)
+        key = cells[:, 0] * self.shape[1] + cells[:, 1]
+        order = np.argsort(key, kind="stable")
+        self.points = pts[order]
+        self.starts = np.searchsorted(key[order], np.arange(self.shape[0] * self.shape[1] + 1))
+
+    def matched(self, queries: np.ndarray) -> np.ndarray:
+        """Per query, whether a point is nearer than ``tol``."""
+        q = np.ascontiguousarray(queries, dtype=np.float64).reshape(-1, 2)
+        if len(self.points) == 0:
+            return np.zeros(len(q), dtype=bool)
+        return _matched(q, self.points, self.starts, self.origin, self.shape[0], self.shape[1],
+                        self.cell, self.tol * self.tol)
+
+
+@numba.njit(cache=True, nogil=True)
+def _matched(q: np.ndarray, points: np.ndarray, starts: np.ndarray, origin: np.ndarray,
+             nx: int, ny: int, cell: float, tol2: float) -> np.ndarray:  # pragma: no cover
+    out = np.zeros(len(q), dtype=np.bool_)
+    for i in range(len(q)):
+        cx = int(np.floor(q[i, 0] / cell)) - origin[0]
+        cy = int(np.floor(q[i, 1] / cell)) - origin[1]
+        for gx in range(max(cx - 1, 0), min(cx + 2, nx)):
+            for gy in range(max(cy - 1, 0), min(cy + 2, ny)):
+                k = gx * ny + gy
+                for j in range(starts[k], starts[k + 1]):
+                    dx, dy = q[i, 0] - points[j, 0], q[i, 1] - points[j, 1]
+                    if dx * dx + dy * dy < tol2:
+                        out[i] = True
+                        break
+                if out[i]:
+                    break
+            if out[i]:
+                break
+    return out
+
+
+def _unmatched(a: np.ndarray, b: np.ndarray, tol: float, grid: PointGrid | None = None) -> int:
+    """How many points of ``a`` are at least ``tol`` from every point of ``b`` (``grid``:
+    b's, when one is kept)."""
     if len(a) == 0:
         return 0
-    if len(b) == 0:
-        return len(a)
-    dist, _ = (tree() if tree else cKDTree(b)).query(a, distance_upper_bound=tol)
-    return int(np.count_nonzero(~np.isfinite(dist)))
+    return int(np.count_nonzero(~(grid or PointGrid(b, tol)).matched(a)))
 
 
 def difference(a: LineDrawing, b: LineDrawing, tol: float, step: float | None = None
@@ -126,13 +172,13 @@ def difference(a: LineDrawing, b: LineDrawing, tol: float, step: float | None = 
 class Ink:
     """A drawing sampled as :func:`difference` compares it: points every ``step`` along its
     visible lines, and along its hidden lines where no visible line covers them, with
-    k-d trees of them built when first needed (one drawing is compared with many)."""
+    point grids of them built when first needed (one drawing is compared with many)."""
 
     def __init__(self, d: LineDrawing, tol: float, step: float | None = None) -> None:
         self.tol, self.step = tol, step or tol / 2.0
         visible, hidden = _shown(d, tol, self.step)
         self.points = (visible, hidden, np.concatenate([visible, hidden]))
-        self._trees: dict[int, cKDTree] = {}
+        self._grids: dict[int, PointGrid] = {}
 
     def difference(self, other: Ink) -> tuple[float, float]:
         """:func:`difference` of the two drawings (sampled with the same tol and step)."""
@@ -143,21 +189,19 @@ class Ink:
 
     def _unmatched(self, other: Ink, part: int) -> int:
         """How many of our ``part`` points are farther than tol from every one of other's."""
-        return _unmatched(self.points[part], other.points[part], self.tol,
-                          partial(other._tree, part))
+        return _unmatched(self.points[part], other.points[part], self.tol, other._grid(part))
 
-    def _tree(self, part: int) -> cKDTree:
-        if part not in self._trees:
-            self._trees[part] = cKDTree(self.points[part])
-        return self._trees[part]
+    def _grid(self, part: int) -> PointGrid:
+        if part not in self._grids:
+            self._grids[part] = PointGrid(self.points[part], self.tol)
+        return self._grids[part]
 
 
 def _shown(d: LineDrawing, tol: float, step: float) -> tuple[np.ndarray, np.ndarray]:
     """Sample points of the visible lines and of the hidden lines not covered by them."""
     vis, hid = sample(d.visible, step), sample(d.hidden, step)
     if len(vis) and len(hid):
-        dist, _ = cKDTree(vis).query(hid, distance_upper_bound=tol)
-        hid = hid[~np.isfinite(dist)]
+        hid = hid[~PointGrid(vis, tol).matched(hid)]
     return vis, hid
 
 

@@ -151,21 +151,18 @@ def _dash_pieces(line: np.ndarray, on: float, off: float, cap: float = 0.0) -> l
     used = n * period - off
     start = (length - used) / 2.0
     # leftovers at both ends become partial dashes when they are long enough to see
-    cuts: list[tuple[float, float]] = []
+    a = start + period * np.arange(n, dtype=np.float64)
+    b = a + on
     if start > off + 1.0:
-        cuts.append((0.0, start - off))
-    cuts += [(start + i * period, start + i * period + on) for i in range(n)]
-    if start > off + 1.0:
-        cuts.append((length - start + off, length))
-    out = []
-    for a, b in cuts:
-        a2, b2 = a + cap, b - cap
-        if b2 < a2:
-            a2 = b2 = (a + b) / 2.0
-        inside = line[(at > a2) & (at < b2)]
-        ends = [np.interp(t, at, line[:, k]) for t in (a2, b2) for k in (0, 1)]
-        out.append(np.vstack([ends[:2], inside, ends[2:]]))
-    return out
+        a = np.concatenate([[0.0], a, [length - start + off]])
+        b = np.concatenate([[start - off], b, [length]])
+    a2, b2 = a + cap, b - cap
+    short = b2 < a2
+    a2[short] = b2[short] = (a[short] + b[short]) / 2.0
+    first = np.stack([np.interp(a2, at, line[:, 0]), np.interp(a2, at, line[:, 1])], axis=1)
+    last = np.stack([np.interp(b2, at, line[:, 0]), np.interp(b2, at, line[:, 1])], axis=1)
+    lo, hi = np.searchsorted(at, a2, side="right"), np.searchsorted(at, b2, side="left")
+    return [np.vstack([first[k:k + 1], line[lo[k]:hi[k]], last[k:k + 1]]) for k in range(len(a))]
 
 
 def draw_polylines(
