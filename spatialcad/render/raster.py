@@ -183,6 +183,18 @@ def _rasterize(
     return zbuf.reshape(y1 - y0, x1 - x0), ids.reshape(y1 - y0, x1 - x0), grad
 
 
+@numba.njit(cache=True, nogil=True)
+def _paint(ids: np.ndarray, palette: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+    """The RGB image ``palette[ids + 1]`` (row 0 of ``palette``: where no triangle is)."""
+    h, w = ids.shape
+    out = np.empty((h, w, 3), dtype=np.uint8)
+    for y in range(h):
+        for x in range(w):
+            c = ids[y, x] + 1
+            out[y, x, 0], out[y, x, 1], out[y, x, 2] = palette[c, 0], palette[c, 1], palette[c, 2]
+    return out
+
+
 def _shade(mesh: Mesh, cam: Camera, shading: bool) -> np.ndarray:
     """Per-triangle RGB after flat shading (normals turned toward the camera)."""
     cols = mesh.face_colors.astype(np.float64)
@@ -433,7 +445,7 @@ def _render(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: float | None,
     palette = np.concatenate(
         [np.asarray(background, dtype=np.uint8).reshape(1, 3), _shade(mesh, cam, shading)]
     )
-    drawn = np.take(palette, ids + 1, axis=0)
+    drawn = _paint(ids, palette)
     span = float(np.ptp(sz)) if len(sz) else 0.0
     tol = 0.5 / k + 1e-9 * (1.0 + span)
     if silhouette and edge_width > 0:
