@@ -89,9 +89,20 @@ def dissimilarities(shape: BaseGeometry, others: np.ndarray | list[BaseGeometry]
     return out
 
 
-def dissimilarity(a: BaseGeometry, b: BaseGeometry) -> float:
-    """min over the square's symmetries g of area(norm(a) ^ g norm(b)); 2 if either is empty."""
-    return float(dissimilarities(a, [b])[0])
+def dissimilarity(a: BaseGeometry, b: BaseGeometry,
+                  pieces: tuple[cp.Pieces | None, cp.Pieces | None] = (None, None)) -> float:
+    """min over the square's symmetries g of area(norm(a) ^ g norm(b)); 2 if either is empty.
+    ``pieces``: ``a`` and ``b`` as convex pieces with disjoint interiors (one section each,
+    in their coordinates), when known: the overlaps are then computed without GEOS."""
+    pa, pb = pieces
+    if pa is None or pb is None:
+        return float(dissimilarities(a, [b])[0])
+    if shapely.area(a) <= 0.0 or shapely.area(b) <= 0.0:
+        return 2.0
+    unit_b = _piece_images(b, pb, [np.eye(2)])
+    overlap = cp.overlaps(_piece_images(a, pa, _D4), np.arange(len(_D4)), unit_b,
+                          np.zeros(len(_D4), dtype=np.int64))
+    return float(np.clip(2.0 - 2.0 * overlap.max(), 0.0, 2.0))
 
 
 def pieces(geoms: np.ndarray, min_fraction: float = 0.01) -> np.ndarray:
@@ -305,8 +316,8 @@ class ShapeSet:
             theirs, disjoint = self._pieces_at(self._index[members])
             slow = ~disjoint[at]
             quick = np.flatnonzero(~slow)
-            overlap[quick] = cp.overlaps(_piece_images(geom, pieces), g[quick], theirs,
-                                         at[quick])
+            mapped = _piece_images(geom, pieces, [m.T for m in _D4])  # as symmetries(inverse)
+            overlap[quick] = cp.overlaps(mapped, g[quick], theirs, at[quick])
         if slow.any():
             # area(a ^ g b) = area(g^-1 a ^ b), and g^-1 is the transposed matrix
             images = symmetries(a, inverse=True)
@@ -317,21 +328,23 @@ class ShapeSet:
         return float(max(exact.min(), 0.0))
 
 
-def _piece_images(geom: BaseGeometry, pieces: cp.Pieces) -> cp.Pieces:
-    """The pieces of ``geom`` normalised as :func:`normalized` normalises ``geom``, under the
-    inverses of the square's symmetries (8 sections, in the order of ``_D4``)."""
+def _piece_images(geom: BaseGeometry, pieces: cp.Pieces,
+                  matrices: list[np.ndarray]) -> cp.Pieces:
+    """The pieces of ``geom`` normalised as :func:`normalized` normalises ``geom``, mapped
+    by each of ``matrices`` (points as row vectors, p @ m, as :func:`symmetries` maps them):
+    one section per matrix."""
     valid = shapely.make_valid(geom)
     centre = np.asarray(shapely.get_coordinates(shapely.centroid(valid))[0])
     unit = (pieces.coords[0] - centre) / np.sqrt(shapely.area(valid))
     j = np.arange(unit.shape[1])
     reverse = np.where(j < pieces.counts[0][:, None], pieces.counts[0][:, None] - 1 - j, j)
     images = []
-    for m in _D4:
-        image = unit @ m.T  # as symmetries(inverse=True) maps points
+    for m in matrices:
+        image = unit @ m
         if np.linalg.det(m) < 0:  # a mirror turns the pieces clockwise: walk them back
             image = np.take_along_axis(image, reverse[..., None], axis=1)
         images.append(image)
-    return cp.Pieces(np.stack(images), np.repeat(pieces.counts, len(_D4), axis=0))
+    return cp.Pieces(np.stack(images), np.repeat(pieces.counts, len(matrices), axis=0))
 
 
 def _aligned(na: np.ndarray, nb: np.ndarray) -> np.ndarray:

@@ -72,7 +72,7 @@ class Generator(base.Generator):
         edges = sweep.stack_edges(descs)
         samples = {f: family_samples(edges, f) for f in mirror_twins(descs, p["families"])}
         truths = shape.ShapeSet.of_samples(samples.values())
-        trues = pick_true_options(composite, samples, level, rng)
+        trues = pick_true_options(composite, descs, samples, level, rng)
         answer = pick_false_option(descs, truths, [t[2] for t in trues], p, rng)
         options = [_true_option(descs, *t) for t in trues] + [answer]
         spec = Spec(_typed(descs), list(VIEWS), p["families"])
@@ -148,10 +148,11 @@ def mirror_twins(descs: list[solids.Desc], families: list[str]) -> list[str]:
 
 
 def pick_true_options(
-    composite: Any, samples: dict[str, shape.Samples], level: int,
+    composite: Any, descs: list[solids.Desc], samples: dict[str, shape.Samples], level: int,
     rng: np.random.Generator,
 ) -> list[tuple[str, float, Any]]:
-    """Three (family, offset, exact section) of the composite, pairwise unlike each other.
+    """Three (family, offset, exact section) of the composite of ``descs``, pairwise unlike
+    each other.
 
     From level 1 on, the first is disconnected when some usable section is; from level 2
     on, the last is oblique unless an earlier one is.
@@ -162,6 +163,7 @@ def pick_true_options(
     split = [(f, int(i)) for f in families
              for i in pools[f][shape.pieces(samples[f].shapes[pools[f]], MIN_PIECE) > 1]]
     picked: list[tuple[str, float, Any]] = []
+    picked_pieces: list[convex_pieces.Pieces | None] = []
     for _ in range(ATTEMPTS * 3):
         if level >= 1 and split and not picked:
             family, i = split[int(rng.integers(len(split)))]
@@ -172,14 +174,22 @@ def pick_true_options(
             family = choices[int(rng.integers(len(choices)))]
             i = int(rng.choice(pools[family]))
         sample = samples[family].shapes[i]
-        if any(shape.dissimilarity(sample, g) < TRUE_DISTINCT for _, _, g in picked):
+        sample_pieces = (samples[family].pieces.rows(slice(i, i + 1))
+                         if samples[family].disjoint[i] else None)
+        if any(shape.dissimilarity(sample, g, (sample_pieces, gp)) < TRUE_DISTINCT
+               for (_, _, g), gp in zip(picked, picked_pieces, strict=True)):
             continue
         offset = round(float(samples[family].offsets[i]), 3)
-        exact = stored(cut.section(composite, cut.family_normal(family), offset))
-        if shape.dissimilarity(exact, sample) >= shape.SIMILAR_BELOW / 2:
+        normal = cut.family_normal(family)
+        exact = stored(cut.section(composite, normal, offset))
+        exact_pieces = convex_pieces.banded(exact, joint_levels(descs, normal, offset))
+        if shape.dissimilarity(exact, sample, (exact_pieces, sample_pieces)) >= (
+                shape.SIMILAR_BELOW / 2):
             continue  # the polyhedral sample disagrees with the exact slice: do not use it
-        if all(shape.dissimilarity(exact, g) >= TRUE_DISTINCT for _, _, g in picked):
+        if all(shape.dissimilarity(exact, g, (exact_pieces, gp)) >= TRUE_DISTINCT
+               for (_, _, g), gp in zip(picked, picked_pieces, strict=True)):
             picked.append((family, offset, exact))
+            picked_pieces.append(exact_pieces)
             if len(picked) == 3:
                 return picked
     raise Reject("could not find three distinct true sections")
