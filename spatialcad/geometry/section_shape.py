@@ -7,6 +7,12 @@ viewer cannot tell from which side, or with which edge up, a plane is seen).  Tw
 shapes have ``area(A ^ B) = 2 - 2 area(A & B)``: 0 for identical shapes, 2 for disjoint.
 Multi-part sections are compared as a whole (one centroid, total area).
 
+Sections of a stack of convex solids are unions of convex pieces, one per solid, that meet
+only along joints; dense sampling keeps them so (:mod:`spatialcad.geometry.convex_pieces`),
+and where both sides of a comparison come with their pieces, overlap areas are sums of
+convex-convex overlaps computed by compiled code instead of GEOS overlays (same values to
+rounding; tests compare both).
+
 ``SIMILAR_BELOW = 0.08``: one true section computed by the three engines (exact FreeCAD
 slice, polyhedral sweep, the verifier's analytic chords) differs by at most 0.008 (540
 random planes of random stacks: p99 0.006; tests/test_cross_section.py asserts < 0.01),
