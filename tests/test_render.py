@@ -580,3 +580,12 @@ def test_png_round_trip(tmp_path) -> None:
     assert np.array_equal(decode_png(str(path)), img)
     with pytest.raises(ValueError):
         encode_png(img.astype(np.float32))
+
+
+def test_plain_images_are_one_colour() -> None:
+    from spatialcad.render.pixels import plain
+
+    for colour in ((255, 255, 255), (0, 0, 0), (12, 200, 7)):
+        img = plain(5, 3, colour)
+        assert img.shape == (3, 5, 3) and img.dtype == np.uint8
+        assert np.array_equal(img.reshape(-1, 3), np.tile(colour, (15, 1)))

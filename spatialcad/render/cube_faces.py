@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from spatialcad.geometry.colours import Colour
+from spatialcad.render.pixels import plain
 
 from .camera import camera
 
@@ -41,8 +42,8 @@ def face_image(grid: np.ndarray, style: str, palette: Sequence[Colour], px: int)
         picture: npt.NDArray[np.uint8] = np.repeat(np.repeat(colours[grid], widths, axis=0),
                                                    widths, axis=1)
         return picture
-    img = np.empty((px, px, 3), dtype=np.uint8)
-    img[:] = colours[0]
+    r, g, b = (int(c) for c in colours[0])
+    img = plain(px, px, (r, g, b))
     block = px / n
     one = 1 << _SHIFT
     for (i, j), v in np.ndenumerate(grid):

@@ -19,6 +19,7 @@ from shapely.geometry import (
 from shapely.geometry.base import BaseGeometry
 
 from spatialcad.geometry.colours import Colour as Color
+from spatialcad.render.pixels import plain
 
 FONT = cv2.FONT_HERSHEY_SIMPLEX
 _SHIFT = 4  # sub-pixel bits for cv2 drawing
@@ -29,9 +30,7 @@ def _canvas(size: tuple[int, int], background: Color) -> np.ndarray:
     w, h = int(size[0]), int(size[1])
     if w <= 0 or h <= 0:
         raise ValueError(f"bad image size {size!r}")
-    img = np.empty((h, w, 3), dtype=np.uint8)
-    img[:] = np.asarray(background, dtype=np.uint8)
-    return img
+    return plain(w, h, background)
 
 
 class _Frame:

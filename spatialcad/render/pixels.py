@@ -1,5 +1,5 @@
 """Per-pixel channel extremes of RGB uint8 images, computed by OpenCV (numpy's reduction
-over the channel axis is some 30 times slower on a panel)."""
+over the channel axis is some 30 times slower on a panel), and images of one colour."""
 
 from __future__ import annotations
 
@@ -26,3 +26,13 @@ def pixels_differing(a: np.ndarray, b: np.ndarray, more_than: int = 0) -> int:
     ``more_than`` in some channel."""
     largest = brightest(cv2.absdiff(a, b))
     return int(cv2.countNonZero(cv2.threshold(largest, more_than, 255, cv2.THRESH_BINARY)[1]))
+
+
+def plain(width: int, height: int, colour: tuple[int, int, int]) -> np.ndarray:
+    """An RGB uint8 image of one colour (a grey one is filled by one memset: numpy's
+    broadcast of an RGB triple over an image is some 100 times slower)."""
+    if colour[0] == colour[1] == colour[2]:
+        return np.full((height, width, 3), colour[0], dtype=np.uint8)
+    img = np.empty((height, width, 3), dtype=np.uint8)
+    img[:] = np.asarray(colour, dtype=np.uint8)
+    return img

@@ -13,6 +13,7 @@ import numba
 import numpy as np
 
 from spatialcad.geometry.colours import Colour as Color
+from spatialcad.render.pixels import plain
 
 from .camera import Camera
 from .mesh import Mesh, merge
@@ -461,7 +462,6 @@ def _render(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: float | None,
         drawn = cv2.resize(drawn, ((x1 - x0) // s, (y1 - y0) // s), interpolation=cv2.INTER_AREA)
     if window == (0, 0, W, H):
         return drawn
-    img = np.empty((height, width, 3), dtype=np.uint8)
-    img[:] = np.asarray(background, dtype=np.uint8)
+    img = plain(width, height, background)
     img[y0 // s:y1 // s, x0 // s:x1 // s] = drawn
     return img
