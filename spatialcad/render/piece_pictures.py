@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 
@@ -43,12 +44,19 @@ def view_size(space: Sequence[int]) -> tuple[int, int]:
 
 def reference_framings(space: Sequence[int]) -> list[Framing]:
     """The framings of the complete stack and the given pieces (on the box ``space``)."""
-    return [box_framing(cam, space, view_size(space)) for cam in TWO_SIDES.values()]
+    return list(_framings(tuple(int(n) for n in space))[0])
 
 
 def option_framings(space: Sequence[int]) -> list[Framing]:
     """The options' framings: the reference scale, each piece centred on itself."""
-    return [Framing(f.cam, f.scale, f.size) for f in reference_framings(space)]
+    return list(_framings(tuple(int(n) for n in space))[1])
+
+
+@lru_cache(maxsize=64)
+def _framings(space: tuple[int, ...]) -> tuple[tuple[Framing, ...], tuple[Framing, ...]]:
+    """(reference framings, option framings) of the box ``space``, worked out once."""
+    reference = tuple(box_framing(cam, space, view_size(space)) for cam in TWO_SIDES.values())
+    return reference, tuple(Framing(f.cam, f.scale, f.size) for f in reference)
 
 
 def picture_size(space: Sequence[int]) -> tuple[int, int]:
