@@ -61,11 +61,15 @@ def seen(folded: Folded, pose: np.ndarray) -> dict[str, np.ndarray]:
     out = {}
     for name, (w, _, up) in SHOWN.items():
         pic, _, body_up = folded[tuple(pose.T @ w)]
-        target, turns, v = pose @ body_up, 0, up
-        while not np.array_equal(v, target):
-            v, turns = np.cross(w, v), turns + 1
+        target, turns, v = tuple(pose @ body_up), 0, tuple(up)
+        while v != target:  # integer 3-vectors as tuples: numpy's cross is slow on them
+            v, turns = _cross(tuple(w), v), turns + 1
         out[name] = np.rot90(pic, turns)
     return out
+
+
+def _cross(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
 
 
 def shows(folded: Folded, view: dict[str, np.ndarray]) -> bool:
