@@ -13,6 +13,7 @@ drawing or mesh is exactly what a fresh computation gives.
 
 from __future__ import annotations
 
+import sys
 from functools import lru_cache
 from pathlib import Path
 
@@ -26,13 +27,15 @@ from spatialcad.geometry.line_drawing import LineDrawing
 
 @lru_cache(maxsize=1)
 def _projection_code() -> str:
-    """What a projection depends on besides the part: FreeCAD and our projection code."""
-    return disk_cache.code_key(projection, line_drawing)
+    """What a projection depends on besides the part: FreeCAD, our projection code and how
+    this module stores it."""
+    return disk_cache.code_key(projection, line_drawing, sys.modules[__name__])
 
 
 @lru_cache(maxsize=1)
 def _tessellation_code() -> str:
-    return disk_cache.code_key(projection, tessellate)  # turned() and triangles()
+    """What a mesh depends on besides the part: turned(), triangles(), this module."""
+    return disk_cache.code_key(projection, tessellate, sys.modules[__name__])
 
 
 @lru_cache(maxsize=256)
@@ -52,16 +55,19 @@ def _axis_drawing(path: Path, toward: tuple[int, int, int], deflection: float) -
     def make() -> dict[str, np.ndarray]:
         right, up = canonical_axes(np.array(toward))
         drawing = projection.project(cached_part(path), right, up, deflection)
+        lines = [*drawing.visible, *drawing.hidden]  # one array: an npz member is slow to read
         return {"counts": np.array([len(drawing.visible), len(drawing.hidden)]),
-                **{f"v{i}": p for i, p in enumerate(drawing.visible)},
-                **{f"h{i}": p for i, p in enumerate(drawing.hidden)}}
+                "lengths": np.array([len(p) for p in lines], dtype=np.int64),
+                "points": np.concatenate(lines) if lines else np.zeros((0, 2))}
 
     sha = _part_key(path)
     name = f"{sha}-{'_'.join(map(str, toward))}-{deflection!r}-{_projection_code()}"
     arrays = disk_cache.cached("projections", sha, name, make)
-    visible, hidden = (int(v) for v in arrays["counts"])
-    return LineDrawing(tuple(arrays[f"v{i}"] for i in range(visible)),
-                       tuple(arrays[f"h{i}"] for i in range(hidden)))
+    visible = int(arrays["counts"][0])
+    lengths = arrays["lengths"]
+    lines = tuple(arrays["points"][end - n:end] for end, n in zip(np.cumsum(lengths), lengths,
+                                                                  strict=True))
+    return LineDrawing(lines[:visible], lines[visible:])
 
 
 def part_view(path: Path, rotation: np.ndarray, right: np.ndarray, up: np.ndarray,
