@@ -152,10 +152,11 @@ def test_voxel_mesh_equals_the_cube_by_cube_construction() -> None:
 
 def test_face_image_paints_each_pixel_with_its_grid_block() -> None:
     """A solid-style face picture: pixel x lies in block k when edges[k] <= x < edges[k + 1]
-    with edges = round(k * px / n), in both directions (sizes not divisible by n too)."""
+    with edges = round(k * px / n), in both directions (sizes divisible by n, drawn by
+    OpenCV's scaling, and not divisible)."""
     rng = np.random.default_rng(1)
     palette = [tuple(int(v) for v in c) for c in rng.integers(0, 256, (6, 3))]
-    for n, px in product((3, 4, 5, 8), (7, 50, 97, 413)):
+    for n, px in product((3, 4, 5, 8), (7, 50, 97, 413, 120, 384, 600)):
         grid = rng.integers(0, 6, (n, n))
         edges = np.rint(np.arange(n + 1) * px / n)
         block = np.searchsorted(edges, np.arange(px), side="right") - 1

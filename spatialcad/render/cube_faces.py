@@ -37,10 +37,15 @@ def face_image(grid: np.ndarray, style: str, palette: Sequence[Colour], px: int)
     n = grid.shape[0]
     colours = np.asarray(palette, dtype=np.uint8)
     if style != "dots":
+        blocks = colours[grid]
+        if px % n == 0:  # equal blocks: OpenCV's exact nearest-pixel scaling repeats them
+            scaled: np.ndarray = cv2.resize(blocks, (px, px),
+                                            interpolation=cv2.INTER_NEAREST_EXACT)
+            return scaled
         # block k covers pixels edges[k] .. edges[k + 1] - 1 in both directions
         widths = np.diff(np.rint(np.arange(n + 1) * px / n).astype(int))
-        picture: npt.NDArray[np.uint8] = np.repeat(np.repeat(colours[grid], widths, axis=0),
-                                                   widths, axis=1)
+        picture: npt.NDArray[np.uint8] = np.repeat(np.repeat(blocks, widths, axis=0), widths,
+                                                   axis=1)
         return picture
     r, g, b = (int(c) for c in colours[0])
     img = plain(px, px, (r, g, b))
