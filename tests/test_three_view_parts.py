@@ -287,3 +287,19 @@ def test_point_grid_matches_exactly_the_points_nearer_than_tol():
         assert np.array_equal(got, brute) and np.array_equal(got, tree)
         assert 0 < got.sum() < len(queries)
     assert not ld.PointGrid(np.zeros((0, 2)), 1.0).matched(np.ones((3, 2))).any()
+
+
+def test_sample_puts_points_every_step_along_each_segment():
+    """ld.sample against its definition: segment a-b gets a + t (b - a) for t = k / n,
+    k = 0..n (the last exactly 1), n = max(1, ceil(|b - a| / step))."""
+    rng = np.random.default_rng(12)
+    lines = tuple(rng.uniform(-30, 30, size=(int(rng.integers(1, 6)), 2)) for _ in range(9))
+    for step in (0.7, 3.0, 100.0):
+        want = []
+        for p in lines:
+            for a, b in zip(p[:-1], p[1:], strict=True):
+                n = max(1, int(np.ceil(np.hypot(*(b - a)) / step)))
+                t = np.where(np.arange(n + 1) == n, 1.0, np.arange(n + 1) * (1.0 / n))
+                want.append(a + t[:, None] * (b - a))
+        assert np.array_equal(ld.sample(lines, step), np.concatenate(want))
+    assert ld.sample((), 1.0).shape == (0, 2)

@@ -88,14 +88,31 @@ def sample(lines: tuple[Polyline, ...], step: float) -> np.ndarray:
     """
     if not lines:
         return np.zeros((0, 2))
-    starts = np.concatenate([p[:-1] for p in lines])
-    spans = np.concatenate([p[1:] for p in lines]) - starts
-    n = np.maximum(1, np.ceil(np.hypot(spans[:, 0], spans[:, 1]) / step)).astype(np.int64)
-    seg = np.repeat(np.arange(len(n)), n + 1)
-    k = np.arange(len(seg)) - np.repeat(np.cumsum(n + 1) - (n + 1), n + 1)
-    t = np.where(k == n[seg], 1.0, k * (1.0 / n[seg]))
-    points: np.ndarray = starts[seg] + t[:, None] * spans[seg]
-    return points
+    vertices = np.ascontiguousarray(np.concatenate(lines), dtype=np.float64)
+    return _sample(vertices, np.cumsum([len(p) for p in lines]), float(step))
+
+
+@numba.njit(cache=True, nogil=True)
+def _sample(vertices: np.ndarray, ends: np.ndarray, step: float) -> np.ndarray:  # pragma: no cover
+    """:func:`sample` of the polylines ``vertices[ends[i - 1]:ends[i]]``."""
+    count = 0
+    for i in range(len(ends)):
+        for j in range(ends[i - 1] if i else 0, ends[i] - 1):
+            dx, dy = vertices[j + 1, 0] - vertices[j, 0], vertices[j + 1, 1] - vertices[j, 1]
+            count += max(1, int(np.ceil(np.hypot(dx, dy) / step))) + 1
+    out = np.empty((count, 2))
+    at = 0
+    for i in range(len(ends)):
+        for j in range(ends[i - 1] if i else 0, ends[i] - 1):
+            x, y = vertices[j, 0], vertices[j, 1]
+            dx, dy = vertices[j + 1, 0] - x, vertices[j + 1, 1] - y
+            n = max(1, int(np.ceil(np.hypot(dx, dy) / step)))
+            inv = 1.0 / n
+            for k in range(n + 1):
+                t = 1.0 if k == n else k * inv
+                out[at, 0], out[at, 1] = x + t * dx, y + t * dy
+                at += 1
+    return out
 
 
 class PointGrid:
