@@ -149,11 +149,12 @@ def _warn_past_practical(chosen: list[registry.TaskInfo], level: int) -> None:
               "seed stream, and only scenes whose scene hash is in its share (no scene is in "
               "two splits).  Default: no split (the benchmark as it always was).")
 @click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
-              help="Cache of the engineering parts' projections and tessellations "
-              "(three_view levels >= 1), "
+              help="Cache of the engineering parts' solids read from STEP, projections and "
+              "tessellations (three_view levels >= 1), "
               "shared by processes and shards; the items are the same with or without it. "
               "Default: $SPATIALCAD_CACHE_DIR, else ~/.cache/spatialcad.")
-@click.option("--no-cache", is_flag=True, help="Keep no projection or tessellation cache on disk.")
+@click.option("--no-cache", is_flag=True,
+              help="Keep no part, projection or tessellation cache on disk.")
 @click.option("--with-steps", is_flag=True,
               help="Also store each item's step-by-step solution: one picture and one line "
               "of text per step (a fold undone, a move, a quarter turn), beside the item's "
