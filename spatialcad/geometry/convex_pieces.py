@@ -2,8 +2,8 @@
 
 Every solid of a cross-section stack is convex, so a plane cuts it in a convex piece, and
 the pieces of different solids meet at most along a joint line (solids are stacked, not
-interpenetrating; the one exception, a horizontal plane exactly at a joint, is flagged by
-:func:`disjoint`).  The area shared by two such unions is then the sum, over pairs of
+interpenetrating; the one exception, a horizontal plane exactly at a joint, shows in
+:func:`self_overlaps`).  The area shared by two such unions is then the sum, over pairs of
 pieces, of the area shared by two convex polygons, computed here in time linear in their
 vertex counts: both are cut into vertical slabs at every vertex's x, where each is an
 interval between two linear functions of x, and the overlap's height ``min(top) -

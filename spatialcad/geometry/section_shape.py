@@ -253,7 +253,7 @@ class ShapeSet:
         """``profiles``: of each shape's normalised form (zeros: an empty shape, left out);
         ``shapes_at(indices)``: those shapes (anywhere, at any scale); ``pieces_at(sorted
         indices)``: their normalised convex pieces, and whether those are disjoint."""
-        self._index = np.flatnonzero(profiles[:, 0].sum(axis=1) > 0.0)  # slabs add up
+        self._index = np.flatnonzero(_has_area(profiles))
         self.profiles = profiles[self._index]
         self._shapes_at, self._pieces_at = shapes_at, pieces_at
         self._normalized = np.full(len(self._index), None, dtype=object)
@@ -368,6 +368,12 @@ def aligned_differences(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return _aligned(normalized(a), normalized(b))
 
 
+def _has_area(profiles: np.ndarray) -> np.ndarray:
+    """Which shapes have area, from their profiles (a shape's slabs add up to its area)."""
+    has: np.ndarray = profiles[:, 0].sum(axis=1) > 0.0
+    return has
+
+
 def _profiles_or_zero(norm: np.ndarray) -> np.ndarray:
     """:func:`profiles` of the shapes with area; zeros for the empty ones."""
     out = np.zeros((len(norm), len(_DIRS), len(_CUTS) + 1))
@@ -427,7 +433,7 @@ def _steps(s: Samples, first: np.ndarray) -> np.ndarray:
     that area at least ``DENSE_STEP``, that lower bound (no overlap computed)."""
     a, b = first, first + 1
     bound = np.abs(s.profiles[a] - s.profiles[b]).sum(axis=2).max(axis=1)
-    has = s.profiles[:, 0].sum(axis=1) > 0.0  # a shape's slabs add up to its area
+    has = _has_area(s.profiles)
     sure = has[a] & has[b] & (bound >= DENSE_STEP + 1e-9)  # the margin covers rounding
     out = np.where(sure, bound, 0.0)
     rest = np.flatnonzero(~sure)
@@ -441,8 +447,7 @@ def _steps(s: Samples, first: np.ndarray) -> np.ndarray:
                                                  pair[len(quick):])
     slow = has[ra] & has[rb] & ~(s.disjoint[ra] & s.disjoint[rb])  # pieces overlap
     if slow.any():
-        aligned[slow] = 2.0 - 2.0 * shapely.area(shapely.intersection(
-            normalized(s.sections(ra[slow])), normalized(s.sections(rb[slow]))))
+        aligned[slow] = aligned_differences(s.sections(ra[slow]), s.sections(rb[slow]))
     out[rest] = np.clip(aligned, 0.0, 2.0)
     return out
 
@@ -452,13 +457,11 @@ def _sampled(section_at: Callable[[np.ndarray], cp.Pieces], offsets: np.ndarray)
     pieces = section_at(offsets)
     area, centroid = cp.areas_and_centroids(pieces)
     disjoint = cp.self_overlaps(pieces) <= 1e-9 * area
-    s = Samples(offsets, np.zeros(len(offsets)), pieces, area, centroid, disjoint,
-                np.zeros((len(offsets), len(_DIRS), len(_CUTS) + 1)))
-    every = np.arange(len(offsets))
-    s.profiles[:] = piece_profiles(s.normalized_pieces(every))
-    if not disjoint.all():
-        s.profiles[~disjoint] = _profiles_or_zero(normalized(s.sections(every[~disjoint])))
-    return s
+    prof = piece_profiles(cp.normalized(pieces, area, centroid))
+    if not disjoint.all():  # overlapping pieces: the profiles of their unions
+        overlapping = unions(cp.polygons(pieces.rows(~disjoint)))
+        prof[~disjoint] = _profiles_or_zero(normalized(overlapping))
+    return Samples(offsets, np.zeros(len(offsets)), pieces, area, centroid, disjoint, prof)
 
 
 def _insert(old: np.ndarray, at: np.ndarray, new: np.ndarray) -> np.ndarray:

@@ -416,13 +416,9 @@ def triangle_ids(mesh: Mesh, cam: Camera, size: tuple[int, int], *,
         k, c = _placement(mesh, cam, size, scale, center, margin, 1)
         W, H = int(size[0]), int(size[1])
         sx, sy, sz = _screen(mesh.vertices, cam, k, c, W, H)
-        x0, y0, x1, y1 = window = _window([(sx, sy)], W, H, 1, 1)
+        window = _window([(sx, sy)], W, H, 1, 1)
         drawn = _rasterize(sx, sy, sz, mesh.triangles, W, H, window)[1]
-        if window == (0, 0, W, H):
-            return drawn
-        ids = np.full((H, W), -1, dtype=np.int32)
-        ids[y0:y1, x0:x1] = drawn
-        return ids
+        return _placed(drawn, window, (W, H), 1, lambda: np.full((H, W), -1, dtype=np.int32))
 
     return _MEMO.get(_memo_key(mesh, cam, "triangle ids", size, scale, center, margin), scan)
 
@@ -460,8 +456,16 @@ def _render(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: float | None,
                     zbuf, ids, tol + 1.5 * np.r_[0.0, grad], (r, g, b), thickness)
     if s > 1 and drawn.size:
         drawn = cv2.resize(drawn, ((x1 - x0) // s, (y1 - y0) // s), interpolation=cv2.INTER_AREA)
-    if window == (0, 0, W, H):
+    return _placed(drawn, window, (W, H), s, lambda: plain(width, height, background))
+
+
+def _placed(drawn: np.ndarray, window: Window, size: tuple[int, int], shrink: int,
+            empty: Callable[[], np.ndarray]) -> np.ndarray:
+    """The image of ``size`` whose ``window`` (both shrunk ``shrink`` times since) is
+    ``drawn``, the rest as in ``empty()``: ``drawn`` itself when the window is everything."""
+    if window == (0, 0, *size):
         return drawn
-    img = plain(width, height, background)
-    img[y0 // s:y1 // s, x0 // s:x1 // s] = drawn
+    x0, y0, x1, y1 = (v // shrink for v in window)
+    img = empty()
+    img[y0:y1, x0:x1] = drawn
     return img
