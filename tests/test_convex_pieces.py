@@ -91,14 +91,14 @@ def test_pieces_are_counter_clockwise_hulls_of_the_polygons() -> None:
     assert np.array_equal(pieces.coords[0, 0, :4], [[0, 0], [1, 0], [1, 1], [0, 1]])
 
 
-def test_inserting_pads_to_the_widest_pieces() -> None:
+def test_gathering_rows_of_several_parts_pads_to_the_widest() -> None:
     rng = np.random.default_rng(2)
     small = cp.pieces_of(np.array([[shapely.box(0, 0, 1, 1)]] * 3, dtype=object))
     wide = cp.pieces_of(random_sections(rng, 2, 2))
-    both = cp.inserted(small, np.array([1, 3]), wide)
-    assert both.coords.shape[1:3] == (2, max(small.coords.shape[2], wide.coords.shape[2]))
-    assert both.counts[:, 0].tolist() == [4, wide.counts[0, 0], 4, 4, wide.counts[1, 0]]
-    order = [0, 2, 3, 1, 4]  # where each section of small + wide went
     every = cp.concatenated([small, wide])
-    assert np.array_equal(cp.overlaps(both, order, every, range(5)),
-                          cp.overlaps(every, range(5), every, range(5)))
+    index = np.array([4, 0, 3, 2])
+    got = cp.gathered([small, wide], index)
+    assert got.coords.shape == (4, *every.coords.shape[1:])
+    assert np.array_equal(got.coords, every.coords[index])
+    assert np.array_equal(got.counts, every.counts[index])
+    assert got.counts[:, 0].tolist() == [wide.counts[1, 0], 4, wide.counts[0, 0], 4]

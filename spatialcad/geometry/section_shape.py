@@ -32,7 +32,7 @@ ratios r < s have dissimilarity 2 - 2 sqrt(r / s)).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
 
 import numba
@@ -427,11 +427,45 @@ def unions(pieces: np.ndarray) -> np.ndarray:
     return out
 
 
-def _steps(s: Samples, first: np.ndarray) -> np.ndarray:
-    """For each i in ``first``, how far section i + 1 is from section i, as dense sampling
-    needs it: area(norm_i ^ norm_i+1) (aligned), or, where their profiles already prove
-    that area at least ``DENSE_STEP``, that lower bound (no overlap computed)."""
-    a, b = first, first + 1
+class _Taken:
+    """The sections dense sampling took so far, in the order taken: the per-section arrays
+    joined, each round's pieces kept apart and gathered where compared (joining them all
+    again every round cost more than the sampling)."""
+
+    def __init__(self) -> None:
+        self.rounds: list[Samples] = []
+        self.offsets = self.area = self.centroid = self.disjoint = self.profiles = np.zeros(0)
+
+    def add(self, s: Samples) -> np.ndarray:
+        """Take the sections ``s``; returns their indices."""
+        first = len(self.offsets)
+        self.rounds.append(s)
+        joined = [np.concatenate([getattr(r, name) for r in self.rounds])
+                  for name in ("offsets", "area", "centroid", "disjoint", "profiles")]
+        self.offsets, self.area, self.centroid, self.disjoint, self.profiles = joined
+        return first + np.arange(len(s.offsets))
+
+    def pieces(self, index: np.ndarray) -> cp.Pieces:
+        return cp.gathered([r.pieces for r in self.rounds], index)
+
+    def normalized_pieces(self, index: np.ndarray) -> cp.Pieces:
+        """As :meth:`Samples.normalized_pieces`."""
+        return cp.normalized(self.pieces(index), self.area[index], self.centroid[index])
+
+    def sections(self, index: np.ndarray) -> np.ndarray:
+        return unions(cp.polygons(self.pieces(index)))
+
+    def in_order(self, order: np.ndarray, steps: np.ndarray) -> Samples:
+        """The sections ``order`` (sorted by offset), ``steps`` apart."""
+        return Samples(self.offsets[order], steps, self.pieces(order), self.area[order],
+                       self.centroid[order], self.disjoint[order], self.profiles[order])
+
+
+def _steps(s: _Taken, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """For each pair (a[t], b[t]) of neighbouring sections, how far they are apart, as
+    dense sampling needs it: area(norm_a ^ norm_b) (aligned), or, where their profiles
+    already prove that area at least ``DENSE_STEP``, that lower bound (no overlap
+    computed)."""
     bound = np.abs(s.profiles[a] - s.profiles[b]).sum(axis=2).max(axis=1)
     has = _has_area(s.profiles)
     sure = has[a] & has[b] & (bound >= DENSE_STEP + 1e-9)  # the margin covers rounding
@@ -464,11 +498,6 @@ def _sampled(section_at: Callable[[np.ndarray], cp.Pieces], offsets: np.ndarray)
     return Samples(offsets, np.zeros(len(offsets)), pieces, area, centroid, disjoint, prof)
 
 
-def _insert(old: np.ndarray, at: np.ndarray, new: np.ndarray) -> np.ndarray:
-    """``old`` with ``new[k]`` inserted right after ``old[at[k]]``."""
-    return np.insert(old, at + 1, new, axis=0)
-
-
 def dense_samples(
     section_at: Callable[[np.ndarray], cp.Pieces],
     lo: float,
@@ -488,22 +517,21 @@ def dense_samples(
     """
     width = hi - lo
     ends: list[npt.ArrayLike] = [[min_gap], (np.arange(count) + 0.5) / count, [1.0 - min_gap]]
-    s = _sampled(section_at, lo + width * np.concatenate(ends))
-    s = replace(s, steps=_steps(s, np.arange(len(s.offsets) - 1)))
+    taken = _Taken()
+    order = taken.add(_sampled(section_at, lo + width * np.concatenate(ends)))
+    steps = _steps(taken, order[:-1], order[1:])
     while True:
-        split = (s.steps >= DENSE_STEP) & (np.diff(s.offsets) > min_gap * width)
+        offsets = taken.offsets[order]
+        split = (steps >= DENSE_STEP) & (np.diff(offsets) > min_gap * width)
         if not split.any():
-            return s
+            return taken.in_order(order, steps)
         at = np.flatnonzero(split)
-        new = _sampled(section_at, (s.offsets[at] + s.offsets[at + 1]) / 2.0)
-        # the sorted order after inserting mid k right after sample at[k]
-        s = Samples(_insert(s.offsets, at, new.offsets), _insert(s.steps, at, new.steps),
-                    cp.inserted(s.pieces, at + 1, new.pieces), _insert(s.area, at, new.area),
-                    _insert(s.centroid, at, new.centroid),
-                    _insert(s.disjoint, at, new.disjoint),
-                    _insert(s.profiles, at, new.profiles))
+        mids = taken.add(_sampled(section_at, (offsets[at] + offsets[at + 1]) / 2.0))
+        # mid k goes right after the sample at[k]: the steps on both sides of it are new
+        order = np.insert(order, at + 1, mids)
+        steps = np.insert(steps, at + 1, 0.0)
         changed = np.concatenate([at + np.arange(len(at)), at + np.arange(len(at)) + 1])
-        s.steps[changed] = _steps(s, changed)
+        steps[changed] = _steps(taken, order[changed], order[changed + 1])
 
 
 def to_text(geom: BaseGeometry) -> str:
