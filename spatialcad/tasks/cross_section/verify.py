@@ -23,6 +23,7 @@ from functools import partial
 from typing import Any
 
 import cv2
+import numba
 import numpy as np
 import shapely
 
@@ -141,33 +142,6 @@ class Solid:
                 values += list(k * self.corners @ n[:2] + n[2] * z)
         return min(values), max(values)
 
-    def chords(self, base: np.ndarray, u: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, ...]:
-        """Chords [lo, hi] of the lines base + t u (base (..., 3), u horizontal) with the
-        solid's cross-sections scaled by k (...), and where they exist."""
-        xy, dxy = base[..., :2], u[:2]
-        if self.radius:
-            along = xy @ dxy
-            disc = along**2 - (np.sum(xy * xy, axis=-1) - (self.radius * k) ** 2)
-            root = np.sqrt(np.maximum(disc, 0.0))
-            return -along - root, -along + root, disc >= -1e-12
-        lo = np.full(k.shape, -np.inf)
-        hi = np.full(k.shape, np.inf)
-        ok = np.ones(k.shape, dtype=bool)
-        for normal, limit in zip(self.normals, self.limits, strict=True):
-            lo, hi, ok = _narrowed(lo, hi, ok, normal @ dxy, limit * k - xy @ normal, 1e-9)
-        return lo, hi, ok & (lo <= hi)
-
-
-def _narrowed(lo: np.ndarray, hi: np.ndarray, ok: np.ndarray, rate: float, room: np.ndarray,
-              slack: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """[lo, hi] narrowed to the t with ``rate t <= room`` (for rate ~ 0, ``ok`` keeps only
-    where ``room >= -slack``)."""
-    if abs(rate) < 1e-12:
-        return lo, hi, ok & (room >= -slack)
-    if rate > 0:
-        return lo, np.minimum(hi, room / rate), ok
-    return np.maximum(lo, room / rate), hi, ok
-
 
 def stack(descs: list[SolidDesc]) -> list[Solid]:
     """The solids of a top-to-bottom stack, the bottom one standing on z = 0."""
@@ -190,70 +164,101 @@ def section_pieces(
     solids: list[Solid], n: np.ndarray, offsets: np.ndarray, rows: int = ROWS
 ) -> convex_pieces.Pieces:
     """The (convex) section of each solid (pieces k) by each plane (rows): the convex hull
-    of its chords' ends (straight runs of them merged); the rows' unions are
-    :func:`sections`."""
+    of its chords' ends; the rows' unions are :func:`sections`."""
     offsets = np.asarray(offsets, dtype=float)
-    axes = in_plane_axes(n)
-    points, groups = [], []
-    for column, s in enumerate(solids):
-        if abs(axes[1][2]) > 1e-12:
-            z = _heights(s, n, axes, offsets, rows)
-        else:  # horizontal plane (v = y): rows across the cross-section, ends included
-            z = np.broadcast_to((offsets * n[2])[:, None], (len(offsets), rows))
-        lo, hi, ok, row = _chords(s, n, axes, offsets, z)
-        k, j = np.nonzero(ok)
-        points += [np.stack([lo[k, j], row[k, j]], axis=1),
-                   np.stack([hi[k, j], row[k, j]], axis=1)]
-        groups += [np.tile(k * len(solids) + column, 2)]
-    return convex_pieces.hulls(np.concatenate(points), np.concatenate(groups),
-                               (len(offsets), len(solids)))
+    n = np.asarray(n, dtype=float)
+    u, v = in_plane_axes(n)
+    sides = np.zeros((len(solids), 4, 2))  # at most four sides
+    limits = np.zeros((len(solids), 4))
+    for i, s in enumerate(solids):
+        sides[i, : len(s.limits)], limits[i, : len(s.limits)] = s.normals, s.limits
+    per_solid = np.array([[s.z0, s.z1, s.top, s.radius, len(s.limits), *s.extent(n[:2]),
+                           *s.y_range] for s in solids])
+    xy, group = _chord_ends(offsets, n, u, v, np.linspace(0.0, 1.0, rows), per_solid, sides,
+                            limits)
+    return convex_pieces.hulls(xy, group, (len(offsets), len(solids)))
 
 
-def _chords(
-    s: Solid, n: np.ndarray, axes: tuple[np.ndarray, np.ndarray], offsets: np.ndarray,
-    z: np.ndarray,
-) -> tuple[np.ndarray, ...]:
-    """Chords (lo, hi, exists, v) of plane d = offsets[i] at heights z[i, j]."""
-    u, v = axes
-    if abs(v[2]) > 1e-12:
-        row = (z - offsets[:, None] * n[2]) / v[2]
-    else:  # horizontal plane: z is the plane's height, rows span the cross-section's y
-        low, high = s.y_range
-        k = s.scale(z[:, :1])
-        row = k * low + (k * high - k * low) * np.linspace(0.0, 1.0, z.shape[1])
-    base = offsets[:, None, None] * n + row[..., None] * v
-    lo, hi, ok = s.chords(base, u, s.scale(z))
-    return lo, hi, ok & (z >= s.z0 - 1e-9) & (z <= s.z1 + 1e-9), row
+@numba.njit(cache=True, nogil=True)
+def _narrowed(lo: float, hi: float, ok: bool, rate: float, room: float,
+              slack: float) -> tuple[float, float, bool]:  # pragma: no cover - compiled
+    """[lo, hi] narrowed to the t with ``rate t <= room`` (for rate ~ 0, ``ok`` stays only
+    if ``room >= -slack``)."""
+    if abs(rate) < 1e-12:
+        return lo, hi, ok and room >= -slack
+    if rate > 0:
+        return lo, min(hi, room / rate), ok
+    return max(lo, room / rate), hi, ok
 
 
-def _heights(
-    s: Solid, n: np.ndarray, axes: tuple[np.ndarray, np.ndarray], offsets: np.ndarray,
-    rows: int,
-) -> np.ndarray:
-    """``rows`` heights per plane spanning exactly the heights where the plane meets the
-    solid (so that a plane clipping a corner still gets all its rows there).
+@numba.njit(cache=True, nogil=True)
+def _chord_ends(offsets: np.ndarray, n: np.ndarray, u: np.ndarray, v: np.ndarray,
+                line: np.ndarray, per_solid: np.ndarray, sides: np.ndarray, limits: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover - compiled
+    """Both ends (u, v) of every chord of every solid (``per_solid`` rows: z0, z1, top scale,
+    radius, number of sides, unscaled outline's extent along n_xy (min, max), its y range
+    (min, max); ``sides``/``limits``: its outline's half-planes q . side <= limit) with
+    every plane n . p = offsets[k], at ``len(line)`` heights; and each end's piece
+    k * solids + solid.
 
-    At height z the plane n . p = d meets the horizontal line n_xy . q = d - n_z z, and
-    the solid's cross-section is its outline scaled by k(z) = a + b z, along n_xy between
-    k(z) m and k(z) M (m, M: the unscaled outline's extent): two conditions linear in z,
-    c z <= e, whose solutions meet [z0, z1] in the interval sought (moved inward by 1e-9
-    of the height, where chords could round to nothing).
+    Heights: the plane meets the horizontal plane at height z in the line n_xy . q =
+    d - n_z z, which meets the solid's cross-section there (its outline scaled by k(z) = a
+    + b z, between k(z) m and k(z) M along n_xy) when two conditions linear in z hold;
+    those meet [z0, z1] in the heights spanned by the rows (moved inward by 1e-9 of the
+    height, where chords could round to nothing), so that a plane clipping a corner still
+    gets all its rows there.  A horizontal plane (v = y) gets rows across the
+    cross-section's y range instead, ends included.
     """
-    m, big = s.extent(n[:2])
-    b = (s.top - 1.0) / (s.z1 - s.z0)
-    a = 1.0 - b * s.z0
-    d = np.asarray(offsets, dtype=float)
-    lo, hi = np.full(len(d), s.z0), np.full(len(d), s.z1)
-    meets = np.ones(len(d), dtype=bool)
-    # d - n_z z <= k(z) M  and  k(z) m <= d - n_z z
-    for c, e in ((-n[2] - b * big, a * big - d), (n[2] + b * m, d - a * m)):
-        lo, hi, meets = _narrowed(lo, hi, meets, c, e, 1e-12)
-    inset = 1e-9 * (s.z1 - s.z0)
-    meets &= lo <= hi
-    room = hi - lo > 2 * inset
-    lo, hi = np.where(room, lo + inset, lo), np.where(room, hi - inset, hi)
-    z = lo[:, None] + (hi - lo)[:, None] * np.linspace(0.0, 1.0, rows)
-    return np.where(meets[:, None], z, s.z0)
+    count, solids, rows = len(offsets), len(per_solid), len(line)
+    xy = np.empty((2 * count * solids * rows, 2))
+    group = np.empty(2 * count * solids * rows, dtype=np.int64)
+    horizontal = abs(v[2]) <= 1e-12
+    out = 0
+    for k in range(count):
+        d = offsets[k]
+        for s in range(solids):
+            z0, z1, top, radius = per_solid[s, 0], per_solid[s, 1], per_solid[s, 2], \
+                per_solid[s, 3]
+            lo, hi, meets = z0, z1, True
+            if not horizontal:
+                b = (top - 1.0) / (z1 - z0)
+                a = 1.0 - b * z0
+                low, big = per_solid[s, 5], per_solid[s, 6]
+                # d - n_z z <= k(z) M  and  k(z) m <= d - n_z z
+                lo, hi, meets = _narrowed(lo, hi, meets, -n[2] - b * big, a * big - d, 1e-12)
+                lo, hi, meets = _narrowed(lo, hi, meets, n[2] + b * low, d - a * low, 1e-12)
+                inset = 1e-9 * (z1 - z0)
+                meets = meets and lo <= hi
+                if hi - lo > 2 * inset:
+                    lo, hi = lo + inset, hi - inset
+            for j in range(rows):
+                if horizontal:
+                    z = d * n[2]
+                    scale = 1.0 + (top - 1.0) * (z - z0) / (z1 - z0)
+                    row = scale * per_solid[s, 7] + (scale * per_solid[s, 8]
+                                                     - scale * per_solid[s, 7]) * line[j]
+                else:
+                    z = lo + (hi - lo) * line[j] if meets else z0
+                    scale = 1.0 + (top - 1.0) * (z - z0) / (z1 - z0)
+                    row = (z - d * n[2]) / v[2]
+                bx, by = d * n[0] + row * v[0], d * n[1] + row * v[1]
+                if radius:
+                    along = bx * u[0] + by * u[1]
+                    disc = along**2 - ((bx * bx + by * by) - (radius * scale) ** 2)
+                    root = np.sqrt(max(disc, 0.0))
+                    t0, t1, ok = -along - root, -along + root, disc >= -1e-12
+                else:
+                    t0, t1, ok = -np.inf, np.inf, True
+                    for i in range(int(per_solid[s, 4])):
+                        rate = sides[s, i, 0] * u[0] + sides[s, i, 1] * u[1]
+                        room = limits[s, i] * scale - (bx * sides[s, i, 0] + by * sides[s, i, 1])
+                        t0, t1, ok = _narrowed(t0, t1, ok, rate, room, 1e-9)
+                if ok and t0 <= t1 and z0 - 1e-9 <= z <= z1 + 1e-9:
+                    for t in (t0, t1):
+                        xy[out, 0], xy[out, 1] = t, row
+                        group[out] = k * solids + s
+                        out += 1
+    return xy[:out], group[:out]
 
 
 def family_range(solids: list[Solid], n: np.ndarray) -> tuple[float, float]:
