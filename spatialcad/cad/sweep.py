@@ -9,6 +9,7 @@ section of the stack is the union of its solids' sections.
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from spatialcad.cad import solids
@@ -63,14 +64,44 @@ def section_pieces(edges: list[np.ndarray], normal: np.ndarray,
     points, groups = [], []
     for column, e in enumerate(edges):
         a, b = e[:, 0] @ n, e[:, 1] @ n  # (E,) signed heights of the edge ends
-        da = a[None, :] - offsets[:, None]
-        db = b[None, :] - offsets[:, None]
-        crossing = (da * db <= 0.0) & (a != b)[None, :]
-        k, j = np.nonzero(crossing)
-        t = da[k, j] / (a[j] - b[j])
-        # ends of edges lying in the plane (a == b == d) count too
-        k2, j2 = np.nonzero((np.abs(da) < 1e-12) & (a == b)[None, :])
-        points += [e[j, 0] + t[:, None] * (e[j, 1] - e[j, 0]), e[j2, 0], e[j2, 1]]
-        groups += [(np.concatenate([k, k2, k2])) * len(edges) + column]
+        at, plane = _crossings(np.ascontiguousarray(e), a, b, offsets)
+        points.append(at)
+        groups.append(plane * len(edges) + column)
     return convex_pieces.hulls(np.concatenate(points) @ frame, np.concatenate(groups),
                                (len(offsets), len(edges)))
+
+
+@numba.njit(cache=True, nogil=True)
+def _crossings(e: np.ndarray, a: np.ndarray, b: np.ndarray,
+               offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover
+    """Where the planes n.p = offsets[k] cross the edges ``e`` (E, 2, 3) whose ends are at
+    heights ``a`` and ``b`` along n, and each point's plane k: first the crossings of
+    every plane and edge (planes, then edges, in order; d between the ends, both included),
+    then both ends of the edges lying in a plane (first ends, then second ends)."""
+    count = 0
+    flat = 0
+    for k in range(len(offsets)):
+        for j in range(len(a)):
+            da, db = a[j] - offsets[k], b[j] - offsets[k]
+            if a[j] != b[j] and da * db <= 0.0:
+                count += 1
+            elif a[j] == b[j] and abs(da) < 1e-12:
+                flat += 1
+    points = np.empty((count + 2 * flat, 3))
+    plane = np.empty(count + 2 * flat, dtype=np.int64)
+    i, f = 0, count
+    for k in range(len(offsets)):
+        for j in range(len(a)):
+            da, db = a[j] - offsets[k], b[j] - offsets[k]
+            if a[j] != b[j] and da * db <= 0.0:
+                t = da / (a[j] - b[j])
+                for c in range(3):
+                    points[i, c] = e[j, 0, c] + t * (e[j, 1, c] - e[j, 0, c])
+                plane[i] = k
+                i += 1
+            elif a[j] == b[j] and abs(da) < 1e-12:
+                for c in range(3):
+                    points[f, c], points[f + flat, c] = e[j, 0, c], e[j, 1, c]
+                plane[f], plane[f + flat] = k, k
+                f += 1
+    return points, plane
