@@ -434,12 +434,16 @@ class _Taken:
 
     def __init__(self) -> None:
         self.rounds: list[Samples] = []
+        self.units: list[cp.Pieces] = []  # each round's pieces normalised
         self.offsets = self.area = self.centroid = self.disjoint = self.profiles = np.zeros(0)
 
-    def add(self, s: Samples) -> np.ndarray:
-        """Take the sections ``s``; returns their indices."""
+    def add(self, taken: tuple[Samples, cp.Pieces]) -> np.ndarray:
+        """Take the sections and their normalised pieces (:func:`_sampled`); returns their
+        indices."""
+        s, unit = taken
         first = len(self.offsets)
         self.rounds.append(s)
+        self.units.append(unit)
         joined = [np.concatenate([getattr(r, name) for r in self.rounds])
                   for name in ("offsets", "area", "centroid", "disjoint", "profiles")]
         self.offsets, self.area, self.centroid, self.disjoint, self.profiles = joined
@@ -450,7 +454,7 @@ class _Taken:
 
     def normalized_pieces(self, index: np.ndarray) -> cp.Pieces:
         """As :meth:`Samples.normalized_pieces`."""
-        return cp.normalized(self.pieces(index), self.area[index], self.centroid[index])
+        return cp.gathered(self.units, index)
 
     def sections(self, index: np.ndarray) -> np.ndarray:
         return unions(cp.polygons(self.pieces(index)))
@@ -486,16 +490,19 @@ def _steps(s: _Taken, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out
 
 
-def _sampled(section_at: Callable[[np.ndarray], cp.Pieces], offsets: np.ndarray) -> Samples:
-    """The sections at ``offsets`` (steps not yet known: zeros, one per section)."""
+def _sampled(section_at: Callable[[np.ndarray], cp.Pieces], offsets: np.ndarray
+             ) -> tuple[Samples, cp.Pieces]:
+    """The sections at ``offsets`` (steps not yet known: zeros, one per section) and their
+    pieces normalised."""
     pieces = section_at(offsets)
     area, centroid = cp.areas_and_centroids(pieces)
     disjoint = cp.self_overlaps(pieces) <= 1e-9 * area
-    prof = piece_profiles(cp.normalized(pieces, area, centroid))
+    unit = cp.normalized(pieces, area, centroid)
+    prof = piece_profiles(unit)
     if not disjoint.all():  # overlapping pieces: the profiles of their unions
         overlapping = unions(cp.polygons(pieces.rows(~disjoint)))
         prof[~disjoint] = _profiles_or_zero(normalized(overlapping))
-    return Samples(offsets, np.zeros(len(offsets)), pieces, area, centroid, disjoint, prof)
+    return Samples(offsets, np.zeros(len(offsets)), pieces, area, centroid, disjoint, prof), unit
 
 
 def dense_samples(
