@@ -133,10 +133,10 @@ def _try_stack(space: tuple[int, int, int], k: int, rng: np.random.Generator,
         similarity ranks those of the drafts (the ``target``)."""
         if len({pool[i].operator for i in picked}) < 2:
             return False
-        shown = [full.answer, *(full.option(pool[i].cubes) for i in picked)]
-        if not all(looks_different(a, b, full.scale) for a, b in combinations(shown, 2)):
+        shown = [truth, *(normalized(pool[i].cubes) for i in picked)]
+        if not all(full.unlike(a, b) for a, b in combinations(shown, 2)):
             return False
-        dist = distances([thumbnail(p) for p in (*full.reference, *shown)])
+        dist = distances([*full.reference_thumbnails, *(full.thumbnail(c) for c in shown)])
         k = len(full.reference)
         return answer_ranks(dist, range(k), range(k, k + len(shown))) == target
 
@@ -168,24 +168,45 @@ def _try_stack(space: tuple[int, int, int], k: int, rng: np.random.Generator,
 
 class _FullPictures:
     """The item's full pictures, each drawn when first needed: the reference panels, the
-    answer and wrong pieces (by their cubes in the stack's coordinates)."""
+    answer and wrong pieces (by their cubes in the stack's coordinates); and, worked out
+    once per piece or pair, what option sets are compared by: thumbnails, and which
+    pictures look different."""
 
     def __init__(self, stack: list[Voxel], pieces: list[list[Voxel]], truth: list[Voxel],
                  space: tuple[int, int, int]) -> None:
         self._stack, self._pieces, self._space = stack, pieces, space
-        self.answer = option_picture(truth, space)
-        self.scale = option_framings(space)[0].scale
         self._options: dict[tuple[Voxel, ...], np.ndarray] = {}
+        self._thumbnails: dict[tuple[Voxel, ...], np.ndarray] = {}
+        self._unlike: dict[tuple[tuple[Voxel, ...], tuple[Voxel, ...]], bool] = {}
+        self.answer = self.option(truth)
+        self.scale = option_framings(space)[0].scale
 
     @cached_property
     def reference(self) -> list[np.ndarray]:
         return reference_pictures(self._stack, self._pieces, self._space)
+
+    @cached_property
+    def reference_thumbnails(self) -> list[np.ndarray]:
+        return [thumbnail(p) for p in self.reference]
 
     def option(self, cubes: list[Voxel]) -> np.ndarray:
         shape = tuple(normalized(cubes))
         if shape not in self._options:
             self._options[shape] = option_picture(list(shape), self._space)
         return self._options[shape]
+
+    def thumbnail(self, cubes: list[Voxel]) -> np.ndarray:
+        shape = tuple(normalized(cubes))
+        if shape not in self._thumbnails:
+            self._thumbnails[shape] = thumbnail(self.option(cubes))
+        return self._thumbnails[shape]
+
+    def unlike(self, a: list[Voxel], b: list[Voxel]) -> bool:
+        """Whether the pictures of pieces ``a`` and ``b`` look different."""
+        pair = (tuple(normalized(a)), tuple(normalized(b)))
+        if pair not in self._unlike:
+            self._unlike[pair] = looks_different(self.option(a), self.option(b), self.scale)
+        return self._unlike[pair]
 
 
 def _corner(cubes: list[Voxel], pick: Callable[[Iterable[int]], int]) -> Voxel:
