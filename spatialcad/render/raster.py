@@ -234,66 +234,82 @@ def _draw_edges(
     """
     length = np.hypot(ex[:, 1] - ex[:, 0], ey[:, 1] - ey[:, 0])
     keep = np.isfinite(length) & (length >= 0.5)
-    ex, ey, ez, length = ex[keep], ey[keep], ez[keep], length[keep]
-    if len(ex) == 0:
+    if not keep.any():
         return
-    n = np.ceil(length).astype(np.int64) + 1
-    starts = np.cumsum(n) - n
-    eid = np.repeat(np.arange(len(n)), n)
-    t = (np.arange(int(n.sum())) - starts[eid]) / (n[eid] - 1)
-    xs = ex[eid, 0] + t * (ex[eid, 1] - ex[eid, 0])
-    ys = ey[eid, 0] + t * (ey[eid, 1] - ey[eid, 0])
-    zs = ez[eid, 0] + t * (ez[eid, 1] - ez[eid, 0])
-    col = np.floor(xs).astype(np.int64) - origin[0]
-    row = np.floor(ys).astype(np.int64) - origin[1]
-    vis = _seen(row, col, zs, zbuf, ids, slack)
-    first = np.zeros(len(vis), dtype=bool)
-    first[starts] = True
-    last = np.zeros(len(vis), dtype=bool)
-    last[starts + n - 1] = True
-    prev_vis = np.r_[False, vis[:-1]] & ~first
-    next_vis = np.r_[vis[1:], False] & ~last
-    run_start = np.flatnonzero(vis & ~prev_vis)
-    run_end = np.flatnonzero(vis & ~next_vis)
-    longer = run_end > run_start  # a lone visible sample is noise at an occluder's border
-    ends = np.stack([run_start[longer], run_end[longer]], axis=1)
-    if len(ends) == 0:
-        return
-    # fixed-point ends (rounded half to even, as Python's round); one call draws the
-    # segments in order, each exactly as cv2.line would
-    points = np.rint((np.stack([xs[ends], ys[ends]], axis=2) - 0.5) * float(1 << _SHIFT))
-    points = points.astype(np.int32) - (np.array(origin, dtype=np.int32) << _SHIFT)
-    cv2.polylines(img, list(points), False, color, thickness, cv2.LINE_AA, _SHIFT)
+    points = _visible_runs(ex[keep], ey[keep], ez[keep], np.ceil(length[keep]).astype(np.int64)
+                           + 1, origin[0], origin[1], zbuf, ids, slack)
+    if len(points):
+        cv2.polylines(img, list(points), False, color, thickness, cv2.LINE_AA, _SHIFT)
 
 
 @numba.njit(cache=True, nogil=True)
-def _seen(row: np.ndarray, col: np.ndarray, zs: np.ndarray, zbuf: np.ndarray, ids: np.ndarray,
-          slack: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
-    """Per sample at pixel (row, col) and depth ``zs``: outside the window, or not deeper
-    than the largest depth limit of the 3x3 pixels around it (the border repeated outward:
-    the window's border pixels are background, as the image's beyond it are);
-    a pixel's limit is its depth plus the ``slack`` of the triangle seen there
+def _visible_runs(ex: np.ndarray, ey: np.ndarray, ez: np.ndarray, n: np.ndarray, x0: int,
+                  y0: int, zbuf: np.ndarray, ids: np.ndarray,
+                  slack: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+    """The visible runs of segments (x, y, depth: (K, 2) each) sampled at ``n[k]`` evenly
+    spaced points each, as fixed-point line ends ((R, 2, 2) int32, ``_SHIFT`` bits, rounded
+    half to even as Python's round, relative to the window at pixel (x0, y0)): a run is two
+    or more consecutive visible samples of one segment (:func:`_seen`; a lone visible
+    sample is noise at an occluder's border)."""
+    out = np.empty((n.sum(), 2, 2), dtype=np.int32)
+    runs = 0
+    x = y = fx = fy = lx = ly = 0.0
+    for k in range(len(n)):
+        first = last = -1  # the current run's first and last samples
+        for i in range(n[k] + 1):
+            visible = False
+            if i < n[k]:
+                t = i / (n[k] - 1)
+                x = ex[k, 0] + t * (ex[k, 1] - ex[k, 0])
+                y = ey[k, 0] + t * (ey[k, 1] - ey[k, 0])
+                z = ez[k, 0] + t * (ez[k, 1] - ez[k, 0])
+                visible = _seen(int(np.floor(y)) - y0, int(np.floor(x)) - x0, z, zbuf, ids,
+                                slack)
+            if visible:
+                if first < 0:
+                    first, fx, fy = i, x, y
+                last, lx, ly = i, x, y
+            elif first >= 0:
+                if last > first:
+                    out[runs, 0, 0], out[runs, 0, 1] = _fixed(fx, x0), _fixed(fy, y0)
+                    out[runs, 1, 0], out[runs, 1, 1] = _fixed(lx, x0), _fixed(ly, y0)
+                    runs += 1
+                first = -1
+    return out[:runs]
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _fixed(v: float, origin: int) -> int:  # pragma: no cover - compiled
+    """Pixel coordinate ``v`` in fixed point (``_SHIFT`` bits, rounded half to even, as
+    Python's round) from pixel ``origin``, as cv2 drawing takes it."""
+    return int(np.rint((v - 0.5) * (1 << _SHIFT))) - (origin << _SHIFT)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _seen(row: int, col: int, z: float, zbuf: np.ndarray, ids: np.ndarray,
+          slack: np.ndarray) -> bool:  # pragma: no cover - compiled
+    """Whether a sample at pixel (row, col) and depth ``z`` shows: outside the window, or
+    not deeper than the largest depth limit of the 3x3 pixels around it (the border
+    repeated outward: the window's border pixels are background, as the image's beyond it
+    are); a pixel's limit is its depth plus the ``slack`` of the triangle seen there
     (``slack[ids + 1]``; inf where no triangle is)."""
     h, w = zbuf.shape
-    out = np.ones(len(row), dtype=np.bool_)
-    for i in range(len(row)):
-        if row[i] < 0 or row[i] >= h or col[i] < 0 or col[i] >= w:
-            continue
-        best = -np.inf
-        for dr in (-1, 0, 1):
-            r = min(max(row[i] + dr, 0), h - 1)
-            for dc in (-1, 0, 1):
-                c = min(max(col[i] + dc, 0), w - 1)
-                best = max(best, zbuf[r, c] + slack[ids[r, c] + 1])
-        out[i] = zs[i] <= best
-    return out
+    if row < 0 or row >= h or col < 0 or col >= w:
+        return True
+    best = -np.inf
+    for dr in (-1, 0, 1):
+        r = min(max(row + dr, 0), h - 1)
+        for dc in (-1, 0, 1):
+            c = min(max(col + dc, 0), w - 1)
+            best = max(best, zbuf[r, c] + slack[ids[r, c] + 1])
+    return z <= best
 
 
 def _silhouettes(zbuf: np.ndarray, ids: np.ndarray, grad: np.ndarray, tol: float) -> np.ndarray:
     """uint8 mask of pixels on either side of a coverage edge or a depth jump."""
     cov = ids >= 0
     z = np.where(cov, zbuf, 0.0)
-    g = np.take(np.r_[0.0, grad], ids + 1)
+    g = np.take(np.concatenate(([0.0], grad)), ids + 1)
     mask = np.zeros(cov.shape, dtype=bool)
     for a, b in (
         ((slice(None), slice(None, -1)), (slice(None), slice(1, None))),
@@ -453,7 +469,7 @@ def _render(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: float | None,
     if len(mesh.edges) and edge_width > 0:
         r, g, b = (int(c) for c in edge_color)
         _draw_edges(drawn, (x0, y0), ex.reshape(-1, 2), ey.reshape(-1, 2), ez.reshape(-1, 2),
-                    zbuf, ids, tol + 1.5 * np.r_[0.0, grad], (r, g, b), thickness)
+                    zbuf, ids, tol + 1.5 * np.concatenate(([0.0], grad)), (r, g, b), thickness)
     if s > 1 and drawn.size:
         drawn = cv2.resize(drawn, ((x1 - x0) // s, (y1 - y0) // s), interpolation=cv2.INTER_AREA)
     return _placed(drawn, window, (W, H), s, lambda: plain(width, height, background))
