@@ -356,6 +356,19 @@ def test_cube_labels_name_the_cube_seen_at_each_pixel() -> None:
         assert (labels[own] == k).mean() > 0.9 and (labels[~own] != k).all()
 
 
+
+def test_cube_visibility_counts_the_pixels_cube_labels_give_each_cube() -> None:
+    from spatialcad.render.stacks import box_framing, cube_labels, cube_visibility
+    rng = np.random.default_rng(4)
+    assert cube_visibility([], box_framing(get_camera("isometric"), (3, 3, 3), (90, 90))) == []
+    for _ in range(20):
+        cubes = sorted({tuple(int(c) for c in rng.integers(0, 4, 3)) for _ in range(9)})
+        framing = box_framing(orbit(float(rng.uniform(0, 360)), float(rng.uniform(-40, 70))),
+                              (4, 4, 4), (int(rng.integers(60, 300)), int(rng.integers(60, 300))))
+        labels = cube_labels(cubes, framing)
+        want = [int((labels == k).sum()) for k in range(len(cubes))]
+        assert cube_visibility(cubes, framing) == want and sum(want) > 0
+
 # ---------------------------------------------------------------- grid read-back
 
 _VIEW_AXES = {  # view -> (u-range, v) of the unit cell of voxel (x, y, z) in that view

@@ -429,14 +429,36 @@ def triangle_ids(mesh: Mesh, cam: Camera, size: tuple[int, int], *,
     the mesh triangle seen there, or -1: what a one-sample drawing in one code colour per
     triangle would show.  Remembered like :func:`render`'s images."""
     def scan() -> np.ndarray:
-        k, c = _placement(mesh, cam, size, scale, center, margin, 1)
+        drawn, window = _triangle_window(mesh, cam, size, scale, center, margin)
         W, H = int(size[0]), int(size[1])
-        sx, sy, sz = _screen(mesh.vertices, cam, k, c, W, H)
-        window = _window([(sx, sy)], W, H, 1, 1)
-        drawn = _rasterize(sx, sy, sz, mesh.triangles, W, H, window)[1]
         return _placed(drawn, window, (W, H), 1, lambda: np.full((H, W), -1, dtype=np.int32))
 
     return _MEMO.get(_memo_key(mesh, cam, "triangle ids", size, scale, center, margin), scan)
+
+
+def triangle_pixels(mesh: Mesh, cam: Camera, size: tuple[int, int], *,
+                    scale: float | None = None, center: tuple[float, float] | None = None,
+                    margin: int = 12) -> np.ndarray:
+    """Per mesh triangle, the pixels of :func:`triangle_ids` that show it (counted without
+    making that image).  Remembered like :func:`render`'s images."""
+    def count() -> np.ndarray:
+        drawn, _ = _triangle_window(mesh, cam, size, scale, center, margin)
+        return np.bincount(drawn[drawn >= 0], minlength=len(mesh.triangles))
+
+    return _MEMO.get(_memo_key(mesh, cam, "triangle pixels", size, scale, center, margin),
+                     count)
+
+
+def _triangle_window(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: float | None,
+                     center: tuple[float, float] | None, margin: int
+                     ) -> tuple[np.ndarray, Window]:
+    """The triangle ids of the window of :func:`triangle_ids`'s image holding the mesh, and
+    that window."""
+    k, c = _placement(mesh, cam, size, scale, center, margin, 1)
+    W, H = int(size[0]), int(size[1])
+    sx, sy, sz = _screen(mesh.vertices, cam, k, c, W, H)
+    window = _window([(sx, sy)], W, H, 1, 1)
+    return _rasterize(sx, sy, sz, mesh.triangles, W, H, window)[1], window
 
 
 def _render(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: float | None,

@@ -14,7 +14,7 @@ from spatialcad.geometry.voxels import Voxel
 from spatialcad.render.camera import Camera, camera, orbit
 from spatialcad.render.mesh import Mesh, voxel_mesh
 from spatialcad.render.pixels import pixels_differing
-from spatialcad.render.raster import fit_scale, render, triangle_ids
+from spatialcad.render.raster import fit_scale, render, triangle_ids, triangle_pixels
 
 MARGIN = 12
 
@@ -112,10 +112,7 @@ def stack_picture(
 def cube_labels(voxels: Sequence[Voxel], framing: Framing) -> np.ndarray:
     """Per pixel, the index (into ``voxels``) of the cube seen there, or -1 (one sample per
     pixel, no edges)."""
-    vox = [(int(x), int(y), int(z)) for x, y, z in voxels]
-    codes = {v: (i % 256, i // 256, 0) for i, v in enumerate(vox)}
-    mesh = voxel_mesh(vox, codes)
-    cube_of = mesh.face_colors[:, 0].astype(int) + 256 * mesh.face_colors[:, 1].astype(int)
+    mesh, cube_of = _coded_mesh(voxels)
     ids = triangle_ids(mesh, framing.cam, framing.size, scale=framing.scale,
                        center=framing.center)
     labels: np.ndarray = np.append(cube_of, -1)[ids]  # triangle id -1 (none) reads the -1
@@ -123,10 +120,21 @@ def cube_labels(voxels: Sequence[Voxel], framing: Framing) -> np.ndarray:
 
 
 def cube_visibility(voxels: Sequence[Voxel], framing: Framing) -> list[int]:
-    """Pixels of each cube (in the order given) left visible by the others in ``framing``."""
-    labels = cube_labels(voxels, framing)
-    counts = np.bincount(labels[labels >= 0], minlength=len(voxels))
+    """Pixels of each cube (in the order given) left visible by the others in ``framing``
+    (those :func:`cube_labels` gives it)."""
+    mesh, cube_of = _coded_mesh(voxels)
+    pixels = triangle_pixels(mesh, framing.cam, framing.size, scale=framing.scale,
+                             center=framing.center)
+    counts = np.bincount(cube_of, weights=pixels, minlength=len(voxels))
     return [int(c) for c in counts[: len(voxels)]]
+
+
+def _coded_mesh(voxels: Sequence[Voxel]) -> tuple[Mesh, np.ndarray]:
+    """The cubes' mesh, each cube in its own code colour, and each triangle's cube."""
+    vox = [(int(x), int(y), int(z)) for x, y, z in voxels]
+    codes = {v: (i % 256, i // 256, 0) for i, v in enumerate(vox)}
+    mesh = voxel_mesh(vox, codes)
+    return mesh, mesh.face_colors[:, 0].astype(int) + 256 * mesh.face_colors[:, 1].astype(int)
 
 
 def _iso_elevation() -> float:
