@@ -6,11 +6,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numba
 import numpy as np
 import numpy.typing as npt
 
 from spatialcad.geometry.colours import Colour as Color
-from spatialcad.geometry.voxels import Voxel, digit_keys, digit_rows
+from spatialcad.geometry.voxels import Voxel
 
 
 @dataclass(eq=False)
@@ -88,32 +89,67 @@ def _voxel_mesh(cells: tuple[Voxel, ...], colors: tuple[Color, ...]) -> Mesh:
     are read-only."""
     if not cells:
         return empty_mesh()
-    cube = np.array(cells, dtype=np.int64)
-    cell_colors = np.array(colors)
-    # occupancy on a grid padded by one cell, so every neighbour lookup is in range
-    low = cube.min(axis=0) - 1
-    grid = np.zeros(tuple(cube.max(axis=0) - low + 2), dtype=bool)
-    grid[tuple((cube - low).T)] = True
-    neighbours = cube[:, None, :] - low + _FACE_DIRS[None]  # (C, 6, 3)
-    # exposed faces, cube by cube and in _FACES order within a cube
-    cube_of, face = np.nonzero(~grid[tuple(np.moveaxis(neighbours, 2, 0))])
-    pts = cube[cube_of][:, None, :] + _FACE_CORNERS[face]  # (F, 4, 3)
-    base = 4 * np.arange(len(face))[:, None]
-    tris = np.stack([base + [0, 1, 2], base + [0, 2, 3]], axis=1)  # (F, 2, 3)
-    # a face side's ends differ in one coordinate, so min/max order them as tuples would
-    after = np.roll(pts, -1, axis=1)
-    sides = np.concatenate([np.minimum(pts, after), np.maximum(pts, after)], axis=2)
-    rows = sides.reshape(-1, 6)
-    least = int(rows.min())
-    radix = int(rows.max()) - least + 1
-    # the distinct sides, sorted
-    edges = digit_rows(np.unique(digit_keys(rows - least, radix)), radix, 6) + least
-    mesh = Mesh(pts.reshape(-1, 3).astype(np.float64), tris.reshape(-1, 3),
-                np.repeat(cell_colors[cube_of], 2, axis=0),
-                edges.reshape(-1, 2, 3).astype(np.float64))
+    cube_of, vertices, triangles, edges = _cube_faces(np.array(cells, dtype=np.int64),
+                                                      _FACE_DIRS, _FACE_CORNERS)
+    mesh = Mesh(vertices, triangles, np.repeat(np.array(colors)[cube_of], 2, axis=0), edges)
     for array in (mesh.vertices, mesh.triangles, mesh.face_colors, mesh.edges):
         array.flags.writeable = False
     return mesh
+
+
+@numba.njit(cache=True, nogil=True)
+def _cube_faces(cube: np.ndarray, dirs: np.ndarray, corners: np.ndarray
+                ) -> tuple[np.ndarray, ...]:  # pragma: no cover - compiled
+    """The exposed faces of unit cubes (C, 3), cube by cube and in ``_FACES`` order within a
+    cube: each face's cube, its corners as vertices (4 per face), two triangles per face,
+    and the distinct sides of all faces, sorted, as edges (E, 2, 3), each side's ends
+    ordered (they differ in one coordinate)."""
+    low = np.empty(3, dtype=np.int64)
+    size = np.empty(3, dtype=np.int64)
+    for c in range(3):
+        low[c] = cube[:, c].min() - 1
+        size[c] = cube[:, c].max() - low[c] + 2
+    grid = np.zeros((size[0], size[1], size[2]), dtype=np.bool_)
+    for i in range(len(cube)):
+        grid[cube[i, 0] - low[0], cube[i, 1] - low[1], cube[i, 2] - low[2]] = True
+    cube_of = np.empty(6 * len(cube), dtype=np.int64)
+    face = np.empty(6 * len(cube), dtype=np.int64)
+    count = 0
+    for i in range(len(cube)):
+        for f in range(6):
+            if not grid[cube[i, 0] - low[0] + dirs[f, 0], cube[i, 1] - low[1] + dirs[f, 1],
+                        cube[i, 2] - low[2] + dirs[f, 2]]:
+                cube_of[count], face[count] = i, f
+                count += 1
+    points = np.empty((count, 4, 3), dtype=np.int64)
+    triangles = np.empty((2 * count, 3), dtype=np.int64)
+    for r in range(count):
+        for k in range(4):
+            points[r, k] = cube[cube_of[r]] + corners[face[r], k]
+        triangles[2 * r, 0], triangles[2 * r, 1], triangles[2 * r, 2] = 4 * r, 4 * r + 1, 4 * r + 2
+        triangles[2 * r + 1, 0], triangles[2 * r + 1, 1], triangles[2 * r + 1, 2] = \
+            4 * r, 4 * r + 2, 4 * r + 3
+    sides = np.empty((4 * count, 6), dtype=np.int64)
+    for r in range(count):
+        for k in range(4):
+            for c in range(3):
+                a, b = points[r, k, c], points[r, (k + 1) % 4, c]
+                sides[4 * r + k, c], sides[4 * r + k, 3 + c] = min(a, b), max(a, b)
+    # distinct sides in lexicographic order: sort their base-radix keys
+    least = sides.min() if count else 0
+    radix = sides.max() - least + 1 if count else 1
+    keys = np.zeros(4 * count, dtype=np.int64)
+    for r in range(4 * count):
+        for c in range(6):
+            keys[r] = keys[r] * radix + (sides[r, c] - least)
+    distinct = np.unique(keys)
+    edges = np.empty((len(distinct), 2, 3))
+    for r in range(len(distinct)):
+        key = distinct[r]
+        for c in range(5, -1, -1):
+            edges[r, c // 3, c % 3] = key % radix + least
+            key //= radix
+    return cube_of[:count], points.reshape(-1, 3).astype(np.float64), triangles, edges
 
 
 def merge(meshes: list[Mesh]) -> Mesh:
