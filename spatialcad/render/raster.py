@@ -74,8 +74,10 @@ def _scan(sx: np.ndarray, sy: np.ndarray, sz: np.ndarray, tris: np.ndarray, zbuf
     signs turned so that the inside is E_i >= 0 for either winding.  Pixel (x, y) of the
     triangle's box is tested at offsets (dx, dy) from the box origin's centre (ox, oy):
     inside when ``A_i dx >= -((A_i ox + B_i oy + C_i + eps_i) + B_i dy)`` for the three
-    edges, depth ``(Az ox + Bz oy + Cz + Az dx) + Bz dy``.  The nearest depth wins, ties go
-    to the higher triangle index (so the result does not depend on the order).
+    edges, depth ``(Az ox + Bz oy + Cz + Az dx) + Bz dy``; each test is monotone along a
+    row, so a row's inside pixels are one run, found from its ends (:func:`_inside`).  The
+    nearest depth wins, ties go to the higher triangle index (so the result does not depend
+    on the order).
     """
     grad = np.zeros(len(tris))
     X, Y, Z = np.empty(3), np.empty(3), np.empty(3)
@@ -111,17 +113,46 @@ def _scan(sx: np.ndarray, sy: np.ndarray, sz: np.ndarray, tris: np.ndarray, zbuf
         for y in range(jy0, jy1 + 1):
             dy = float(y - jy0)
             r0, r1, r2 = -(e0 + B[0] * dy), -(e1 + B[1] * dy), -(e2 + B[2] * dy)
-            for x in range(jx0, jx1 + 1):
+            # the row's pixels inside all three edges: A_i dx >= r_i
+            first, last = _inside(A[0], r0, 0, jx1 - jx0)
+            first, last = _inside(A[1], r1, first, last)
+            first, last = _inside(A[2], r2, first, last)
+            for x in range(jx0 + first, jx0 + last + 1):
                 dx = float(x - jx0)
-                if A[0] * dx >= r0 and A[1] * dx >= r1 and A[2] * dx >= r2:
-                    depth = (z0 + Az * dx) + Bz * dy
-                    p = (y - y0) * cw + (x - x0)
-                    if depth < zbuf[p]:
-                        zbuf[p] = depth
-                        ids[p] = t
-                    elif depth == zbuf[p] and t > ids[p]:
-                        ids[p] = t
+                depth = (z0 + Az * dx) + Bz * dy
+                p = (y - y0) * cw + (x - x0)
+                if depth < zbuf[p]:
+                    zbuf[p] = depth
+                    ids[p] = t
+                elif depth == zbuf[p] and t > ids[p]:
+                    ids[p] = t
     return grad
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _inside(a: float, r: float, first: int, last: int) -> tuple[int, int]:  # pragma: no cover
+    """[first, last] narrowed to the integers m with ``a * m >= r`` (in floating point, as
+    the scan tests each pixel).  fl(a m) is monotone in m, so they are the m from (a > 0) or
+    up to (a < 0) one boundary, found from the quotient r / a and corrected by testing its
+    neighbours; for a = 0, all or none."""
+    if first > last:
+        return first, last
+    if a == 0.0:
+        return (first, last) if 0.0 >= r else (1, 0)
+    guess = r / a
+    m = first if not guess > first else last + 1 if not guess < last + 1 else int(np.ceil(guess))
+    if a > 0.0:  # the smallest m with a m >= r
+        while m > first and a * (m - 1) >= r:
+            m -= 1
+        while m <= last and not a * m >= r:
+            m += 1
+        return m, last
+    m = min(m, last)  # a < 0: the largest m with a m >= r
+    while m < last and a * (m + 1) >= r:
+        m += 1
+    while m >= first and not a * m >= r:
+        m -= 1
+    return first, m
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
