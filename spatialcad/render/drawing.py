@@ -133,9 +133,11 @@ def draw_shapes(
     return img
 
 
-def _dash_pieces(line: np.ndarray, on: float, off: float, cap: float = 0.0) -> list[np.ndarray]:
+def _dash_pieces(line: np.ndarray, on: float, off: float, cap: float = 0.0
+                 ) -> tuple[np.ndarray, np.ndarray]:
     """Split the pixel polyline into dashes of ``on`` px separated by ``off`` px, measured
-    along the line (so curves discretized into short pieces dash like straight lines).
+    along the line (so curves discretized into short pieces dash like straight lines): the
+    dashes' points one after the other, and each dash's number of points.
 
     The pattern is centred on the line so both ends look alike; each dash is shortened by
     ``cap`` at both ends, which the round caps of thick lines add back.
@@ -145,7 +147,7 @@ def _dash_pieces(line: np.ndarray, on: float, off: float, cap: float = 0.0) -> l
     length = float(at[-1])
     period = on + off
     if length <= on or period <= 0:
-        return [line]
+        return line, np.array([len(line)])
     n = int((length + off) // period)  # whole dashes that fit
     used = n * period - off
     start = (length - used) / 2.0
@@ -161,7 +163,13 @@ def _dash_pieces(line: np.ndarray, on: float, off: float, cap: float = 0.0) -> l
     first = np.stack([np.interp(a2, at, line[:, 0]), np.interp(a2, at, line[:, 1])], axis=1)
     last = np.stack([np.interp(b2, at, line[:, 0]), np.interp(b2, at, line[:, 1])], axis=1)
     lo, hi = np.searchsorted(at, a2, side="right"), np.searchsorted(at, b2, side="left")
-    return [np.vstack([first[k:k + 1], line[lo[k]:hi[k]], last[k:k + 1]]) for k in range(len(a))]
+    # dash k: its first point, the line's points lo[k]..hi[k]-1, its last point
+    counts = np.maximum(hi - lo, 0) + 2
+    dash = np.repeat(np.arange(len(a)), counts)
+    place = np.arange(len(dash)) - np.repeat(np.cumsum(counts) - counts, counts)
+    rows = np.where(place == 0, len(line) + dash, lo[dash] + place - 1)
+    rows = np.where(place == counts[dash] - 1, len(line) + len(a) + dash, rows)
+    return np.concatenate([line, first, last])[rows], counts
 
 
 def draw_polylines(
@@ -199,12 +207,16 @@ def draw_polylines(
     c = tuple(int(v) for v in color)
     th = max(1, int(width))
     on, off = float(dash[0]), float(dash[1])
-    # solid lines first so dashes (hidden lines) never cover them with gaps
-    for i in np.argsort(flags, kind="stable"):
-        px = fr.px(polys[i])
-        pieces = _dash_pieces(px, on, off, th / 2.0) if flags[i] else [px]
-        fixed = [np.rint(piece * _ONE).astype(np.int32) for piece in pieces]
-        cv2.polylines(img, fixed, False, c, th, cv2.LINE_AA, _SHIFT)
+    # solid lines first so dashes (hidden lines) never cover them with gaps; one frame
+    # transform for all lines, one cv2 call drawing all pieces in that order
+    order = np.argsort(flags, kind="stable")
+    px = np.split(fr.px(np.concatenate([polys[i] for i in order])),
+                  np.cumsum([len(polys[i]) for i in order])[:-1])
+    pieces = [_dash_pieces(line, on, off, th / 2.0) if flags[i] else (line, [len(line)])
+              for i, line in zip(order, px, strict=True)]
+    fixed = np.rint(np.concatenate([points for points, _ in pieces]) * _ONE).astype(np.int32)
+    ends = np.cumsum(np.concatenate([counts for _, counts in pieces]))
+    cv2.polylines(img, np.split(fixed, ends[:-1]), False, c, th, cv2.LINE_AA, _SHIFT)
     return img
 
 
