@@ -26,12 +26,14 @@ def thumbnail(image: np.ndarray) -> np.ndarray:
 
 
 def distances(thumbs: Sequence[np.ndarray]) -> np.ndarray:
-    """Mean absolute difference of every thumbnail to every other one."""
+    """Mean absolute difference of every thumbnail to every other one (row by row, each
+    pair once: |a - b| and |b - a| are the same numbers)."""
     stack = np.stack(thumbs)
-    dist: npt.NDArray[np.float64] = np.abs(stack[:, None] - stack[None]).mean(
-        axis=(2, 3, 4), dtype=np.float64
-    )
-    return dist
+    dist: npt.NDArray[np.float64] = np.zeros((len(stack), len(stack)))
+    for i in range(len(stack) - 1):
+        dist[i, i + 1:] = np.abs(stack[i] - stack[i + 1:]).mean(axis=(1, 2, 3),
+                                                                  dtype=np.float64)
+    return dist + dist.T
 
 
 def answer_ranks(dist: np.ndarray, refs: Sequence[int], options: Sequence[int]
