@@ -102,9 +102,8 @@ def _paper(img: np.ndarray, fr: SheetFrame, shape: BaseGeometry) -> None:
 
 def _holes(img: np.ndarray, fr: SheetFrame, holes: Iterable[tuple[int, int]]) -> None:
     radius = int(round(HOLE_RADIUS * fr.cell * _ONE))
-    for r, c in holes:
-        (x, y), = fr.px([(c + 0.5, r + 0.5)])
-        cv2.circle(img, (int(x), int(y)), radius, HOLE, -1, cv2.LINE_AA, _SHIFT)
+    for x, y in fr.px([(c + 0.5, r + 0.5) for r, c in holes]).tolist():
+        cv2.circle(img, (x, y), radius, HOLE, -1, cv2.LINE_AA, _SHIFT)
 
 
 def _dashed(img: np.ndarray, fr: SheetFrame, seg: LineString, colour: Colour) -> None:
