@@ -100,7 +100,7 @@ def _voxel_mesh(cells: tuple[Voxel, ...], colors: tuple[Color, ...]) -> Mesh:
 @numba.njit(cache=True, nogil=True)
 def _cube_faces(cube: np.ndarray, dirs: np.ndarray, corners: np.ndarray
                 ) -> tuple[np.ndarray, ...]:  # pragma: no cover - compiled
-    """The exposed faces of unit cubes (C, 3), cube by cube and in ``_FACES`` order within a
+    """The exposed faces of unit cubes (C >= 1, 3), cube by cube and in ``_FACES`` order within a
     cube: each face's cube, its corners as vertices (4 per face), two triangles per face,
     and the distinct sides of all faces, sorted, as edges (E, 2, 3), each side's ends
     ordered (they differ in one coordinate)."""
@@ -136,8 +136,8 @@ def _cube_faces(cube: np.ndarray, dirs: np.ndarray, corners: np.ndarray
                 a, b = points[r, k, c], points[r, (k + 1) % 4, c]
                 sides[4 * r + k, c], sides[4 * r + k, 3 + c] = min(a, b), max(a, b)
     # distinct sides in lexicographic order: sort their base-radix keys
-    least = sides.min() if count else 0
-    radix = sides.max() - least + 1 if count else 1
+    least = sides.min()
+    radix = sides.max() - least + 1
     keys = np.zeros(4 * count, dtype=np.int64)
     for r in range(4 * count):
         for c in range(6):
