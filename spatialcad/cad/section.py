@@ -15,6 +15,7 @@ drawn upright.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -51,16 +52,25 @@ def _clean(v: np.ndarray) -> np.ndarray:
 
 
 def plane_basis(normal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """In-plane unit vectors (u, v) of the plane with this normal (module docstring)."""
-    n = np.asarray(normal, dtype=np.float64)
+    """In-plane unit vectors (u, v) of the plane with this normal (module docstring), worked
+    out once per normal (read-only)."""
+    return _plane_basis(tuple(float(c) for c in np.asarray(normal, dtype=np.float64)))
+
+
+@lru_cache(maxsize=256)
+def _plane_basis(normal: tuple[float, float, float]) -> tuple[np.ndarray, np.ndarray]:
+    n = np.array(normal)
     n = n / np.linalg.norm(n)
     h = np.cross((0.0, 0.0, 1.0), n)
     if np.linalg.norm(h) < 1e-9:
-        return np.array([1.0, 0.0, 0.0]), np.array([0.0, 1.0, 0.0])
-    u = _clean(h)
-    u = _clean(u if u[np.flatnonzero(u)[0]] > 0 else -u)
-    v = _clean(np.cross(n, u))
-    return u, _clean(v if v[2] > 0 else -v)
+        u, v = np.array([1.0, 0.0, 0.0]), np.array([0.0, 1.0, 0.0])
+    else:
+        u = _clean(h)
+        u = _clean(u if u[np.flatnonzero(u)[0]] > 0 else -u)
+        v = _clean(np.cross(n, u))
+        v = _clean(v if v[2] > 0 else -v)
+    u.flags.writeable = v.flags.writeable = False
+    return u, v
 
 
 def section(shape: Any, normal: np.ndarray, offset: float, deflection: float = 5e-4) -> Any:
