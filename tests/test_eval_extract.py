@@ -174,12 +174,16 @@ LOOPING = ["<answer>" * 50_000, "\\boxed{" * 50_000, "answer: " * 50_000,
 @pytest.mark.parametrize("reply", LOOPING)
 def test_a_looping_reply_is_read_in_linear_time(reply):
     """Replies of one marker repeated (models do loop) cost about as much as their length:
-    the same reply ten times shorter must not be 100x faster."""
+    the same reply ten times shorter must not be 100x faster (each timed at its best of
+    three, so that a busy machine does not stretch one run)."""
     def seconds(text: str) -> float:
-        start = time.perf_counter()
-        for form in ("choice", "open", "judge"):
-            extract(form, text, ["1", "2", "3", "4"])
-        return time.perf_counter() - start
+        best = float("inf")
+        for _ in range(3):
+            start = time.perf_counter()
+            for form in ("choice", "open", "judge"):
+                extract(form, text, ["1", "2", "3", "4"])
+            best = min(best, time.perf_counter() - start)
+        return best
 
     short, long = seconds(reply[: len(reply) // 10]), seconds(reply)
     assert long < 3.0 and long < 30 * max(short, 1e-3)
