@@ -216,3 +216,15 @@ def test_dissimilarity_from_pieces_is_the_dissimilarity_of_the_shapes() -> None:
         assert ss.dissimilarity(a, b, (pa, pb)) == pytest.approx(plain, abs=1e-9)
         assert ss.dissimilarity(b, a, (pb, pa)) == pytest.approx(plain, abs=1e-9)
         assert ss.dissimilarity(a, b, (pa, None)) == plain
+
+
+def test_profile_bounds_are_numpys_to_the_bit() -> None:
+    """The compiled bounds add up as numpy does: equal to the plain numpy expression."""
+    rng = np.random.default_rng(6)
+    for n in (1, 7, 300):
+        pa = rng.random((2, len(ss._CUTS) + 1)) ** 3
+        pb = rng.random((n, 2, len(ss._CUTS) + 1)) ** 3 * 10.0 ** rng.integers(-6, 2, (n, 1, 1))
+        want = np.array([np.abs(pa[None] - np.stack(
+            [pb[:, k, ::-1] if flip else pb[:, k] for k, flip in mapping], axis=1))
+            .sum(axis=2).max(axis=1) for mapping in ss._MAPS])
+        assert np.array_equal(ss._profile_bounds(pa, pb), want)

@@ -233,12 +233,57 @@ def _piece_areas_below(coords: np.ndarray, counts: np.ndarray, dirs: np.ndarray,
 
 
 def _profile_bounds(pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
-    """Lower bounds (8, n) of area(a ^ g b_i) from the profiles of a (2, S) and b (n, 2, S)."""
-    rows = []
-    for mapping in _MAPS:
-        image = np.stack([pb[:, k, ::-1] if flip else pb[:, k] for k, flip in mapping], axis=1)
-        rows.append(np.abs(pa[None] - image).sum(axis=2).max(axis=1))
-    return np.array(rows)
+    """Lower bounds (8, n) of area(a ^ g b_i) from the profiles of a (2, S) and b (n, 2, S):
+    for each symmetry g, the largest over directions of sum |profile of a - that of g b|."""
+    return _mapped_distances(np.ascontiguousarray(pa, dtype=np.float64),
+                             np.ascontiguousarray(pb, dtype=np.float64), _MAP_TABLE)
+
+
+assert len(_CUTS) + 1 <= 128  # _numpy_sum follows numpy only for rows this short
+_MAP_TABLE = np.array([[(k, flip) for k, flip in mapping] for mapping in _MAPS], dtype=np.int64)
+
+
+@numba.njit(cache=True, nogil=True)
+def _mapped_distances(pa: np.ndarray, pb: np.ndarray,
+                      maps: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+    """:func:`_profile_bounds` (``maps[g, j]``: the direction k and reversal of g b's
+    profile along direction j).  Each sum is added up as numpy's does a contiguous row
+    (pairwise, 8 running sums), so the bounds are those numpy would give, to the bit."""
+    out = np.empty((len(maps), len(pb)))
+    diff = np.empty(pa.shape[1])
+    for g in range(len(maps)):
+        for i in range(len(pb)):
+            worst = -np.inf
+            for j in range(pa.shape[0]):
+                k, flip = maps[g, j, 0], maps[g, j, 1]
+                for s in range(len(diff)):
+                    diff[s] = abs(pa[j, s] - pb[i, k, len(diff) - 1 - s if flip else s])
+                worst = max(worst, _numpy_sum(diff))
+            out[g, i] = worst
+    return out
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _numpy_sum(a: np.ndarray) -> float:  # pragma: no cover - compiled
+    """The sum of ``a`` in numpy's order for a contiguous row of up to 128 values: in order
+    below 8 values, else 8 running sums over blocks of 8, combined in pairs, then the rest."""
+    n = len(a)
+    if n < 8:
+        total = 0.0
+        for i in range(n):
+            total += a[i]
+        return total
+    r0, r1, r2, r3, r4, r5, r6, r7 = a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]
+    i = 8
+    while i < n - n % 8:
+        r0, r1, r2, r3 = r0 + a[i], r1 + a[i + 1], r2 + a[i + 2], r3 + a[i + 3]
+        r4, r5, r6, r7 = r4 + a[i + 4], r5 + a[i + 5], r6 + a[i + 6], r7 + a[i + 7]
+        i += 8
+    total = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while i < n:
+        total += a[i]
+        i += 1
+    return total
 
 
 class ShapeSet:
