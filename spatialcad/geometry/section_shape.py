@@ -279,11 +279,11 @@ def _numpy_sum(a: np.ndarray) -> float:  # pragma: no cover - compiled
         r0, r1, r2, r3 = r0 + a[i], r1 + a[i + 1], r2 + a[i + 2], r3 + a[i + 3]
         r4, r5, r6, r7 = r4 + a[i + 4], r5 + a[i + 5], r6 + a[i + 6], r7 + a[i + 7]
         i += 8
-    total = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    paired: float = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
     while i < n:
-        total += a[i]
+        paired += a[i]
         i += 1
-    return total
+    return paired
 
 
 class ShapeSet:
