@@ -95,10 +95,13 @@ def test_gathering_rows_of_several_parts_pads_to_the_widest() -> None:
     rng = np.random.default_rng(2)
     small = cp.pieces_of(np.array([[shapely.box(0, 0, 1, 1)]] * 3, dtype=object))
     wide = cp.pieces_of(random_sections(rng, 2, 2))
-    every = cp.concatenated([small, wide])
     index = np.array([4, 0, 3, 2])
     got = cp.gathered([small, wide], index)
-    assert got.coords.shape == (4, *every.coords.shape[1:])
-    assert np.array_equal(got.coords, every.coords[index])
-    assert np.array_equal(got.counts, every.counts[index])
-    assert got.counts[:, 0].tolist() == [wide.counts[1, 0], 4, wide.counts[0, 0], 4]
+    k, m = 2, max(small.coords.shape[2], wide.coords.shape[2])
+    assert got.coords.shape == (4, k, m, 2) and got.counts.shape == (4, k)
+    for row, (part, local) in enumerate([(wide, 1), (small, 0), (wide, 0), (small, 2)]):
+        pk, pm = part.coords.shape[1:3]
+        assert np.array_equal(got.coords[row, :pk, :pm], part.coords[local])
+        assert not got.coords[row, pk:].any() and not got.coords[row, :, pm:].any()
+        assert np.array_equal(got.counts[row, :pk], part.counts[local])
+        assert not got.counts[row, pk:].any()

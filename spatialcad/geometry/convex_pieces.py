@@ -147,19 +147,9 @@ def _self_overlaps(coords: np.ndarray, counts: np.ndarray) -> np.ndarray:  # pra
     return out
 
 
-def concatenated(parts: list[Pieces]) -> Pieces:
-    """Sections of all ``parts`` in order (padded to the widest)."""
-    k = max(p.coords.shape[1] for p in parts)
-    m = max(p.coords.shape[2] for p in parts)
-    coords = [np.pad(p.coords, ((0, 0), (0, k - p.coords.shape[1]), (0, m - p.coords.shape[2]),
-                                (0, 0))) for p in parts]
-    counts = [np.pad(p.counts, ((0, 0), (0, k - p.counts.shape[1]))) for p in parts]
-    return Pieces(np.concatenate(coords), np.concatenate(counts))
-
-
 def gathered(parts: list[Pieces], index: np.ndarray) -> Pieces:
-    """Sections ``index`` of all ``parts`` in order (as ``concatenated(parts).rows(index)``,
-    without copying every part into one array first)."""
+    """Sections ``index`` of all ``parts`` one after the other (padded to the widest part),
+    without copying every part into one array first."""
     index = np.asarray(index, dtype=np.int64)
     starts = np.cumsum([0] + [len(p) for p in parts])
     owner = np.searchsorted(starts, index, side="right") - 1

@@ -31,7 +31,7 @@ ratios r < s have dissimilarity 2 - 2 sqrt(r / s)).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -316,23 +316,18 @@ class ShapeSet:
         samples = list(samples)
         starts = np.cumsum([0] + [len(s.offsets) for s in samples])
 
-        def owners(index: np.ndarray) -> Iterator[tuple[Samples, np.ndarray, np.ndarray]]:
-            owner = np.searchsorted(starts, index, side="right") - 1
-            for k in np.unique(owner):
-                yield samples[k], owner == k, index[owner == k] - starts[k]
-
         def shapes_at(index: np.ndarray) -> np.ndarray:
             out = np.empty(len(index), dtype=object)
-            for sample, mine, local in owners(index):
-                out[mine] = sample.sections(local)
+            owner = np.searchsorted(starts, index, side="right") - 1
+            for k in np.unique(owner):
+                mine = owner == k
+                out[mine] = samples[k].sections(index[mine] - starts[k])
             return out
 
         def pieces_at(index: np.ndarray) -> tuple[cp.Pieces, np.ndarray]:
-            parts = [(s.normalized_pieces(local), s.disjoint[local])
-                     for s, _, local in owners(index)]  # in order: index is sorted
-            return (cp.concatenated([p for p, _ in parts]),
-                    np.concatenate([d for _, d in parts]))
+            return cp.gathered([s.units for s in samples], index), disjoint[index]
 
+        disjoint = np.concatenate([s.disjoint for s in samples])
         return cls(np.concatenate([s.profiles for s in samples]), shapes_at, pieces_at)
 
     def __len__(self) -> int:
@@ -431,7 +426,8 @@ def _profiles_or_zero(norm: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True)
 class Samples:
     """Sections of a plane family at sorted offsets, as convex pieces (``pieces``, with the
-    ``area`` and ``centroid`` of each section); ``steps[i]`` is how far sections i and i + 1
+    ``area`` and ``centroid`` of each section, and ``units``: the pieces normalised as
+    :func:`normalized` normalises their union); ``steps[i]`` is how far sections i and i + 1
     are apart: below ``DENSE_STEP``, their aligned difference (an upper bound of their
     dissimilarity); otherwise some value of at least ``DENSE_STEP``.  ``disjoint``: whether
     a section's pieces meet only along edges (else it is compared as their union);
@@ -442,6 +438,7 @@ class Samples:
     pieces: cp.Pieces
     area: np.ndarray
     centroid: np.ndarray
+    units: cp.Pieces
     disjoint: np.ndarray
     profiles: np.ndarray
 
@@ -456,11 +453,6 @@ class Samples:
             shapes: np.ndarray = self.shapes[index]
             return shapes
         return unions(cp.polygons(self.pieces.rows(index)))
-
-    def normalized_pieces(self, index: np.ndarray) -> cp.Pieces:
-        """The pieces of sections ``index``, normalised as a whole (as :func:`normalized`)."""
-        part = self.pieces.rows(index)
-        return cp.normalized(part, self.area[index], self.centroid[index])
 
 
 def unions(pieces: np.ndarray) -> np.ndarray:
@@ -479,16 +471,12 @@ class _Taken:
 
     def __init__(self) -> None:
         self.rounds: list[Samples] = []
-        self.units: list[cp.Pieces] = []  # each round's pieces normalised
         self.offsets = self.area = self.centroid = self.disjoint = self.profiles = np.zeros(0)
 
-    def add(self, taken: tuple[Samples, cp.Pieces]) -> np.ndarray:
-        """Take the sections and their normalised pieces (:func:`_sampled`); returns their
-        indices."""
-        s, unit = taken
+    def add(self, s: Samples) -> np.ndarray:
+        """Take the sections ``s``; returns their indices."""
         first = len(self.offsets)
         self.rounds.append(s)
-        self.units.append(unit)
         joined = [np.concatenate([getattr(r, name) for r in self.rounds])
                   for name in ("offsets", "area", "centroid", "disjoint", "profiles")]
         self.offsets, self.area, self.centroid, self.disjoint, self.profiles = joined
@@ -497,9 +485,8 @@ class _Taken:
     def pieces(self, index: np.ndarray) -> cp.Pieces:
         return cp.gathered([r.pieces for r in self.rounds], index)
 
-    def normalized_pieces(self, index: np.ndarray) -> cp.Pieces:
-        """As :meth:`Samples.normalized_pieces`."""
-        return cp.gathered(self.units, index)
+    def units(self, index: np.ndarray) -> cp.Pieces:
+        return cp.gathered([r.units for r in self.rounds], index)
 
     def sections(self, index: np.ndarray) -> np.ndarray:
         return unions(cp.polygons(self.pieces(index)))
@@ -507,7 +494,8 @@ class _Taken:
     def in_order(self, order: np.ndarray, steps: np.ndarray) -> Samples:
         """The sections ``order`` (sorted by offset), ``steps`` apart."""
         return Samples(self.offsets[order], steps, self.pieces(order), self.area[order],
-                       self.centroid[order], self.disjoint[order], self.profiles[order])
+                       self.centroid[order], self.units(order), self.disjoint[order],
+                       self.profiles[order])
 
 
 def _steps(s: _Taken, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -525,7 +513,7 @@ def _steps(s: _Taken, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     quick = np.flatnonzero(has[ra] & has[rb] & s.disjoint[ra] & s.disjoint[rb])
     if len(quick):
         involved, pair = np.unique(np.concatenate([ra[quick], rb[quick]]), return_inverse=True)
-        unit = s.normalized_pieces(involved)
+        unit = s.units(involved)
         aligned[quick] = 2.0 - 2.0 * cp.overlaps(unit, pair[: len(quick)], unit,
                                                  pair[len(quick):])
     slow = has[ra] & has[rb] & ~(s.disjoint[ra] & s.disjoint[rb])  # pieces overlap
@@ -535,10 +523,8 @@ def _steps(s: _Taken, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out
 
 
-def _sampled(section_at: Callable[[np.ndarray], cp.Pieces], offsets: np.ndarray
-             ) -> tuple[Samples, cp.Pieces]:
-    """The sections at ``offsets`` (steps not yet known: zeros, one per section) and their
-    pieces normalised."""
+def _sampled(section_at: Callable[[np.ndarray], cp.Pieces], offsets: np.ndarray) -> Samples:
+    """The sections at ``offsets`` (steps not yet known: zeros, one per section)."""
     pieces = section_at(offsets)
     area, centroid = cp.areas_and_centroids(pieces)
     disjoint = cp.self_overlaps(pieces) <= 1e-9 * area
@@ -547,7 +533,8 @@ def _sampled(section_at: Callable[[np.ndarray], cp.Pieces], offsets: np.ndarray
     if not disjoint.all():  # overlapping pieces: the profiles of their unions
         overlapping = unions(cp.polygons(pieces.rows(~disjoint)))
         prof[~disjoint] = _profiles_or_zero(normalized(overlapping))
-    return Samples(offsets, np.zeros(len(offsets)), pieces, area, centroid, disjoint, prof), unit
+    return Samples(offsets, np.zeros(len(offsets)), pieces, area, centroid, unit, disjoint,
+                   prof)
 
 
 def dense_samples(
