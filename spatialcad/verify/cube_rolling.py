@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from spatialcad.geometry.cube_fields import CellRow
+from spatialcad.geometry.cube_nets import cross
 from spatialcad.geometry.rotations import proper_rotations
 
 X, Y, Z = np.eye(3, dtype=int)
@@ -63,13 +64,9 @@ def seen(folded: Folded, pose: np.ndarray) -> dict[str, np.ndarray]:
         pic, _, body_up = folded[tuple(pose.T @ w)]
         target, turns, v = tuple(pose @ body_up), 0, tuple(up)
         while v != target:  # integer 3-vectors as tuples: numpy's cross is slow on them
-            v, turns = _cross(tuple(w), v), turns + 1
+            v, turns = cross(tuple(w), v), turns + 1
         out[name] = np.rot90(pic, turns)
     return out
-
-
-def _cross(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
 
 
 def shows(folded: Folded, view: dict[str, np.ndarray]) -> bool:
