@@ -336,11 +336,16 @@ def _seen(row: int, col: int, z: float, zbuf: np.ndarray, ids: np.ndarray,
     return z <= best
 
 
+def _by_id(per_triangle: np.ndarray) -> np.ndarray:
+    """``per_triangle`` values as a table read at ``ids + 1``: 0 where no triangle is."""
+    return np.concatenate(([0.0], per_triangle))
+
+
 def _silhouettes(zbuf: np.ndarray, ids: np.ndarray, grad: np.ndarray, tol: float) -> np.ndarray:
     """uint8 mask of pixels on either side of a coverage edge or a depth jump."""
     cov = ids >= 0
     z = np.where(cov, zbuf, 0.0)
-    g = np.take(np.concatenate(([0.0], grad)), ids + 1)
+    g = np.take(_by_id(grad), ids + 1)
     mask = np.zeros(cov.shape, dtype=bool)
     for a, b in (
         ((slice(None), slice(None, -1)), (slice(None), slice(1, None))),
@@ -522,7 +527,7 @@ def _render(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: float | None,
     if len(mesh.edges) and edge_width > 0:
         r, g, b = (int(c) for c in edge_color)
         _draw_edges(drawn, (x0, y0), ex.reshape(-1, 2), ey.reshape(-1, 2), ez.reshape(-1, 2),
-                    zbuf, ids, tol + 1.5 * np.concatenate(([0.0], grad)), (r, g, b), thickness)
+                    zbuf, ids, tol + 1.5 * _by_id(grad), (r, g, b), thickness)
     if s > 1 and drawn.size:
         drawn = cv2.resize(drawn, ((x1 - x0) // s, (y1 - y0) // s), interpolation=cv2.INTER_AREA)
     return _placed(drawn, window, (W, H), s, lambda: plain(width, height, background))
