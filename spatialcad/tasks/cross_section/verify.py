@@ -19,7 +19,7 @@ differs from another only slightly in proportion); the option panels show the po
 from __future__ import annotations
 
 import math
-from functools import partial
+from collections.abc import Callable
 from typing import Any
 
 import cv2
@@ -165,7 +165,13 @@ def section_pieces(
 ) -> convex_pieces.Pieces:
     """The (convex) section of each solid (pieces k) by each plane (rows): the convex hull
     of its chords' ends; the rows' unions are :func:`sections`."""
-    offsets = np.asarray(offsets, dtype=float)
+    return cutter(solids, n, rows)(offsets)
+
+
+def cutter(solids: list[Solid], n: np.ndarray, rows: int = ROWS
+           ) -> Callable[[np.ndarray], convex_pieces.Pieces]:
+    """:func:`section_pieces` of ``solids`` by planes with normal ``n`` as a function of
+    their offsets, set up once (dense sampling calls it round after round)."""
     n = np.asarray(n, dtype=float)
     u, v = in_plane_axes(n)
     sides = np.zeros((len(solids), 4, 2))  # at most four sides
@@ -174,9 +180,14 @@ def section_pieces(
         sides[i, : len(s.limits)], limits[i, : len(s.limits)] = s.normals, s.limits
     per_solid = np.array([[s.z0, s.z1, s.top, s.radius, len(s.limits), *s.extent(n[:2]),
                            *s.y_range] for s in solids])
-    xy, group = _chord_ends(offsets, n, u, v, np.linspace(0.0, 1.0, rows), per_solid, sides,
-                            limits)
-    return convex_pieces.hulls(xy, group, (len(offsets), len(solids)))
+    line = np.linspace(0.0, 1.0, rows)
+
+    def at(offsets: np.ndarray) -> convex_pieces.Pieces:
+        offsets = np.asarray(offsets, dtype=float)
+        xy, group = _chord_ends(offsets, n, u, v, line, per_solid, sides, limits)
+        return convex_pieces.hulls(xy, group, (len(offsets), len(solids)))
+
+    return at
 
 
 @numba.njit(cache=True, nogil=True)
@@ -314,7 +325,7 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
         n = family_normal(name)
         lo, hi = family_range(original, n)
         truths.append(shape.dense_samples(
-            partial(section_pieces, original, n, rows=DENSE_ROWS), lo, hi))
+            cutter(original, n, DENSE_ROWS), lo, hi))
     every = shape.ShapeSet.of_samples(truths)
     for g, o in zip(polygons, record["options"], strict=True):
         if o["is_answer"] and (near := every.nearest(g, need)) < need:
