@@ -117,12 +117,16 @@ def make_solid(desc: Desc, z0: float = 0.0) -> Any:
         return Part.makeCone(r, r * fp.top_ratio, fp.height, base, up)
     z1 = z0 + fp.height
     bottom = [FreeCAD.Vector(float(x), float(y), z0) for x, y in outline_points(fp)]
+    # planar faces only (fast booleans): an extruded face, or faces by hand (a loft would
+    # make its sides B-spline surfaces, several times slower to cut and fuse)
+    if fp.top_ratio == 1.0:
+        return _face(bottom).extrude(FreeCAD.Vector(0.0, 0.0, fp.height))
     if fp.top_ratio == 0.0:
         apex = FreeCAD.Vector(0.0, 0.0, z1)
         top = [apex] * len(bottom)
     else:
         top = [FreeCAD.Vector(p.x * fp.top_ratio, p.y * fp.top_ratio, z1) for p in bottom]
-    faces = [_face(bottom[::-1])]  # planar faces only: fast booleans, straight edges
+    faces = [_face(bottom[::-1])]
     if fp.top_ratio > 0.0:
         faces.append(_face(top))
     for i in range(len(bottom)):
