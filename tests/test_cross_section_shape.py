@@ -47,6 +47,9 @@ def test_pieces_and_text_round_trip() -> None:
     assert list(ss.pieces(np.array([SQUARE, TWO, sliver], dtype=object))) == [1, 2, 1]
     back = ss.from_text(ss.to_text(HOLED))
     assert back.equals(HOLED) and "." not in ss.to_text(SQUARE).split("(")[-1]
+    # round-off next to 0 (FreeCAD's section points) is stored as 0, never as 1e-16 or -0
+    noisy = shapely.Polygon([(-5.551115e-17, 0.0), (1.0, -2.2e-16), (0.4999999999, 0.866025404)])
+    assert ss.to_text(noisy) == "POLYGON ((0 0, 1 0, 0.5 0.86603, 0 0))"
 
 
 def random_shapes(rng: np.random.Generator, count: int) -> list[shapely.Geometry]:

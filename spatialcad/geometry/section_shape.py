@@ -574,8 +574,10 @@ def dense_samples(
 
 
 def to_text(geom: BaseGeometry) -> str:
-    """WKT with 5 decimals (sections are a few units wide), as stored in records."""
-    text: str = shapely.to_wkt(geom, rounding_precision=5, trim=True)
+    """WKT with 5 decimals (sections are a few units wide), as stored in records; the
+    coordinates are rounded first, so round-off next to 0 reads 0, not -5.55112e-17."""
+    rounded = shapely.transform(geom, lambda c: np.round(c, 5) + 0.0)  # + 0.0: no -0
+    text: str = shapely.to_wkt(rounded, rounding_precision=5, trim=True)
     return text
 
 
