@@ -26,7 +26,7 @@ OUT ?= output/bench-L$(LEVEL)
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 PERF_N ?= 8
 
-.PHONY: setup freecad bench test test-deps perf lint clean
+.PHONY: setup freecad bytecode bench test test-deps perf lint clean
 
 setup: freecad $(INSTALLED)
 
@@ -53,7 +53,12 @@ $(VENV)/.installed: pyproject.toml
 	$(VPY) -m pip install -q -e '.[dev]'
 	@touch $@
 
-bench: setup
+# Python caches compiled modules itself unless PYTHONDONTWRITEBYTECODE is set (as on some
+# CI machines): then every worker process would compile the package again (~0.3 s each).
+bytecode: setup
+	@$(VPY) -m compileall -q spatialcad >/dev/null
+
+bench: setup bytecode
 	$(VPY) -m spatialcad.cli generate --task $(TASK) --level $(LEVEL) --n $(N_PER_TASK) \
 	  --seed $(SEED) --out $(OUT) --jobs $(JOBS) --overwrite
 
@@ -68,7 +73,7 @@ test-deps:
 test: lint test-deps
 	$(VPY) -m pytest
 
-perf: setup
+perf: setup bytecode
 	$(VPY) -m spatialcad.perf --level 1 --n $(PERF_N) --section tasks --section bench \
 		--section forms
 
