@@ -49,12 +49,18 @@ def rotate(grid: Grid, quarter_turns: int) -> Grid:
     """The drawing turned ``90 * quarter_turns`` degrees counter-clockwise."""
     k = quarter_turns % 4
     return Grid(
-        np.rot90(grid.colours, k),
-        np.rot90(grid.patterns, k),
-        (np.rot90(grid.turns, k) + k) % 4,
-        np.rot90(grid.flips, k),
+        _rot90(grid.colours, k),
+        _rot90(grid.patterns, k),
+        (_rot90(grid.turns, k) + k) % 4,
+        _rot90(grid.flips, k),
         CORNERS[(CORNERS.index(grid.marker) - k) % 4],
     )
+
+
+def _rot90(a: np.ndarray, k: int) -> np.ndarray:
+    """``np.rot90(a, k)`` of a 2D array for k in 0..3, by slicing (a view, as rot90 gives,
+    without its argument handling: rotations are tried thousands of times an item)."""
+    return (a, a.T[::-1], a[::-1, ::-1], a.T[:, ::-1])[k]
 
 
 def mirror(grid: Grid, axis: str) -> Grid:
