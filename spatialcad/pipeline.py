@@ -12,6 +12,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import islice
 from multiprocessing import get_context
 from pathlib import Path
@@ -41,6 +42,7 @@ from spatialcad.verification import check_steps, run_verifier
 MAX_ATTEMPTS = 200
 WINDOW_PER_JOB = 4  # calls queued per worker process
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # glibc malloc.h, for mallopt
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -143,6 +145,7 @@ def make_item(task_name: str, level: int, index: int, n: int, seed: int,
     the result also holds the composed image array (``generate`` leaves it out: it would
     cross process pipes), and with ``encode=False`` its ``png`` is empty (for a caller that
     encodes another picture, such as a judge question's crop)."""
+    _keep_freed_memory()
     task = registry.task(task_name)
     raster.forget()  # the render memo serves one item (memory stays flat over a long run)
     letter = rec.answer_letter(seed if split is None else split_seed(seed, split), task_name,
@@ -179,6 +182,21 @@ def _with_steps(task: TaskInfo, item: ItemResult) -> ItemResult:
                               + "; ".join(failures))
     return ItemResult(record, item.png, item.rejected, item.image,
                       [encode_png(p) for p in pictures])
+
+
+@cache
+def _keep_freed_memory() -> None:
+    """Once per process, on glibc: keep freed memory (up to 64 MiB, arrays up to 32 MiB) for
+    the next allocation instead of returning it to the kernel at once.  By default glibc
+    maps most image-sized arrays afresh and unmaps them when freed, so an item's thousands
+    of short-lived arrays page-fault again on every use: ~10% of generation time (kernel
+    time and page clearing).  Peak memory does not change measurably."""
+    if not sys.platform.startswith("linux"):
+        return
+    libc = ctypes.CDLL(None)
+    if hasattr(libc, "mallopt") and hasattr(libc, "gnu_get_libc_version"):  # glibc only
+        libc.mallopt(M_MMAP_THRESHOLD, 32 << 20)
+        libc.mallopt(M_TRIM_THRESHOLD, 64 << 20)
 
 
 def _worker_start(parent: int) -> None:
