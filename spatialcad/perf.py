@@ -1,6 +1,6 @@
 """``make perf``: how fast generation is, where the time goes, and what it costs in memory.
 
-Sections (``--section``, repeatable; ``make perf`` runs ``tasks`` and ``bench``):
+Sections (``--section``, repeatable; ``make perf`` runs ``tasks``, ``bench`` and ``forms``):
 
 - ``tasks``: each task makes ``n`` items in-process twice, once plain (items/s), once under
   cProfile to split the time into geometry (scene building, exact answers, FreeCAD),
@@ -8,7 +8,9 @@ Sections (``--section``, repeatable; ``make perf`` runs ``tasks`` and ``bench``)
   verification (shares from the cumulative time of the stage entry points).
 - ``bench``: the three-level benchmark (every task at levels 0, 1 and 2, ``--bench-n``
   items each) with ``generate --jobs J``, one process per level after the other, its wall
-  time, and the PNG-encode floor: the time to encode the same images on J cores.
+  time, and the PNG-encode floor: the time to encode the same images on J cores; and
+  whether the disk cache of engineering parts was warm (cold, three_view levels >= 1
+  compute their projections: a first run on a machine takes much longer).
 - ``memory``: peak memory (max RSS) of ``generate`` of cheap tasks at 1,000 and 10,000
   items; a streamed run stays flat.
 - ``forms``: entries/s of ``spatialcad.create_dataset(task, form=...)[i]`` per task in each
@@ -30,6 +32,7 @@ from pathlib import Path
 import click
 
 from spatialcad import api, forms
+from spatialcad.cad import disk_cache
 from spatialcad.pipeline import make_item
 from spatialcad.render.png import decode_png, encode_png
 from spatialcad.tasks import registry
@@ -105,7 +108,14 @@ def png_floor(root: Path, jobs: int) -> tuple[int, float]:
     return len(paths), max(busy)
 
 
+def cache_entries() -> int:
+    """Entries in the disk cache of part solids, projections and tessellations."""
+    root = disk_cache.cache_dir()
+    return sum(1 for _ in root.rglob("*.npz")) if root is not None and root.is_dir() else 0
+
+
 def three_levels(n: int, seed: int, jobs: int) -> None:
+    before = cache_entries()
     with tempfile.TemporaryDirectory() as tmp:
         levels = []
         for level in (0, 1, 2):
@@ -121,6 +131,13 @@ def three_levels(n: int, seed: int, jobs: int) -> None:
                f"{jobs} in {wall:.1f} s ({images / wall:.1f} items/s; levels 0, 1, 2: "
                f"{', '.join(f'{t:.1f}' for t in levels)} s); PNG-encode floor {floor:.1f} s; "
                f"ratio {wall / floor:.1f}x")
+    made, root = cache_entries() - before, disk_cache.cache_dir()
+    if root is None:
+        click.echo("part cache: off (empty $SPATIALCAD_CACHE_DIR): every projection computed")
+    else:
+        click.echo(f"part cache ({root}): " + (
+            f"cold, {made} entries made in the run (three_view's engineering parts: the "
+            "next run reads them)" if made else "warm, no entry made"))
 
 
 def peak_memory(items: int, tasks: str) -> float:
