@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 
 import cv2
+import numba
 import numpy as np
 import numpy.typing as npt
 from shapely.geometry import (
@@ -133,43 +135,124 @@ def draw_shapes(
     return img
 
 
-def _dash_pieces(line: np.ndarray, on: float, off: float, cap: float = 0.0
-                 ) -> tuple[np.ndarray, np.ndarray]:
-    """Split the pixel polyline into dashes of ``on`` px separated by ``off`` px, measured
-    along the line (so curves discretized into short pieces dash like straight lines): the
-    dashes' points one after the other, and each dash's number of points.
+@numba.njit(cache=True, nogil=True)
+def _dashed(points: np.ndarray, starts: np.ndarray, dashed: np.ndarray, on: float, off: float,
+            cap: float) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover - compiled
+    """The pieces to draw of the pixel polylines ``points[starts[l]:starts[l + 1]]``: the
+    points of every piece one after the other, and each piece's number of points.  A line
+    not ``dashed`` is one piece; a dashed one is split into dashes of ``on`` px separated by
+    ``off`` px measured along it (so curves discretized into short pieces dash like
+    straight lines), the pattern centred on the line so both ends look alike, the leftovers
+    at both ends partial dashes when they are long enough to see, each dash shortened by
+    ``cap`` at both ends (the round caps of thick lines add it back).
 
-    The pattern is centred on the line so both ends look alike; each dash is shortened by
-    ``cap`` at both ends, which the round caps of thick lines add back.
+    Ends are interpolated as ``np.interp`` does (the same floats as the NumPy version this
+    replaced, so drawings keep their bytes).
     """
-    steps = np.hypot(*np.diff(line, axis=0).T)
-    at = np.concatenate([[0.0], np.cumsum(steps)])
-    length = float(at[-1])
     period = on + off
-    if length <= on or period <= 0:
-        return line, np.array([len(line)])
-    n = int((length + off) // period)  # whole dashes that fit
-    used = n * period - off
-    start = (length - used) / 2.0
-    # leftovers at both ends become partial dashes when they are long enough to see
-    a = start + period * np.arange(n, dtype=np.float64)
-    b = a + on
-    if start > off + 1.0:
-        a = np.concatenate([[0.0], a, [length - start + off]])
-        b = np.concatenate([[start - off], b, [length]])
-    a2, b2 = a + cap, b - cap
-    short = b2 < a2
-    a2[short] = b2[short] = (a[short] + b[short]) / 2.0
-    first = np.stack([np.interp(a2, at, line[:, 0]), np.interp(a2, at, line[:, 1])], axis=1)
-    last = np.stack([np.interp(b2, at, line[:, 0]), np.interp(b2, at, line[:, 1])], axis=1)
-    lo, hi = np.searchsorted(at, a2, side="right"), np.searchsorted(at, b2, side="left")
-    # dash k: its first point, the line's points lo[k]..hi[k]-1, its last point
-    counts = np.maximum(hi - lo, 0) + 2
-    dash = np.repeat(np.arange(len(a)), counts)
-    place = np.arange(len(dash)) - np.repeat(np.cumsum(counts) - counts, counts)
-    rows = np.where(place == 0, len(line) + dash, lo[dash] + place - 1)
-    rows = np.where(place == counts[dash] - 1, len(line) + len(a) + dash, rows)
-    return np.concatenate([line, first, last])[rows], counts
+    at = np.empty(len(points))  # arc length along its line
+    pieces = np.zeros(len(starts) - 1, dtype=np.int64)  # dashes of each line, 0: whole
+    size, count = 0, 0
+    for line in range(len(starts) - 1):
+        s, e = starts[line], starts[line + 1]
+        at[s] = 0.0
+        for i in range(s + 1, e):
+            at[i] = at[i - 1] + math.hypot(points[i, 0] - points[i - 1, 0],
+                                           points[i, 1] - points[i - 1, 1])
+        length = at[e - 1]
+        if dashed[line] and length > on and period > 0:
+            n = int((length + off) // period)  # whole dashes that fit
+            start = (length - (n * period - off)) / 2.0
+            pieces[line] = n + 2 if start > off + 1.0 else n
+        size += e - s + 2 * pieces[line]  # a point of the line is in one dash at most
+        count += max(pieces[line], 1)
+    out = np.empty((size, 2))
+    counts = np.empty(count, dtype=np.int64)
+    size, count = 0, 0
+    for line in range(len(starts) - 1):
+        s, e = starts[line], starts[line + 1]
+        if pieces[line] == 0:
+            out[size:size + e - s] = points[s:e]
+            size += e - s
+            counts[count] = e - s
+            count += 1
+            continue
+        length = at[e - 1]
+        n = int((length + off) // period)
+        start = (length - (n * period - off)) / 2.0
+        partial = pieces[line] > n
+        for k in range(pieces[line]):
+            if partial and k == 0:
+                a, b = 0.0, start - off
+            elif partial and k == n + 1:
+                a, b = length - start + off, length
+            else:
+                a = start + period * float(k - 1 if partial else k)
+                b = a + on
+            a2, b2 = a + cap, b - cap
+            if b2 < a2:
+                a2 = b2 = (a + b) / 2.0
+            lo = s + _count_at_most(at[s:e], a2)
+            hi = s + _count_below(at[s:e], b2)
+            out[size, 0] = _interp(a2, at[s:e], points[s:e, 0])
+            out[size, 1] = _interp(a2, at[s:e], points[s:e, 1])
+            size += 1
+            for i in range(lo, hi):
+                out[size] = points[i]
+                size += 1
+            out[size, 0] = _interp(b2, at[s:e], points[s:e, 0])
+            out[size, 1] = _interp(b2, at[s:e], points[s:e, 1])
+            size += 1
+            counts[count] = max(hi - lo, 0) + 2
+            count += 1
+    return out[:size], counts
+
+
+@numba.njit(cache=True, nogil=True)
+def _count_at_most(at: np.ndarray, x: float) -> int:  # pragma: no cover - compiled
+    """How many of the sorted ``at`` are <= x (``np.searchsorted(at, x, "right")``)."""
+    lo, hi = 0, len(at)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if at[mid] <= x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@numba.njit(cache=True, nogil=True)
+def _count_below(at: np.ndarray, x: float) -> int:  # pragma: no cover - compiled
+    """How many of the sorted ``at`` are < x (``np.searchsorted(at, x, "left")``)."""
+    lo, hi = 0, len(at)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if at[mid] < x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@numba.njit(cache=True, nogil=True)
+def _interp(x: float, xp: np.ndarray, fp: np.ndarray) -> float:  # pragma: no cover
+    """``np.interp(x, xp, fp)`` for sorted ``xp``, step for step as NumPy computes it."""
+    if math.isnan(x):
+        return x
+    j = _count_at_most(xp, x) - 1  # the last j with xp[j] <= x
+    if j < 0:
+        return float(fp[0])
+    if j >= len(xp) - 1:
+        return float(fp[len(xp) - 1])
+    if xp[j] == x:
+        return float(fp[j])
+    slope = (fp[j + 1] - fp[j]) / (xp[j + 1] - xp[j])
+    y = slope * (x - xp[j]) + fp[j]
+    if math.isnan(y):
+        y = slope * (x - xp[j + 1]) + fp[j + 1]
+        if math.isnan(y) and fp[j] == fp[j + 1]:
+            y = fp[j]
+    return float(y)
 
 
 def draw_polylines(
@@ -210,13 +293,13 @@ def draw_polylines(
     # solid lines first so dashes (hidden lines) never cover them with gaps; one frame
     # transform for all lines, one cv2 call drawing all pieces in that order
     order = np.argsort(flags, kind="stable")
-    px = np.split(fr.px(np.concatenate([polys[i] for i in order])),
-                  np.cumsum([len(polys[i]) for i in order])[:-1])
-    pieces = [_dash_pieces(line, on, off, th / 2.0) if flags[i] else (line, [len(line)])
-              for i, line in zip(order, px, strict=True)]
-    fixed = np.rint(np.concatenate([points for points, _ in pieces]) * _ONE).astype(np.int32)
-    ends = np.cumsum(np.concatenate([counts for _, counts in pieces]))
-    cv2.polylines(img, np.split(fixed, ends[:-1]), False, c, th, cv2.LINE_AA, _SHIFT)
+    px = fr.px(np.concatenate([polys[i] for i in order]))
+    starts = np.concatenate([[0], np.cumsum([len(polys[i]) for i in order])])
+    points, counts = _dashed(np.ascontiguousarray(px, dtype=np.float64), starts,
+                             flags[order], on, off, th / 2.0)
+    fixed = np.rint(points * _ONE).astype(np.int32)
+    cv2.polylines(img, np.split(fixed, np.cumsum(counts)[:-1]), False, c, th, cv2.LINE_AA,
+                  _SHIFT)
     return img
 
 
