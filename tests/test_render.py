@@ -32,6 +32,7 @@ from spatialcad.render import (
 from spatialcad.render import camera as get_camera
 from spatialcad.render import mesh as mesh_module
 from spatialcad.render.cube_faces import face_image
+from spatialcad.render.drawing import _interp
 from spatialcad.render.layout import GAP, MAX_WIDTH, PAD, height
 
 WHITE = (255, 255, 255)
@@ -621,6 +622,18 @@ def test_dashes_run_along_a_finely_discretized_curve() -> None:
     dark = img.max(axis=2) < 128
     covered = np.count_nonzero(dark & ring) / np.count_nonzero(ring)
     assert 0.45 < covered < 0.8  # on 10 px, off 6 px: about 62% of the ring is inked
+
+
+def test_dash_ends_are_interpolated_exactly_as_numpy_does() -> None:
+    """The compiled dashing interpolates dash ends bit for bit as np.interp (drawings keep
+    their bytes), also at repeated arc lengths (zero-length steps) and the ends."""
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        xp = np.cumsum(np.where(rng.random(12) < 0.3, 0.0, rng.uniform(0.0, 5.0, 12)))
+        fp = rng.normal(size=12) * 100.0
+        xs = np.concatenate([rng.uniform(xp[0] - 1.0, xp[-1] + 1.0, 20), xp])
+        for x in xs:
+            assert _interp(float(x), xp, fp) == np.interp(x, xp, fp)
 
 
 def test_text_panel_wraps_and_is_deterministic() -> None:
