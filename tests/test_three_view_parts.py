@@ -7,6 +7,7 @@ import copy
 
 import numpy as np
 import pytest
+import shapely
 from conftest import generated_items, only_the_answer_verifies, tree_bytes
 
 from spatialcad import freecad_env
@@ -119,6 +120,28 @@ def test_internal_lines_leave_out_the_outline():
     assert len(internal) == 1  # the circle
     hidden, index = internal[0]
     assert not hidden and ld.length(front.visible[index]) == pytest.approx(2 * np.pi * 5, 0.01)
+
+
+def test_points_near_segments_equal_brute_force():
+    """The grid-filed search for points within tol of segments answers as measuring every
+    segment does (degenerate, horizontal and vertical segments, points on them, tol 0)."""
+    rng = np.random.default_rng(2)
+    for _ in range(200):
+        m = int(rng.integers(0, 40))
+        a = rng.normal(size=(m, 2)) * rng.uniform(0.1, 10)
+        b = a + rng.normal(size=(m, 2)) * rng.uniform(0, 5)
+        if m and rng.random() < 0.3:
+            b[: m // 2] = a[: m // 2]
+        if m and rng.random() < 0.3:
+            b[:, int(rng.integers(2))] = a[:, int(rng.integers(2))]
+        points = rng.normal(size=(int(rng.integers(1, 100)), 2)) * rng.uniform(0.1, 10)
+        if m:
+            points[: min(10, len(points))] = a[rng.integers(0, m, min(10, len(points)))]
+        tol = float(rng.uniform(0, 1)) if rng.random() < 0.8 else 0.0
+        near = shapely.distance(shapely.points(points)[:, None],
+                                shapely.linestrings(np.stack([a, b], axis=1))[None, :])
+        expected = (near <= tol).any(axis=1) if m else np.zeros(len(points), dtype=bool)
+        assert np.array_equal(ld._within(points, a, b, tol), expected)
 
 
 @pytest.fixture(scope="module")

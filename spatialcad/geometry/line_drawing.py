@@ -271,12 +271,36 @@ def _segment_distance(px: float, py: float, ax: float, ay: float, bx: float,
 @numba.njit(cache=True, nogil=True)
 def _within(points: np.ndarray, a: np.ndarray, b: np.ndarray,
             tol: float) -> np.ndarray:  # pragma: no cover - compiled
-    """Whether each point is within ``tol`` of one of the segments a_i-b_i.  Consecutive
-    points lie along one line, so the segment that was near the last point is tried
-    first; a segment whose box (grown by tol) misses the point is skipped unmeasured."""
+    """Whether each point is within ``tol`` of one of the segments a_i-b_i.
+
+    The segments' boxes (grown by ``tol``) are filed in a grid of about one cell per
+    segment; a point is measured against the segments filed in its cell only, the one
+    that was near the last point first (consecutive points lie along one line).
+    """
     out = np.zeros(len(points), dtype=np.bool_)
+    if len(a) == 0:
+        return out
     lo_x, hi_x = np.minimum(a[:, 0], b[:, 0]) - tol, np.maximum(a[:, 0], b[:, 0]) + tol
     lo_y, hi_y = np.minimum(a[:, 1], b[:, 1]) - tol, np.maximum(a[:, 1], b[:, 1]) + tol
+    x0, y0, x1, y1 = lo_x.min(), lo_y.min(), hi_x.max(), hi_y.max()
+    side = int(math.sqrt(len(a))) + 1  # cells along each axis
+    cw, ch = max(x1 - x0, 1e-12) / side, max(y1 - y0, 1e-12) / side
+    cells = np.zeros((len(a), 4), dtype=np.int64)  # each box's first and last column, row
+    per_cell = np.zeros(side * side, dtype=np.int64)
+    for j in range(len(a)):
+        cells[j] = (_cell(lo_x[j], x0, cw, side), _cell(hi_x[j], x0, cw, side),
+                    _cell(lo_y[j], y0, ch, side), _cell(hi_y[j], y0, ch, side))
+        for cy in range(cells[j, 2], cells[j, 3] + 1):
+            per_cell[cy * side + cells[j, 0]:cy * side + cells[j, 1] + 1] += 1
+    first = np.zeros(side * side + 1, dtype=np.int64)  # cell c: filed[first[c]:first[c + 1]]
+    first[1:] = np.cumsum(per_cell)
+    filed = np.empty(first[-1], dtype=np.int64)
+    fill = first[:-1].copy()
+    for j in range(len(a)):
+        for cy in range(cells[j, 2], cells[j, 3] + 1):
+            for c in range(cy * side + cells[j, 0], cy * side + cells[j, 1] + 1):
+                filed[fill[c]] = j
+                fill[c] += 1
     last = -1
     for i in range(len(points)):
         px, py = points[i, 0], points[i, 1]
@@ -284,7 +308,11 @@ def _within(points: np.ndarray, a: np.ndarray, b: np.ndarray,
                                            b[last, 1]) <= tol:
             out[i] = True
             continue
-        for j in range(len(a)):
+        if px < x0 or py < y0 or px > x1 or py > y1:
+            continue  # outside every segment's box
+        c = _cell(py, y0, ch, side) * side + _cell(px, x0, cw, side)
+        for k in range(first[c], first[c + 1]):
+            j = filed[k]
             if px < lo_x[j] or px > hi_x[j] or py < lo_y[j] or py > hi_y[j]:
                 continue
             if _segment_distance(px, py, a[j, 0], a[j, 1], b[j, 0], b[j, 1]) <= tol:
@@ -292,6 +320,12 @@ def _within(points: np.ndarray, a: np.ndarray, b: np.ndarray,
                 last = j
                 break
     return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _cell(v: float, v0: float, width: float, side: int) -> int:  # pragma: no cover
+    """The grid column (or row) of coordinate ``v``, clamped to the grid."""
+    return min(max(int((v - v0) / width), 0), side - 1)
 
 
 def internal_lines(d: LineDrawing, tol: float) -> list[tuple[bool, int]]:
@@ -305,7 +339,10 @@ def internal_lines(d: LineDrawing, tol: float) -> list[tuple[bool, int]]:
         coords, ring = shapely.get_coordinates(parts, return_index=True)
         joined = ring[1:] == ring[:-1]  # consecutive vertices of one boundary line
         a, b = coords[:-1][joined], coords[1:][joined]
-        for i, p in enumerate(d.visible):
-            internal[i] = _within(sample((p,), tol / 2.0), a, b, tol).mean() < 0.5
+        points = [sample((p,), tol / 2.0) for p in d.visible]
+        near = _within(np.concatenate(points), a, b, tol)
+        starts = np.cumsum([0] + [len(q) for q in points])
+        internal = np.array([near[s:e].mean() < 0.5
+                             for s, e in zip(starts[:-1], starts[1:], strict=True)])
     return ([(False, int(i)) for i in np.flatnonzero(internal)]
             + [(True, i) for i in range(len(d.hidden))])
