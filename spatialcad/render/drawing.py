@@ -159,10 +159,8 @@ def _dashed(points: np.ndarray, starts: np.ndarray, dashed: np.ndarray, on: floa
         for i in range(s + 1, e):
             at[i] = at[i - 1] + math.hypot(points[i, 0] - points[i - 1, 0],
                                            points[i, 1] - points[i - 1, 1])
-        length = at[e - 1]
-        if dashed[line] and length > on and period > 0:
-            n = int((length + off) // period)  # whole dashes that fit
-            start = (length - (n * period - off)) / 2.0
+        if dashed[line] and at[e - 1] > on and period > 0:
+            n, start = _dash_layout(at[e - 1], on, off)
             pieces[line] = n + 2 if start > off + 1.0 else n
         size += e - s + 2 * pieces[line]  # a point of the line is in one dash at most
         count += max(pieces[line], 1)
@@ -178,8 +176,7 @@ def _dashed(points: np.ndarray, starts: np.ndarray, dashed: np.ndarray, on: floa
             count += 1
             continue
         length = at[e - 1]
-        n = int((length + off) // period)
-        start = (length - (n * period - off)) / 2.0
+        n, start = _dash_layout(length, on, off)
         partial = pieces[line] > n
         for k in range(pieces[line]):
             if partial and k == 0:
@@ -192,8 +189,8 @@ def _dashed(points: np.ndarray, starts: np.ndarray, dashed: np.ndarray, on: floa
             a2, b2 = a + cap, b - cap
             if b2 < a2:
                 a2 = b2 = (a + b) / 2.0
-            lo = s + _count_at_most(at[s:e], a2)
-            hi = s + _count_below(at[s:e], b2)
+            lo = s + np.searchsorted(at[s:e], a2, side="right")
+            hi = s + np.searchsorted(at[s:e], b2, side="left")
             out[size, 0] = _interp(a2, at[s:e], points[s:e, 0])
             out[size, 1] = _interp(a2, at[s:e], points[s:e, 1])
             size += 1
@@ -209,29 +206,11 @@ def _dashed(points: np.ndarray, starts: np.ndarray, dashed: np.ndarray, on: floa
 
 
 @numba.njit(cache=True, nogil=True)
-def _count_at_most(at: np.ndarray, x: float) -> int:  # pragma: no cover - compiled
-    """How many of the sorted ``at`` are <= x (``np.searchsorted(at, x, "right")``)."""
-    lo, hi = 0, len(at)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if at[mid] <= x:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
-
-
-@numba.njit(cache=True, nogil=True)
-def _count_below(at: np.ndarray, x: float) -> int:  # pragma: no cover - compiled
-    """How many of the sorted ``at`` are < x (``np.searchsorted(at, x, "left")``)."""
-    lo, hi = 0, len(at)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if at[mid] < x:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
+def _dash_layout(length: float, on: float, off: float) -> tuple[int, float]:  # pragma: no cover
+    """(whole dashes that fit, where the first starts) on a line ``length`` px long: the
+    pattern centred, the leftover at each end ``start - off`` long."""
+    n = int((length + off) // (on + off))
+    return n, (length - (n * (on + off) - off)) / 2.0
 
 
 @numba.njit(cache=True, nogil=True)
@@ -239,7 +218,7 @@ def _interp(x: float, xp: np.ndarray, fp: np.ndarray) -> float:  # pragma: no co
     """``np.interp(x, xp, fp)`` for sorted ``xp``, step for step as NumPy computes it."""
     if math.isnan(x):
         return x
-    j = _count_at_most(xp, x) - 1  # the last j with xp[j] <= x
+    j = np.searchsorted(xp, x, side="right") - 1  # the last j with xp[j] <= x
     if j < 0:
         return float(fp[0])
     if j >= len(xp) - 1:
