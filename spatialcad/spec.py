@@ -91,14 +91,10 @@ def _load(tp: Any, value: Any, where: str) -> Any:
         return {k: _load(item, v, f"{where}.{k}") for k, v in value.items()}
     if isinstance(tp, type) and issubclass(tp, JsonSpec):
         return tp._read_checked(value, where)
-    if tp is float:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise _fail(where, "a number", value)
-        return value  # an int stays an int: its JSON text must not change
-    if tp in (int, str, bool):
-        if not isinstance(value, tp) or (tp is int and isinstance(value, bool)):
-            raise _fail(where, tp.__name__, value)
-        return value
+    if tp in _SCALAR_TYPES:
+        if not _fits(tp, value):
+            raise _fail(where, "a number" if tp is float else tp.__name__, value)
+        return value  # an int read as a float stays an int: its JSON text must not change
     raise TypeError(f"{where}: unsupported spec field type {tp!r}")
 
 
@@ -153,7 +149,7 @@ def _reader(tp: Any) -> Reader:
         return mapping
     if isinstance(tp, type) and issubclass(tp, JsonSpec):
         return lambda value: tp._read(value)
-    if tp in (float, int, str, bool):
+    if tp in _SCALAR_TYPES:
         return partial(_scalar, tp)
     raise TypeError(f"unsupported spec field type {tp!r}")
 
@@ -168,9 +164,14 @@ def _none(value: Any) -> None:
     return None
 
 
+def _fits(tp: type, value: Any) -> bool:
+    """Whether ``value`` is a valid ``tp`` (int, float, str or bool; a bool is no number)."""
+    return isinstance(value, int | float if tp is float else tp) and (
+        tp is bool or not isinstance(value, bool))
+
+
 def _scalar(tp: type, value: Any) -> Any:
-    if not isinstance(value, int | float if tp is float else tp) or (
-            tp is not bool and isinstance(value, bool)):
+    if not _fits(tp, value):
         raise SpecError
     return value
 
@@ -259,18 +260,19 @@ class JsonSpec:
 
     @classmethod
     def _read_checked(cls: type[S], data: Any, where: str) -> S:
+        """:meth:`from_json`, naming the first missing, unknown or mistyped key."""
         if not isinstance(data, dict):
             raise _fail(where, "an object", data)
-        fields = {f.name: f for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - set(fields))
+        names, fields = cls._fields()
+        unknown = sorted(set(data) - names)
         if unknown:
             raise SpecError(f"{where}: unknown key {unknown[0]!r}")
         types_ = cls._types()
         values = {}
-        for name, f in fields.items():
+        for name, _, required in fields:
             if name in data:
                 values[name] = _load(types_[name], data[name], f"{where}.{name}")
-            elif not (f.metadata.get(OMIT_NONE) or f.default is not dataclasses.MISSING):
+            elif required:
                 raise SpecError(f"{where}: missing key {name!r}")
         return cls(**values)
 
