@@ -118,15 +118,17 @@ def _sample(vertices: np.ndarray, ends: np.ndarray, step: float) -> np.ndarray: 
 class PointGrid:
     """Points binned in square cells a little wider than ``tol``: the points nearer than
     ``tol`` to a query are all in the 3x3 cells around it (as a k-d tree's
-    ``query(..., distance_upper_bound=tol)`` finds them: squared distance below tol^2)."""
+    ``query(..., distance_upper_bound=tol)`` finds them: squared distance below tol^2).
+    Only occupied cells are stored (points sorted by cell number, found by binary search):
+    a drawing many thousand tolerances wide has millions of cells, nearly all empty."""
 
     def __init__(self, points: np.ndarray, tol: float) -> None:
         self.tol = float(tol)
         self.cell = self.tol * (1.0 + 1e-9)  # rounding in x / cell never hides a neighbour
         pts = np.ascontiguousarray(points, dtype=np.float64).reshape(-1, 2)
+        self.origin, self.shape = np.zeros(2, dtype=np.int64), (0, 0)
+        self.points, self.keys = pts, np.zeros(0, dtype=np.int64)
         if len(pts) == 0:
-            self.origin, self.shape = np.zeros(2, dtype=np.int64), (0, 0)
-            self.points, self.starts = pts, np.zeros(1, dtype=np.int64)
             return
         cells = np.floor(pts / self.cell).astype(np.int64)
         self.origin = cells.min(axis=0)
@@ -134,20 +136,19 @@ class PointGrid:
         self.shape = (int(cells[:, 0].max()) + 1, int(cells[:, 1].max()) + 1)
         key = cells[:, 0] * self.shape[1] + cells[:, 1]
         order = np.argsort(key, kind="stable")
-        self.points = pts[order]
-        self.starts = np.searchsorted(key[order], np.arange(self.shape[0] * self.shape[1] + 1))
+        self.points, self.keys = pts[order], key[order]
 
     def matched(self, queries: np.ndarray) -> np.ndarray:
         """Per query, whether a point is nearer than ``tol``."""
         q = np.ascontiguousarray(queries, dtype=np.float64).reshape(-1, 2)
         if len(self.points) == 0:
             return np.zeros(len(q), dtype=bool)
-        return _matched(q, self.points, self.starts, self.origin, self.shape[0], self.shape[1],
+        return _matched(q, self.points, self.keys, self.origin, self.shape[0], self.shape[1],
                         self.cell, self.tol * self.tol)
 
 
 @numba.njit(cache=True, nogil=True)
-def _matched(q: np.ndarray, points: np.ndarray, starts: np.ndarray, origin: np.ndarray,
+def _matched(q: np.ndarray, points: np.ndarray, keys: np.ndarray, origin: np.ndarray,
              nx: int, ny: int, cell: float, tol2: float) -> np.ndarray:  # pragma: no cover
     out = np.zeros(len(q), dtype=np.bool_)
     for i in range(len(q)):
@@ -156,11 +157,13 @@ def _matched(q: np.ndarray, points: np.ndarray, starts: np.ndarray, origin: np.n
         for gx in range(max(cx - 1, 0), min(cx + 2, nx)):
             for gy in range(max(cy - 1, 0), min(cy + 2, ny)):
                 k = gx * ny + gy
-                for j in range(starts[k], starts[k + 1]):
+                j = np.searchsorted(keys, k)
+                while j < len(keys) and keys[j] == k:
                     dx, dy = q[i, 0] - points[j, 0], q[i, 1] - points[j, 1]
                     if dx * dx + dy * dy < tol2:
                         out[i] = True
                         break
+                    j += 1
                 if out[i]:
                     break
             if out[i]:
