@@ -1,5 +1,6 @@
 # spatialcad — one-command setup, benchmark, tests and performance report.
 #   make bench LEVEL=2    build a complete level-2 benchmark in output/bench-L2
+#   make bench LEVEL=0-2  build levels 0, 1 and 2 in one run (output/bench-L0 .. -L2)
 #   make test             lint (ruff, mypy), then run the test suite
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -22,7 +23,7 @@ LEVEL ?= 2
 N_PER_TASK ?= 40
 TASK ?= all
 SEED ?= 0
-OUT ?= output/bench-L$(LEVEL)
+OUT ?= output/bench-L{level}
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 PERF_N ?= 8
 

@@ -8,6 +8,8 @@ import shlex
 import signal
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -106,12 +108,15 @@ def _warn_past_practical(chosen: list[registry.TaskInfo], level: int) -> None:
 @cli.command()
 @click.option("--task", "task_spec", default="all", show_default=True,
               help="Task name, comma-separated names, or 'all' (see `spatialcad tasks`).")
-@click.option("--level", type=int, default=0, show_default=True,
-              help="Difficulty level (0, 1, 2 follow the paper; higher levels keep growing).")
+@click.option("--level", "level_spec", default="0", show_default=True,
+              help="Difficulty level (0, 1, 2 follow the paper; higher levels keep growing), "
+              "or several as a list or range (0,1,2 or 0-2): one run whose workers start "
+              "once, each level into its own OUT (name it with {level}).")
 @click.option("--n", "n", type=int, default=40, show_default=True, help="Items per task.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Base seed.")
 @click.option("--out", type=click.Path(path_type=Path), default=None,
-              help="Output directory (default: output/L<level>). Written atomically.")
+              help="Output directory (default: output/L<level>); {level} in it stands for "
+              "the level. Written atomically.")
 @click.option("--jobs", type=int, default=1, show_default=True,
               help="Worker processes; the output is identical for any value.")
 @click.option("--overwrite", is_flag=True, help="Replace OUT if it already has files.")
@@ -160,43 +165,47 @@ def _warn_past_practical(chosen: list[registry.TaskInfo], level: int) -> None:
               "of text per step (a fold undone, a move, a quarter turn), beside the item's "
               "image as <Image_id>-step<k>.png and listed in its record's \"steps\" (tasks "
               "without steps, see README, get none).")
-def generate(task_spec: str, level: int, n: int, seed: int, out: Path | None, jobs: int,
+def generate(task_spec: str, level_spec: str, n: int, seed: int, out: Path | None, jobs: int,
              overwrite: bool, deepcad_dir: Path | None, shard_spec: str | None,
              resume: bool, executor: str | None, shards: int | None,
              slurm_partition: str | None, slurm_time: int, slurm_cpus: int,
              slurm_setup: tuple[str, ...], no_wait: bool, split: str | None,
              cache_dir: Path | None, no_cache: bool, with_steps: bool) -> None:
-    """Generate N verified items per task at one level into OUT.
+    """Generate N verified items per task at one level (or several) into OUT.
 
     Every item is proved by its task's verifier before it is written; a candidate that
     fails is replaced by the next sub-seed.  OUT receives benchmark.json, one composite
     PNG per item under <Category>/<Task>/<Level>/ and manifest.json.  Nothing is left
     behind if the run fails (unless --resume: then its items are kept to go on with).
+    Several levels (e.g. --level 0-2 --out output/bench-L{level}) make one directory per
+    level, each the same bytes as a run of that level alone.
     """
+    levels = _parse_levels(level_spec)
     try:
         shard = parse_shard(shard_spec) if shard_spec is not None else None
     except ValueError as exc:
         fail(str(exc))
-    if level < 0:
-        fail(f"--level must be >= 0, got {level}")
+    if len(levels) > 1 and (shard or executor or shards is not None or no_wait):
+        fail("--shard, --executor, --shards and --no-wait take one --level")
     if n < 1:
         fail(f"--n must be >= 1, got {n}")
     if jobs < 1:
         fail(f"--jobs must be >= 1, got {jobs}")
-    chosen = _parse_tasks(task_spec, level)
-    names = [t.name for t in chosen]
+    chosen = {level: _parse_tasks(task_spec, level) for level in levels}
+    if len(levels) > 1 and out is not None and "{level}" not in str(out):
+        fail("several levels need one OUT each: put {level} in --out "
+             "(e.g. output/bench-L{level})")
     if no_cache:  # read by spatialcad/cad/disk_cache.py, in workers too
         os.environ[CACHE_ENV] = ""
     elif cache_dir is not None:
         os.environ[CACHE_ENV] = str(cache_dir.resolve())
-    _warn_past_practical(chosen, level)
-    if any(t.needs_freecad for t in chosen):
+    for level in levels:
+        _warn_past_practical(chosen[level], level)
+    if any(t.needs_freecad for tasks in chosen.values() for t in tasks):
         try:
             freecad_env.load()
         except freecad_env.FreeCADNotFound as exc:
             fail(str(exc))
-    if out is None:
-        out = Path("output") / (f"L{level}-shards/{shard.index}" if shard else f"L{level}")
     options = {}
     if deepcad_dir is not None:
         try:
@@ -204,23 +213,78 @@ def generate(task_spec: str, level: int, n: int, seed: int, out: Path | None, jo
         except ValueError as exc:
             fail(str(exc))
         options["deepcad_dir"] = str(deepcad_dir.resolve())
-    command = shlex.join(["spatialcad", "generate", "--task", ",".join(names), "--level",
-                          str(level), "--n", str(n), "--seed", str(seed),
-                          *(["--deepcad-dir", str(deepcad_dir)] if deepcad_dir else []),
-                          *(["--split", split] if split else []),
-                          *(["--with-steps"] if with_steps else [])])
+    runs = [_LevelRun([t.name for t in chosen[level]], level, _level_out(out, level, shard),
+                      shlex.join(["spatialcad", "generate", "--task",
+                                  ",".join(t.name for t in chosen[level]), "--level",
+                                  str(level), "--n", str(n), "--seed", str(seed),
+                                  *(["--deepcad-dir", str(deepcad_dir)] if deepcad_dir else []),
+                                  *(["--split", split] if split else []),
+                                  *(["--with-steps"] if with_steps else [])]))
+            for level in levels]
     if executor or shards is not None or no_wait:
-        _generate_sharded(names, level, n, seed, out, overwrite, command, options, executor,
-                          shards, shard, resume, jobs, no_wait, split, with_steps,
-                          SlurmSettings(slurm_partition, slurm_time, slurm_cpus,
-                                        list(slurm_setup)))
+        (run,) = runs
+        _generate_sharded(run.names, run.level, n, seed, run.out, overwrite, run.command,
+                          options, executor, shards, shard, resume, jobs, no_wait, split,
+                          with_steps, SlurmSettings(slurm_partition, slurm_time, slurm_cpus,
+                                                    list(slurm_setup)))
         return
+    with pipeline.worker_pool(jobs) as pool:
+        for run in runs:
+            _generate_level(run, n, seed, jobs, overwrite, options, shard, resume, split,
+                            with_steps, pool)
+
+
+def _parse_levels(spec: str) -> list[int]:
+    """``--level``: "2", "0,1,2" or "0-2" -> the levels, in order."""
+    parts = [p.strip() for p in spec.split(",")]
+    levels: list[int] = []
+    try:
+        for part in parts:
+            if part.lstrip("-").isdigit():
+                levels.append(int(part))
+            else:
+                first, last = (int(x) for x in part.split("-"))
+                if last < first:
+                    fail(f"--level range {part!r} runs backwards")
+                levels.extend(range(first, last + 1))
+    except ValueError:
+        fail(f"--level must be a level (2), a list (0,1,2) or a range (0-2), got {spec!r}")
+    if any(lv < 0 for lv in levels):
+        fail(f"--level must be >= 0, got {spec}")
+    if len(set(levels)) < len(levels):
+        fail(f"--level names a level more than once: {spec}")
+    return levels
+
+
+@dataclass(frozen=True)
+class _LevelRun:
+    """One level of a generate command: its tasks, output directory and recorded command."""
+
+    names: list[str]
+    level: int
+    out: Path
+    command: str
+
+
+def _level_out(out: Path | None, level: int, shard: Shard | None) -> Path:
+    if out is None:
+        return Path("output") / (f"L{level}-shards/{shard.index}" if shard else f"L{level}")
+    return Path(str(out).replace("{level}", str(level)))
+
+
+def _generate_level(run: _LevelRun, n: int, seed: int, jobs: int, overwrite: bool,
+                    options: dict[str, Any], shard: Shard | None, resume: bool,
+                    split: str | None, with_steps: bool,
+                    pool: ProcessPoolExecutor | None) -> None:
+    """Generate one level's directory (in ``pool``'s workers) and report it."""
+    out = run.out
     start = time.perf_counter()
     kept = "; the items made so far are kept: re-run with --resume to go on"
     try:
-        summary = pipeline.generate(names, level, n, seed, out, jobs=jobs, overwrite=overwrite,
-                                    command=command, options=options, shard=shard,
-                                    resume=resume, split=split, with_steps=with_steps)
+        summary = pipeline.generate(run.names, run.level, n, seed, out, jobs=jobs,
+                                    overwrite=overwrite, command=run.command, options=options,
+                                    shard=shard, resume=resume, split=split,
+                                    with_steps=with_steps, pool=pool)
     except ValueError as exc:
         fail(str(exc))
     except pipeline.GenerationError as exc:
@@ -242,8 +306,8 @@ def generate(task_spec: str, level: int, n: int, seed: int, out: Path | None, jo
     per_task = ", ".join(f"{k} {v}" for k, v in summary.per_task.items())
     new = summary.items - summary.resumed
     went_on = f", going on after {summary.resumed} made before" if summary.resumed else ""
-    click.echo(f"wrote {summary.items} items ({per_task}) at level {level}{of_shard} to {out} in "
-               f"{took:.1f} s ({new / took:.2f} items/s{went_on}); "
+    click.echo(f"wrote {summary.items} items ({per_task}) at level {run.level}{of_shard} to "
+               f"{out} in {took:.1f} s ({new / took:.2f} items/s{went_on}); "
                f"{summary.rejected} candidates rejected by the verifiers")
 
 

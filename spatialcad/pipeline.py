@@ -11,6 +11,7 @@ import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import islice
@@ -218,17 +219,40 @@ def _kill_workers(pool: ProcessPoolExecutor) -> None:
         p.join(5)
 
 
-def parallel_map(fn: Callable[..., R], jobs_args: Iterable[tuple], jobs: int) -> Iterator[R]:
-    """``fn(*args)`` for each args tuple, in order, over ``jobs`` processes (1: in-process).
+@contextmanager
+def worker_pool(jobs: int) -> Iterator[ProcessPoolExecutor | None]:
+    """``jobs`` worker processes for :func:`parallel_map` (None for ``jobs <= 1``: calls run
+    in-process), which several runs can share: a worker starts (imports, warms its caches)
+    once, not once per run.  If the block fails or is interrupted, the workers are killed at
+    once."""
+    if jobs <= 1:
+        yield None
+        return
+    pool = ProcessPoolExecutor(jobs, mp_context=get_context("spawn"),
+                               initializer=_worker_start, initargs=(os.getpid(),))
+    try:
+        yield pool
+    except BaseException:
+        _kill_workers(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def parallel_map(fn: Callable[..., R], jobs_args: Iterable[tuple], jobs: int,
+                 pool: ProcessPoolExecutor | None = None) -> Iterator[R]:
+    """``fn(*args)`` for each args tuple, in order, over ``jobs`` processes (1: in-process):
+    those of ``pool`` (:func:`worker_pool`), or ones started for this call.
 
     At most ``WINDOW_PER_JOB * jobs`` calls are queued at once, so ``jobs_args`` may be long
     and lazy.  If the caller stops early or is interrupted, the workers are killed at once.
     """
-    if jobs <= 1:
-        yield from (fn(*a) for a in jobs_args)
+    if pool is None:
+        if jobs <= 1:
+            yield from (fn(*a) for a in jobs_args)
+            return
+        with worker_pool(jobs) as own:
+            yield from parallel_map(fn, jobs_args, jobs, own)
         return
-    pool = ProcessPoolExecutor(jobs, mp_context=get_context("spawn"),
-                               initializer=_worker_start, initargs=(os.getpid(),))
     pending: deque[Future[R]] = deque()
     try:
         for a in jobs_args:
@@ -240,7 +264,6 @@ def parallel_map(fn: Callable[..., R], jobs_args: Iterable[tuple], jobs: int) ->
     except BaseException:
         _kill_workers(pool)
         raise
-    pool.shutdown(wait=True)
 
 
 def progress(it: Iterable[T], total: int, desc: str, done: int = 0) -> Iterator[T]:
@@ -260,7 +283,7 @@ def generate(
     tasks: list[str], level: int, n: int, seed: int, out: Path, *, jobs: int = 1,
     overwrite: bool = False, command: str = "", options: dict[str, Any] | None = None,
     shard: Shard | None = None, resume: bool = False, split: str | None = None,
-    with_steps: bool = False,
+    with_steps: bool = False, pool: ProcessPoolExecutor | None = None,
 ) -> RunSummary:
     """Generate ``n`` verified items per task into ``out`` (all or nothing); with ``shard``,
     only that shard's block of the run's items (see spatialcad/plan.py).  Records and
@@ -270,6 +293,7 @@ def generate(
     (same bytes as an uninterrupted run), an ``out`` this command already completed is left
     as it is, and an interruption keeps what was done for the next ``resume``.
     ``with_steps``: records and pictures of step-by-step solutions (spatialcad/steps.py).
+    ``pool``: worker processes shared with other runs (:func:`worker_pool`; ``jobs`` of them).
     """
     plan = RunPlan(tuple(tasks), n, shard)
     plan.check()
@@ -289,7 +313,7 @@ def generate(
             work = ((t, level, i, n, seed, params["options"], split, with_steps)
                     for t, i in islice(plan, done, None))
             rejected = 0
-            bar = progress(parallel_map(make_item, work, jobs), len(plan), "generate", done)
+            bar = progress(parallel_map(make_item, work, jobs, pool), len(plan), "generate", done)
             for result in bar:
                 writer.add(result.record, result.png, result.step_pngs)
                 rejected += result.rejected

@@ -146,7 +146,12 @@ def test_verify_proves_the_open_form(spatialcad, tmp_path):
         (["--n", "0"], "--n must be >= 1"),
         (["--jobs", "0"], "--jobs must be >= 1"),
         (["--task", "three_view", "--level", "4"], "has no level 4"),
-        (["--level", "x"], "'x' is not a valid integer"),
+        (["--level", "x"], "--level must be a level (2), a list (0,1,2) or a range (0-2)"),
+        (["--level", "2-1"], "--level range '2-1' runs backwards"),
+        (["--level", "0,1,0"], "names a level more than once"),
+        (["--level", "0-1"], "put {level} in --out"),
+        (["--level", "0-1", "--shard", "0/2"], "take one --level"),
+        (["--task", "three_view", "--level", "2-4"], "has no level 4"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(spatialcad, tmp_path, args, message):
@@ -155,6 +160,22 @@ def test_bad_input_exits_2_with_one_line(spatialcad, tmp_path, args, message):
     assert code == 2
     assert message in err and len(err.strip().splitlines()) == 1
     assert not out.exists()
+
+
+def test_several_levels_in_one_run_equal_single_level_runs(spatialcad, tmp_path):
+    """--level 0-1 with shared workers: each level's directory is byte for byte the run of
+    that level alone (its manifest records the single-level command)."""
+    tasks = "cube_counting,cross_section"
+    code, stdout, err = spatialcad("generate", "--task", tasks, "--level", "0-1", "--n", 2,
+                                   "--jobs", 2, "--out", tmp_path / "multi-L{level}")
+    assert code == 0, err
+    assert "at level 0 to" in stdout and "at level 1 to" in stdout
+    for level in (0, 1):
+        alone = tmp_path / f"alone-{level}"
+        code, _, err = spatialcad("generate", "--task", tasks, "--level", level, "--n", 2,
+                                  "--out", alone)
+        assert code == 0, err
+        assert tree_bytes(tmp_path / f"multi-L{level}") == tree_bytes(alone)
 
 
 def test_non_empty_out_needs_overwrite(spatialcad, tmp_path):

@@ -3,6 +3,7 @@ speed goals live in `make perf`, not in timed tests)."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -23,3 +24,16 @@ def test_tasks_and_forms_sections_report_each_task():
     assert forms["arrow_moving"][4] != "-"  # its end-state items have one
     assert re.search(r"slowest form: \d+\.\d\dx", done.stdout)
     assert "median" in done.stdout
+
+
+def test_bench_section_reports_three_levels_and_the_png_floor(tmp_path):
+    env = {**os.environ, "SPATIALCAD_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-m", "spatialcad.perf", "--section", "bench",
+                           "--bench-n", "1"], capture_output=True, text=True, timeout=900,
+                          env=env)
+    assert done.returncode == 0, done.stderr
+    line = next(x for x in done.stdout.splitlines() if x.startswith("three-level benchmark"))
+    assert re.search(r"\b33 items \(levels 0-2, 1 per task\)", line)  # 11 tasks x 3 levels
+    assert re.search(r"levels 0, 1, 2: \d+\.\d, \d+\.\d, \d+\.\d s\)", line)
+    assert re.search(r"PNG-encode floor \d+\.\d s; ratio \d+\.\dx", line)
+    assert "part cache" in done.stdout and "cold" in done.stdout  # a fresh cache dir
