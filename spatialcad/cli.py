@@ -213,14 +213,15 @@ def generate(task_spec: str, level_spec: str, n: int, seed: int, out: Path | Non
         except ValueError as exc:
             fail(str(exc))
         options["deepcad_dir"] = str(deepcad_dir.resolve())
-    runs = [_LevelRun([t.name for t in chosen[level]], level, _level_out(out, level, shard),
-                      shlex.join(["spatialcad", "generate", "--task",
-                                  ",".join(t.name for t in chosen[level]), "--level",
-                                  str(level), "--n", str(n), "--seed", str(seed),
-                                  *(["--deepcad-dir", str(deepcad_dir)] if deepcad_dir else []),
-                                  *(["--split", split] if split else []),
-                                  *(["--with-steps"] if with_steps else [])]))
-            for level in levels]
+    runs = []
+    for level in levels:
+        names = [t.name for t in chosen[level]]
+        command = shlex.join([
+            "spatialcad", "generate", "--task", ",".join(names), "--level", str(level),
+            "--n", str(n), "--seed", str(seed),
+            *(["--deepcad-dir", str(deepcad_dir)] if deepcad_dir else []),
+            *(["--split", split] if split else []), *(["--with-steps"] if with_steps else [])])
+        runs.append(_LevelRun(names, level, _level_out(out, level, shard), command))
     if executor or shards is not None or no_wait:
         (run,) = runs
         _generate_sharded(run.names, run.level, n, seed, run.out, overwrite, run.command,
@@ -258,7 +259,9 @@ def _parse_levels(spec: str) -> list[int]:
 
 @dataclass(frozen=True)
 class _LevelRun:
-    """One level of a generate command: its tasks, output directory and recorded command."""
+    """One level of a generate command: its tasks, output directory and the command its
+    manifest records (the single-level one: a level made in a multi-level run is the same
+    bytes as one made alone)."""
 
     names: list[str]
     level: int
