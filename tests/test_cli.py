@@ -247,3 +247,18 @@ def test_tasks_lists_all_eleven(spatialcad):
 def test_help_explains(spatialcad):
     code, stdout, _ = spatialcad("generate", "--help")
     assert code == 0 and "--overwrite" in stdout and "verified" in stdout
+
+
+def test_python_dash_m_runs_the_cli(tmp_path):
+    """``python -m spatialcad`` is the ``spatialcad`` command (exit codes included)."""
+    import subprocess
+    import sys
+
+    ok = subprocess.run([sys.executable, "-m", "spatialcad", "tasks"], capture_output=True,
+                        text=True, cwd=tmp_path)
+    assert ok.returncode == 0 and "cross_section" in ok.stdout
+    bad = subprocess.run([sys.executable, "-m", "spatialcad", "generate", "--task", "nope",
+                          "--level", "0", "--n", "1", "--out", str(tmp_path / "o")],
+                         capture_output=True, text=True, cwd=tmp_path)
+    assert bad.returncode == 2 and "unknown task" in bad.stderr
+    assert not (tmp_path / "o").exists()
