@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from itertools import combinations
 from typing import Any
 
@@ -45,6 +45,7 @@ from spatialcad.render.piece_pictures import (
     visible,
 )
 from spatialcad.render.pixels import pixels_differing
+from spatialcad.render.stacks import Framing
 from spatialcad.render.thumbnails import (
     answer_ranks,
     balanced_set,
@@ -128,10 +129,18 @@ def _try_stack(space: tuple[int, int, int], k: int, rng: np.random.Generator,
     pool = _wrong_pool(rng, missing, box, space, answer_draft)
     full = _FullPictures(stack, pieces, truth, space)
 
+    @cache
+    def legible(i: int) -> bool:
+        return _legible(normalized(pool[i].cubes), truth, option_framings(space))
+
     def accept(picked: tuple[int, ...]) -> bool:
-        """Kinds mixed, and on the full pictures: options unlike each other, the answer's
-        similarity ranks those of the drafts (the ``target``)."""
-        if len({pool[i].operator for i in picked}) < 2:
+        """Kinds mixed, every piece legible, and on the full pictures: options unlike each
+        other, the answer's similarity ranks those of the drafts (the ``target``).
+
+        Legibility is checked here rather than for the whole pool: most pieces are never
+        in a drawn set, and a set's ranks depend only on its own pieces, so the sets drawn
+        from are the same."""
+        if len({pool[i].operator for i in picked}) < 2 or not all(map(legible, picked)):
             return False
         shown = [truth, *(normalized(pool[i].cubes) for i in picked)]
         if not all(full.unlike(a, b) for a, b in combinations(shown, 2)):
@@ -243,13 +252,21 @@ def _edit(rng: np.random.Generator, kind: str, piece: list[Voxel],
     return sorted(cubes)
 
 
+def _legible(piece: list[Voxel], truth: list[Voxel], framings: list[Framing]) -> bool:
+    """Every cube of the loose ``piece`` shows in its picture, and so does some cube in
+    which it differs from the missing piece ``truth`` (or the gap of one)."""
+    views = [(f.cam, legibility.PROBE_SCALE) for f in framings]  # verified at full scale
+    return visible(piece, framings) and not legibility.hidden_difference(
+        piece, truth, [np.eye(3, dtype=int)], views)
+
+
 def _wrong_pool(rng: np.random.Generator, missing: list[Voxel], within: tuple[Voxel, Voxel],
                 space: tuple[int, int, int], answer: np.ndarray) -> list[Candidate]:
-    """Distinct wrong pieces, connected, fully visible, looking unlike the answer (draft
-    picture ``answer``), none congruent to it: up to ``EDITS_PER_KIND`` one-cube edits of
-    the missing piece per kind, and up to ``SECOND_EDITS`` edits of those."""
+    """Distinct wrong pieces, connected, looking unlike the answer (draft picture
+    ``answer``), none congruent to it: up to ``EDITS_PER_KIND`` one-cube edits of the
+    missing piece per kind, and up to ``SECOND_EDITS`` edits of those (whether they are
+    legible is checked when a set holding them is drawn: ``_legible``)."""
     framings = option_framings(space)
-    views = [(f.cam, legibility.PROBE_SCALE) for f in framings]  # verified at full scale
     truth = normalized(missing)
     seen = {tuple(truth)}
     pool: list[Candidate] = []
@@ -261,9 +278,6 @@ def _wrong_pool(rng: np.random.Generator, missing: list[Voxel], within: tuple[Vo
         if tuple(shape) in seen or rotations.congruent(shape, truth):
             return
         seen.add(tuple(shape))
-        if not visible(shape, framings) or legibility.hidden_difference(
-                shape, truth, [np.eye(3, dtype=int)], views):
-            return
         draft = option_picture(shape, space, draft=True)
         if looks_different(draft, answer, framings[0].scale / DRAFT_SHRINK):
             pool.append(Candidate(cubes, edits, draft))
