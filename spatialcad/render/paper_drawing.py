@@ -8,6 +8,7 @@ same frame, so the folded paper is drawn where it lies on the (faint) sheet.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -172,10 +173,19 @@ def punched(rows: int, cols: int, paper: BaseGeometry, holes: Iterable[tuple[int
 def hole_pattern(rows: int, cols: int, holes: Iterable[tuple[int, int]],
                  size: tuple[int, int] = PANEL) -> np.ndarray:
     """The unfolded sheet with its holes."""
+    img = _blank_sheet(rows, cols, size).copy()
+    _holes(img, SheetFrame(rows, cols, size), holes)
+    return img
+
+
+@lru_cache(maxsize=32)
+def _blank_sheet(rows: int, cols: int, size: tuple[int, int]) -> np.ndarray:
+    """The unfolded sheet without holes, drawn once per sheet and panel size (a generator
+    draws dozens of hole patterns per item); read-only."""
     fr = SheetFrame(rows, cols, size)
     img = fr.canvas()
     sheet = Polygon([(0, 0), (cols, 0), (cols, rows), (0, rows)])
     _paper(img, fr, sheet)
     _outline(img, fr, sheet, OUTLINE)
-    _holes(img, fr, holes)
+    img.flags.writeable = False
     return img
