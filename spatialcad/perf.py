@@ -2,10 +2,11 @@
 
 Sections (``--section``, repeatable; ``make perf`` runs ``tasks``, ``bench`` and ``forms``):
 
-- ``tasks``: each task makes ``n`` items in-process twice, once plain (items/s), once under
-  cProfile to split the time into geometry (scene building, exact answers, FreeCAD),
-  rendering (rasterizer, 2D drawings, composite layout), PNG encoding/decoding and
-  verification (shares from the cumulative time of the stage entry points).
+- ``tasks``: each task makes ``n`` items in-process twice, once plain (items/s; round by
+  round across the tasks), once under cProfile to split the time into geometry (scene
+  building, exact answers, FreeCAD), rendering (rasterizer, 2D drawings, composite layout),
+  PNG encoding/decoding and verification (shares from the cumulative time of the stage
+  entry points).
 - ``bench``: the three-level benchmark (every task at levels 0, 1 and 2, ``--bench-n``
   items each) with one ``generate --level 0-2 --jobs J`` (its workers start once), its wall
   time, and the PNG-encode floor: the time to encode the same images on J cores; and
@@ -62,22 +63,31 @@ def stage_seconds(stats: pstats.Stats) -> dict[str, float]:
 
 
 def task_speeds(level: int, n: int, seed: int, names: list[str]) -> None:
+    """Items/s of each task at ``level`` and where its time goes.  The timed items run round
+    by round (item i of every task, then item i + 1), so that a machine whose speed drifts
+    during the run slows every task alike (their ratios are what the 3x rule compares)."""
     tasks = registry.tasks()
+    levels: dict[str, int] = {}
+    for name in names:
+        top = tasks[name].max_level
+        levels[name] = level if top is None else min(level, top)
+    for name in names:
+        make_item(name, levels[name], 0, n, seed + 1)  # warm-up: imports, FreeCAD, caches
+    seconds = dict.fromkeys(names, 0.0)
+    rejected = dict.fromkeys(names, 0)
+    for i in range(n):
+        for name in names:
+            start = time.perf_counter()
+            rejected[name] += make_item(name, levels[name], i, n, seed).rejected
+            seconds[name] += time.perf_counter() - start
     click.echo(f"{'task':<20} {'level':>5} {'items/s':>8} {'rejects/item':>12} "
                f"{'geometry':>9} {'rendering':>9} {'png':>6} {'verify':>7}")
-    rates = []
-    for name in names:
-        info = tasks[name]
-        lv = level if info.max_level is None else min(level, info.max_level)
-        make_item(name, lv, 0, n, seed + 1)  # warm-up: imports, FreeCAD start, caches
-        start = time.perf_counter()
-        rejected = sum(make_item(name, lv, i, n, seed).rejected for i in range(n))
-        rate = n / (time.perf_counter() - start)
-        rates.append(rate)
+    rates = [n / seconds[name] for name in names]
+    for name, rate in zip(names, rates, strict=True):
         prof = cProfile.Profile()
         prof.enable()
         for i in range(n):
-            make_item(name, lv, i, n, seed)
+            make_item(name, levels[name], i, n, seed)
         prof.disable()
         stats = pstats.Stats(prof)
         total = stats.total_tt  # type: ignore[attr-defined]
@@ -85,8 +95,9 @@ def task_speeds(level: int, n: int, seed: int, names: list[str]) -> None:
         geometry = max(0.0, total - sum(parts.values()))
         share = {k: 100 * v / total for k, v in {"geometry": geometry, **parts}.items()}
         click.echo(
-            f"{name:<20} {lv:>5} {rate:>8.2f} {rejected / n:>12.2f} {share['geometry']:>8.0f}% "
-            f"{share['rendering']:>8.0f}% {share['png']:>5.0f}% {share['verification']:>6.0f}%")
+            f"{name:<20} {levels[name]:>5} {rate:>8.2f} {rejected[name] / n:>12.2f} "
+            f"{share['geometry']:>8.0f}% {share['rendering']:>8.0f}% {share['png']:>5.0f}% "
+            f"{share['verification']:>6.0f}%")
     median = sorted(rates)[len(rates) // 2]
     slow = [f"{nm} {r:.2f}" for nm, r in zip(names, rates, strict=True) if r < median / 3]
     click.echo(f"median {median:.2f} items/s; tasks slower than a third of it: "
