@@ -157,8 +157,10 @@ def gathered(parts: list[Pieces], index: np.ndarray) -> Pieces:
     m = max(p.coords.shape[2] for p in parts)
     coords = np.zeros((len(index), k, m, 2))
     counts = np.zeros((len(index), k), dtype=np.int64)
-    for j, p in enumerate(parts):
-        mine = np.flatnonzero(owner == j)
+    order = np.argsort(owner, kind="stable")
+    bounds = np.searchsorted(owner[order], np.arange(len(parts) + 1))
+    for j in np.flatnonzero(np.diff(bounds)):  # only the parts that hold some of ``index``
+        p, mine = parts[j], order[bounds[j]:bounds[j + 1]]
         local = index[mine] - starts[j]
         coords[mine, : p.coords.shape[1], : p.coords.shape[2]] = p.coords[local]
         counts[mine, : p.counts.shape[1]] = p.counts[local]
