@@ -14,8 +14,9 @@ the reference panels and its summed distance to the other options (what the shor
 audit measures, :mod:`spatialcad.render.thumbnails`); the three wrong options are drawn
 from a pool of one- and two-edit pieces among the sets giving the answer exactly these
 ranks, and the stack is redrawn under the same target when none does.  The pool is ranked on
-draft pictures (half size, no anti-aliasing); a drawn set is kept only when its full
-pictures give the answer the same ranks and look different from each other.
+draft pictures (half size, no anti-aliasing); a drawn set is kept only when its pieces
+are legible (every cube shows, and so does a difference from the missing piece) and its
+full pictures give the answer the same ranks and look different from each other.
 
 The pictures are :mod:`spatialcad.render.piece_pictures`' (the verifier draws them again);
 the spec and the question are :mod:`spatialcad.tasks.cube_assembly.spec`'s.
