@@ -71,7 +71,6 @@ def task_speeds(level: int, n: int, seed: int, names: list[str]) -> None:
     for name in names:
         top = tasks[name].max_level
         levels[name] = level if top is None else min(level, top)
-    for name in names:
         make_item(name, levels[name], 0, n, seed + 1)  # warm-up: imports, FreeCAD, caches
     seconds = dict.fromkeys(names, 0.0)
     rejected = dict.fromkeys(names, 0)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -251,9 +253,6 @@ def test_help_explains(spatialcad):
 
 def test_python_dash_m_runs_the_cli(tmp_path):
     """``python -m spatialcad`` is the ``spatialcad`` command (exit codes included)."""
-    import subprocess
-    import sys
-
     ok = subprocess.run([sys.executable, "-m", "spatialcad", "tasks"], capture_output=True,
                         text=True, cwd=tmp_path)
     assert ok.returncode == 0 and "cross_section" in ok.stdout
