@@ -105,3 +105,49 @@ def test_gathering_rows_of_several_parts_pads_to_the_widest() -> None:
         assert not got.coords[row, pk:].any() and not got.coords[row, :, pm:].any()
         assert np.array_equal(got.counts[row, :pk], part.counts[local])
         assert not got.counts[row, pk:].any()
+
+
+def stacked_section(rng: np.random.Generator, width: int) -> list[shapely.Geometry]:
+    """The pieces of a random section of a stack, top to bottom, on a grid of halves (so
+    that GEOS unites exactly): each a trapezoid between two joint lines, its ends apart
+    from, touching (at a point or along an edge) or overlapping the next piece's; some
+    missing."""
+    joints = np.cumsum(rng.integers(1, 4, size=width + 1))[::-1].astype(float)
+    out = []
+    for k in range(width):
+        if rng.random() < 0.15:
+            out.append(EMPTY)
+            continue
+        lo, hi = joints[k + 1], joints[k]
+        if rng.random() < 0.15:  # a piece reaching into the next one's band (overlap)
+            lo -= 0.5
+        elif rng.random() < 0.2:  # a piece short of its band's bottom (apart)
+            lo += 0.5
+        top = np.sort(rng.integers(-6, 7, size=2) / 2.0)
+        bottom = np.sort(rng.integers(-6, 7, size=2) / 2.0)
+        out.append(shapely.MultiPoint([(top[0], hi), (top[1], hi), (bottom[0], lo),
+                                       (bottom[1], lo)]).convex_hull)
+    return out
+
+
+def test_part_areas_are_those_of_the_unions_connected_parts() -> None:
+    rng = np.random.default_rng(11)
+    rows = [stacked_section(rng, 4) for _ in range(300)]
+    areas = cp.part_areas(cp.pieces_of(np.array(rows, dtype=object)))
+    kinds = set()
+    for row, got in zip(rows, areas, strict=True):
+        union = shapely.union_all([g for g in row if g.area > 0.0])
+        want = sorted(shapely.area(shapely.get_parts(union))) if union.area > 0.0 else []
+        assert sorted(got[got > 0.0]) == pytest.approx(want, abs=1e-12)
+        kinds.add(len(want))
+    assert {1, 2, 3} <= kinds  # connected, split and split in three all came up
+
+
+def test_part_areas_join_pieces_on_a_joint_tilted_by_round_off() -> None:
+    turn = np.radians(30.0)
+    m = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    above = np.array([[-1.0, 0.0], [1.0, 0.0], [1.0, 1.0], [-1.0, 1.0]]) @ m @ m.T
+    below = np.array([[-0.5, -1.0], [0.5, -1.0], [0.5, 0.0], [-0.5, 0.0]]) @ m @ m.T
+    sections = np.array([[shapely.Polygon(above), shapely.Polygon(below)]], dtype=object)
+    areas = cp.part_areas(cp.pieces_of(sections))
+    assert areas[0, 0] == pytest.approx(3.0) and areas[0, 1] == 0.0

@@ -14,6 +14,7 @@ from shapely.geometry import box
 from spatialcad import freecad_env
 from spatialcad.cad import section as cut
 from spatialcad.cad import solids, sweep
+from spatialcad.geometry import convex_pieces
 from spatialcad.geometry import section_shape as ss
 from spatialcad.pipeline import assemble
 from spatialcad.tasks import registry
@@ -223,3 +224,27 @@ def test_mirror_twin_families_have_mirrored_sections() -> None:
                 a = cut.section(shape, cut.family_normal(twin), d)
                 b = cut.section(shape, cut.family_normal(base), d)
                 assert a.area > 0 and ss.dissimilarity(a, b) < 1e-3
+
+
+def test_the_first_true_option_is_disconnected_when_a_usable_section_is() -> None:
+    """Level 2: oblique planes cut the joints along lines that round-off tilts, where a GEOS
+    union keeps touching pieces apart; the parts found from the pieces do not, so the first
+    option is disconnected exactly when the family samples offer a disconnected section."""
+    families = TASK.params(2)["families"]
+    offered = 0
+    for seed in range(8):
+        rng = np.random.default_rng(seed)
+        descs = task_module.random_stack(rng, 3, False)
+        edges = sweep.stack_edges(descs)
+        samples = {f: task_module.family_samples(edges, f)
+                   for f in task_module.mirror_twins(descs, families)}
+        split = any(task_module.disconnected(parts[pool]).any() for parts, pool in (
+            (p, task_module.usable(s, p)) for s, p in (
+                (s, convex_pieces.part_areas(s.pieces)) for s in samples.values())))
+        picked = task_module.pick_true_options(solids.make_composite(descs), descs, samples,
+                                               2, rng)
+        first = picked[0][2]
+        parts = shapely.area(shapely.get_parts(first))
+        assert ((parts >= task_module.MIN_PIECE * first.area).sum() > 1) == split
+        offered += split
+    assert offered >= 4  # most stacks offer one (only GEOS made them rare)

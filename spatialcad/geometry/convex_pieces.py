@@ -147,6 +147,61 @@ def _self_overlaps(coords: np.ndarray, counts: np.ndarray) -> np.ndarray:  # pra
     return out
 
 
+def part_areas(p: Pieces, tolerance: float = 1e-9) -> np.ndarray:
+    """(S, K): the area of each connected part of each section, at the column of the part's
+    first piece (0 elsewhere), where pieces are the sections of stacked solids, top to
+    bottom, so only pieces k and k + 1 can meet: they are connected when they overlap (a
+    horizontal plane through their joint) or when the bottom edge of k and the top edge of
+    k + 1 lie on one line v = constant and share more than ``tolerance`` of it.
+
+    Unlike a GEOS union, this does not split a section whose pieces meet along a joint
+    line that round-off has tilted by a few ulps (GEOS then keeps them apart)."""
+    return _part_areas(p.coords, p.counts, tolerance)
+
+
+@numba.njit(cache=True, nogil=True)
+def _part_areas(coords: np.ndarray, counts: np.ndarray,
+                tolerance: float) -> np.ndarray:  # pragma: no cover
+    out = np.zeros(counts.shape)
+    chains = np.empty((8, coords.shape[2] + 1))
+    for s in range(len(counts)):
+        part = -1  # the column where the current part started (-1: after no piece)
+        for k in range(counts.shape[1]):
+            if counts[s, k] < 3:
+                part = -1
+                continue
+            shared = 0.0
+            if part >= 0:
+                shared = _convex_overlap(coords[s, k - 1], counts[s, k - 1], coords[s, k],
+                                         counts[s, k], chains)
+                if shared <= 0.0 and not _edges_meet(coords[s, k - 1], counts[s, k - 1],
+                                                     coords[s, k], counts[s, k], tolerance):
+                    part = -1
+            if part < 0:
+                part = k
+            out[s, part] += _ring_area(coords[s, k], counts[s, k]) - shared
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _edges_meet(above: np.ndarray, na: int, below: np.ndarray, nb: int,
+                tolerance: float) -> bool:  # pragma: no cover
+    """Whether the lowest edge of ``above`` and the highest edge of ``below`` lie on one
+    line v = constant (within ``tolerance``) and overlap along u by more than it."""
+    bottom, top = above[:na, 1].min(), below[:nb, 1].max()
+    if abs(bottom - top) > tolerance:
+        return False
+    lo_a = lo_b = np.inf
+    hi_a = hi_b = -np.inf
+    for i in range(na):
+        if above[i, 1] <= bottom + tolerance:
+            lo_a, hi_a = min(lo_a, above[i, 0]), max(hi_a, above[i, 0])
+    for i in range(nb):
+        if below[i, 1] >= top - tolerance:
+            lo_b, hi_b = min(lo_b, below[i, 0]), max(hi_b, below[i, 0])
+    return min(hi_a, hi_b) - max(lo_a, lo_b) > tolerance
+
+
 def gathered(parts: list[Pieces], index: np.ndarray) -> Pieces:
     """Sections ``index`` of all ``parts`` one after the other (padded to the widest part),
     without copying every part into one array first."""

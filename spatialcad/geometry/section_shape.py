@@ -111,15 +111,6 @@ def dissimilarity(a: BaseGeometry, b: BaseGeometry,
     return float(np.clip(2.0 - 2.0 * overlap.max(), 0.0, 2.0))
 
 
-def pieces(geoms: np.ndarray, min_fraction: float = 0.01) -> np.ndarray:
-    """Number of connected parts of each geometry holding ``min_fraction`` of its area."""
-    geoms = np.asarray(geoms, dtype=object)
-    parts, owner = shapely.get_parts(geoms, return_index=True)
-    area = shapely.area(parts)
-    total = np.bincount(owner, weights=area, minlength=len(geoms))
-    return np.bincount(owner[area >= min_fraction * total[owner]], minlength=len(geoms))
-
-
 # Profiles: the area of a shape in slabs across a direction.  For any shapes A, B and
 # direction e, sum over slabs |area(A & slab) - area(B & slab)| <= area(A ^ B), so
 # profiles bound dissimilarities from below at a fraction of the cost of exact overlaps.

@@ -14,7 +14,6 @@ import math
 from typing import Any
 
 import numpy as np
-import shapely
 
 from spatialcad.cad import section as cut
 from spatialcad.cad import solids, sweep, tessellate
@@ -119,19 +118,32 @@ def family_samples(edges: list[np.ndarray], family: str) -> shape.Samples:
     return shape.dense_samples(lambda d: sweep.section_pieces(edges, normal, d), lo, hi)
 
 
-def showable(sections: np.ndarray) -> np.ndarray:
-    """Which sections are fit to be drawn: large enough within their family, no specks."""
-    area = shapely.area(sections)
-    whole = shape.pieces(sections, MIN_PIECE) == shape.pieces(sections, 1e-9)
-    return whole & (area >= MIN_AREA * area.max())
+def showable(parts: np.ndarray) -> np.ndarray:
+    """Which sections (rows: their parts' areas, :func:`convex_pieces.part_areas`) are fit
+    to be drawn: large enough within their family, no specks."""
+    area, share = _shares(parts)
+    specks = ((share >= 1e-9) & (share < MIN_PIECE)).any(axis=1)
+    return ~specks & (area >= MIN_AREA * area.max())
 
 
-def usable(samples: shape.Samples) -> np.ndarray:
-    """Indices of showable samples in a calm stretch of their family (both neighbours
-    differ little), so that the exact slice there matches the sample."""
-    calm = np.zeros(len(samples.shapes), dtype=bool)
+def disconnected(parts: np.ndarray) -> np.ndarray:
+    """Which sections (rows: their parts' areas) have two parts that are no specks."""
+    return (_shares(parts)[1] >= MIN_PIECE).sum(axis=1) > 1
+
+
+def _shares(parts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each section's area and its parts' shares of it."""
+    area = parts.sum(axis=1)
+    return area, parts / np.where(area > 0.0, area, 1.0)[:, None]
+
+
+def usable(samples: shape.Samples, parts: np.ndarray) -> np.ndarray:
+    """Indices of showable samples (``parts``: their parts' areas) in a calm stretch of
+    their family (both neighbours differ little), so that the exact slice there matches
+    the sample."""
+    calm = np.zeros(len(samples.offsets), dtype=bool)
     calm[1:-1] = (samples.steps[:-1] < shape.DENSE_STEP) & (samples.steps[1:] < shape.DENSE_STEP)
-    return np.flatnonzero(calm & showable(samples.shapes))
+    return np.flatnonzero(calm & showable(parts))
 
 
 def mirror_twins(descs: list[solids.Desc], families: list[str]) -> list[str]:
@@ -157,11 +169,12 @@ def pick_true_options(
     From level 1 on, the first is disconnected when some usable section is; from level 2
     on, the last is oblique unless an earlier one is.
     """
-    pools = {f: usable(samples[f]) for f in samples}
+    parts = {f: convex_pieces.part_areas(samples[f].pieces) for f in samples}
+    pools = {f: usable(samples[f], parts[f]) for f in samples}
     families = [f for f in samples if len(pools[f])]
     oblique = [f for f in families if f in cut.OBLIQUE_FAMILIES]
     split = [(f, int(i)) for f in families
-             for i in pools[f][shape.pieces(samples[f].shapes[pools[f]], MIN_PIECE) > 1]]
+             for i in pools[f][disconnected(parts[f][pools[f]])]]
     picked: list[tuple[str, float, Any]] = []
     picked_pieces: list[convex_pieces.Pieces | None] = []
     for _ in range(ATTEMPTS * 3):
@@ -173,7 +186,7 @@ def pick_true_options(
             choices = oblique if last_oblique and oblique else families
             family = choices[int(rng.integers(len(choices)))]
             i = int(rng.choice(pools[family]))
-        sample = samples[family].shapes[i]
+        (sample,) = samples[family].sections(np.array([i]))
         sample_pieces = (samples[family].pieces.rows(slice(i, i + 1))
                          if samples[family].disjoint[i] else None)
         if any(shape.dissimilarity(sample, g, (sample_pieces, gp)) < TRUE_DISTINCT
@@ -257,10 +270,11 @@ def _false_section(
     lo, hi = sweep.offset_range(edges, normal)
     offsets = np.round(lo + (hi - lo) * (np.arange(24) + 0.5) / 24, 3)
     pieces = sweep.section_pieces(edges, normal, offsets)
-    sections = shape.unions(convex_pieces.polygons(pieces))
     composite = None
-    for i in rng.permutation(np.flatnonzero(showable(sections)))[:4]:
-        if truths.nearest(sections[i], p["margin"], pieces.rows(slice(i, i + 1))) < p["margin"]:
+    for i in rng.permutation(np.flatnonzero(showable(convex_pieces.part_areas(pieces))))[:4]:
+        own = pieces.rows(slice(i, i + 1))
+        (section,) = shape.unions(convex_pieces.polygons(own))
+        if truths.nearest(section, p["margin"], own) < p["margin"]:
             continue  # cheap polyhedral test first
         if composite is None:
             composite = solids.make_composite(altered)
