@@ -1,10 +1,12 @@
-"""Fast sections of a stack along a plane family, from polyhedral approximations.
+"""Polyhedral approximations of a stack: fast sections along a plane family, and meshes.
 
 Slicing the FreeCAD solid costs ~5 ms a plane; sampling a family densely (hundreds of
 offsets) is instead done here in numpy: every solid of the stack is convex, so its section
 is the convex hull of the points where the plane crosses the edges of its polyhedron
 (circles become ``N_CIRCLE``-gons, whose area is within 0.05% of the circle's), and the
-section of the stack is the union of its solids' sections.
+section of the stack is the union of its solids' sections.  The same polyhedra, as
+triangles, are the stack's render mesh (:func:`stack_mesh`): FreeCAD's mesher takes ~20 ms
+a cone (it fills the face with rows of points a ruled surface does not need).
 """
 
 from __future__ import annotations
@@ -20,18 +22,49 @@ from spatialcad.geometry.section_shape import unions
 N_CIRCLE = 128
 
 
-def polyhedron_edges(desc: solids.Desc, z0: float) -> np.ndarray:
-    """Edges (E, 2, 3) of the polyhedron of ``desc`` standing at height ``z0``."""
+def _rings(desc: solids.Desc, z0: float) -> tuple[np.ndarray, np.ndarray, bool]:
+    """The bottom and top outlines (n, 3) of the polyhedron of ``desc`` standing at height
+    ``z0``, and whether it has a top face (a pointed solid's top outline is its apex, n
+    times)."""
     fp = solids.footprint(desc)
     ring = solids.outline_points(fp, N_CIRCLE)
     n = len(ring)
     bottom = np.column_stack([ring, np.full(n, z0)])
     top = np.column_stack([ring * fp.top_ratio, np.full(n, z0 + fp.height)])
-    nxt = np.roll(np.arange(n), -1)
+    return bottom, top, fp.top_ratio > 0.0
+
+
+def polyhedron_edges(desc: solids.Desc, z0: float) -> np.ndarray:
+    """Edges (E, 2, 3) of the polyhedron of ``desc`` standing at height ``z0``."""
+    bottom, top, flat_top = _rings(desc, z0)
+    nxt = np.roll(np.arange(len(bottom)), -1)
     edges = [np.stack([bottom, bottom[nxt]], axis=1), np.stack([bottom, top], axis=1)]
-    if fp.top_ratio > 0.0:
+    if flat_top:
         edges.append(np.stack([top, top[nxt]], axis=1))
     return np.concatenate(edges)
+
+
+def stack_mesh(descs: list[solids.Desc]) -> tuple[np.ndarray, np.ndarray]:
+    """Vertices (V, 3) and triangles (T, 3) of the polyhedra of a top-to-bottom stack, each
+    closed, for rendering.  The joint faces inside the stack need no boolean: a point of
+    one solid's face that another solid covers is seen, from either side of the joint,
+    only through the interior of that convex other solid, so the depth buffer hides it.
+    Triangles run counter-clockwise seen from outside."""
+    vertices, triangles = [], []
+    for desc, z0 in zip(descs, solids.stack_bases(descs), strict=True):
+        bottom, top, flat_top = _rings(desc, z0)
+        n, first = len(bottom), sum(len(v) for v in vertices)
+        i, j = np.arange(n), np.roll(np.arange(n), -1)
+        fan = np.stack([np.zeros(n - 2, dtype=np.int64), i[1:-1], i[2:]], axis=1)
+        if flat_top:
+            vertices += [bottom, top]
+            faces = [fan[:, ::-1], n + fan, np.stack([i, j, n + j], axis=1),
+                     np.stack([i, n + j, n + i], axis=1)]
+        else:
+            vertices += [bottom, top[:1]]
+            faces = [fan[:, ::-1], np.stack([i, j, np.full(n, n)], axis=1)]
+        triangles.append(first + np.concatenate(faces))
+    return np.concatenate(vertices), np.concatenate(triangles)
 
 
 def stack_edges(descs: list[solids.Desc]) -> list[np.ndarray]:

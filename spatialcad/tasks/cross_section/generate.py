@@ -79,7 +79,8 @@ class Generator(base.Generator):
             question=texts(spec, [parse_option(o.data) for o in options]).question,
             spec=spec.to_json(),
             reference=[
-                Panel(img, f"View {i + 1}") for i, img in enumerate(render_views(composite))
+                Panel(img, f"View {i + 1}")
+                for i, img in enumerate(render_views(descs, composite))
             ],
             options=options,
         )
@@ -341,10 +342,10 @@ def plane_text(family: str, offset: float) -> str:
             f"about the {family[0].lower()} axis)")
 
 
-def render_views(composite: Any) -> list[np.ndarray]:
-    """The composite seen from ``VIEWS``."""
+def render_views(descs: list[solids.Desc], composite: Any) -> list[np.ndarray]:
+    """The stack ``descs`` seen from ``VIEWS``: its polyhedra (:func:`sweep.stack_mesh`)
+    with the crease edges of its FreeCAD ``composite``."""
     size = max(composite.BoundBox.XLength, composite.BoundBox.YLength, composite.BoundBox.ZLength)
-    vertices, triangles = tessellate.triangles(composite, 0.01 * size)
     edges = tessellate.feature_edges(composite, 0.002 * size)
-    mesh = solid_mesh(vertices, triangles, SOLID, edges)
+    mesh = solid_mesh(*sweep.stack_mesh(descs), SOLID, edges)
     return [render([mesh], orbit(v.azimuth, v.elevation), PANEL) for v in VIEWS]
