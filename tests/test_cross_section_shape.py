@@ -229,3 +229,19 @@ def test_profile_bounds_are_numpys_to_the_bit() -> None:
             [pb[:, k, ::-1] if flip else pb[:, k] for k, flip in mapping], axis=1))
             .sum(axis=2).max(axis=1) for mapping in ss._MAPS])
         assert np.array_equal(ss._profile_bounds(pa, pb), want)
+
+
+def test_close_pairs_are_those_every_dissimilarity_finds() -> None:
+    rng = np.random.default_rng(4)
+    shapes = [L_SHAPE, TRIANGLE, TRAPEZOID, SQUARE, CIRCLE, HOLED, TWO, shapely.Polygon()]
+    shapes += [affinity.scale(affinity.rotate(g, 90.0 * int(rng.integers(4))),
+                              float(rng.uniform(0.9, 1.15)), float(rng.uniform(0.9, 1.15)))
+               for g in shapes[:7]]  # turned copies, stretched a little or a lot
+    for need in (ss.SIMILAR_BELOW, ss.OPTIONS_APART, 0.5):
+        want = [(j, i, ss.dissimilarity(shapes[i], shapes[j])) for i in range(len(shapes))
+                for j in range(i)]
+        want = [w for w in want if w[2] < need]
+        got = ss.close_pairs(shapes, need)
+        assert [(j, i) for j, i, _ in got] == [(j, i) for j, i, _ in want]
+        assert [d for *_, d in got] == pytest.approx([d for *_, d in want], abs=1e-12)
+        assert len(want) >= 4  # each copy with its shape, at least

@@ -111,6 +111,23 @@ def dissimilarity(a: BaseGeometry, b: BaseGeometry,
     return float(np.clip(2.0 - 2.0 * overlap.max(), 0.0, 2.0))
 
 
+def close_pairs(geoms: list[BaseGeometry], need: float) -> list[tuple[int, int, float]]:
+    """The pairs (j, i), j < i, of ``geoms`` less than ``need`` apart, with their
+    dissimilarity; the overlaps are computed only for pairs their profiles do not already
+    prove at least ``need`` apart."""
+    unit = normalized(geoms)
+    full = shapely.area(unit) > 0.0  # an empty shape is 2 apart from any
+    prof = _profiles_or_zero(unit)
+    out = []
+    for i in range(len(unit)):
+        for j in range(i):
+            if not (full[i] and full[j]) or _profile_bounds(prof[i], prof[j:j + 1]).min() >= need:
+                continue
+            if (d := dissimilarity(geoms[i], geoms[j])) < need:
+                out.append((j, i, d))
+    return out
+
+
 # Profiles: the area of a shape in slabs across a direction.  For any shapes A, B and
 # direction e, sum over slabs |area(A & slab) - area(B & slab)| <= area(A ^ B), so
 # profiles bound dissimilarities from below at a fraction of the cost of exact overlaps.

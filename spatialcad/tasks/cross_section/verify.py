@@ -314,11 +314,9 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
         failures += _check_option(o, data, spec, families)
         polygons.append(shape.from_text(data.polygon))
     letters = [o["letter"] for o in record["options"]]
-    for i in range(len(polygons)):
-        for j in range(i):
-            if (d := shape.dissimilarity(polygons[i], polygons[j])) < shape.OPTIONS_APART:
-                failures.append(f"options {letters[j]} and {letters[i]} differ only slightly "
-                                f"(dissimilarity {d:.3f} < {shape.OPTIONS_APART})")
+    for j, i, d in shape.close_pairs(polygons, shape.OPTIONS_APART):
+        failures.append(f"options {letters[j]} and {letters[i]} differ only slightly "
+                        f"(dissimilarity {d:.3f} < {shape.OPTIONS_APART})")
     need = shape.SIMILAR_BELOW + shape.DENSE_STEP  # any section is within DENSE_STEP of a sample
     truths = []
     for name in without_mirror_twins(families, original):
