@@ -245,3 +245,12 @@ def test_close_pairs_are_those_every_dissimilarity_finds() -> None:
         assert [(j, i) for j, i, _ in got] == [(j, i) for j, i, _ in want]
         assert [d for *_, d in got] == pytest.approx([d for *_, d in want], abs=1e-12)
         assert len(want) >= 4  # each copy with its shape, at least
+
+
+def test_similar_is_a_dissimilarity_below_the_threshold() -> None:
+    pairs = [(g, affinity.scale(affinity.rotate(g, turn), stretch, 1.0))
+             for g in (L_SHAPE, TRIANGLE, HOLED, TWO) for turn in (0.0, 90.0)
+             for stretch in (1.02, 1.2)]  # as they lie or turned; close or not
+    verdicts = [ss.similar(a, b) for a, b in pairs]
+    assert verdicts == [ss.dissimilarity(a, b) < ss.SIMILAR_BELOW for a, b in pairs]
+    assert any(verdicts) and not all(verdicts)

@@ -111,6 +111,13 @@ def dissimilarity(a: BaseGeometry, b: BaseGeometry,
     return float(np.clip(2.0 - 2.0 * overlap.max(), 0.0, 2.0))
 
 
+def similar(a: BaseGeometry, b: BaseGeometry) -> bool:
+    """Whether ``dissimilarity(a, b) < SIMILAR_BELOW``; shapes that match as they lie (one
+    overlap: an upper bound) need no other symmetry."""
+    return bool(aligned_differences([a], [b])[0] < SIMILAR_BELOW
+                or dissimilarity(a, b) < SIMILAR_BELOW)
+
+
 def close_pairs(geoms: list[BaseGeometry], need: float) -> list[tuple[int, int, float]]:
     """The pairs (j, i), j < i, of ``geoms`` less than ``need`` apart, with their
     dissimilarity; the overlaps are computed only for pairs their profiles do not already

@@ -282,7 +282,8 @@ def _false_section(
         exact = stored(cut.section(composite, normal, float(offsets[i])))
         by_solid = convex_pieces.banded(exact, joint_levels(altered, normal, offsets[i]))
         if (truths.nearest(exact, p["margin"], by_solid) >= p["margin"]
-                and shape.dissimilarities(exact, shown).min() >= TRUE_DISTINCT):
+                and shape.ShapeSet.of_shapes(shown).nearest(exact, TRUE_DISTINCT)
+                >= TRUE_DISTINCT):
             return family, float(offsets[i]), exact
     return None
 

@@ -361,7 +361,7 @@ def _check_option(o: dict[str, Any], data: OptionData, spec: Spec,
     if stored.is_empty or not stored.is_valid or truth.area == 0.0:
         return failures + [f"option {letter}: stored polygon or section is empty or invalid"]
     moved = shapely.area(shapely.symmetric_difference(stored, truth)) / truth.area
-    if moved > MATCH_AREA or shape.dissimilarity(stored, truth) >= shape.SIMILAR_BELOW:
+    if moved > MATCH_AREA or not shape.similar(stored, truth):
         failures.append(f"option {letter}: polygon is not the section by its plane")
     return failures
 
