@@ -50,7 +50,8 @@ def stack_mesh(descs: list[solids.Desc]) -> tuple[np.ndarray, np.ndarray]:
     one solid's face that another solid covers is seen, from either side of the joint,
     only through the interior of that convex other solid, so the depth buffer hides it.
     Triangles run counter-clockwise seen from outside."""
-    vertices, triangles = [], []
+    vertices: list[np.ndarray] = []
+    triangles: list[np.ndarray] = []
     for desc, z0 in zip(descs, solids.stack_bases(descs), strict=True):
         bottom, top, flat_top = _rings(desc, z0)
         n, first = len(bottom), sum(len(v) for v in vertices)

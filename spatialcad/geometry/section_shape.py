@@ -114,7 +114,8 @@ def dissimilarity(a: BaseGeometry, b: BaseGeometry,
 def similar(a: BaseGeometry, b: BaseGeometry) -> bool:
     """Whether ``dissimilarity(a, b) < SIMILAR_BELOW``; shapes that match as they lie (one
     overlap: an upper bound) need no other symmetry."""
-    return bool(aligned_differences([a], [b])[0] < SIMILAR_BELOW
+    pair = np.array([a, b], dtype=object)
+    return bool(aligned_differences(pair[:1], pair[1:])[0] < SIMILAR_BELOW
                 or dissimilarity(a, b) < SIMILAR_BELOW)
 
 
