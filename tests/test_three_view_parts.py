@@ -11,7 +11,7 @@ import shapely
 from conftest import generated_items, only_the_answer_verifies, tree_bytes
 
 from spatialcad import freecad_env
-from spatialcad.cad import disk_cache, part_views, parts
+from spatialcad.cad import disk_cache, part_views, parts, tessellate
 from spatialcad.cad.part_views import part_view
 from spatialcad.cad.parts import ASSETS_DIR, cached_part
 from spatialcad.cad.projection import project, turned
@@ -23,7 +23,7 @@ from spatialcad.render.camera import VIEWS
 from spatialcad.render.engineering import draw_view
 from spatialcad.tasks import registry
 from spatialcad.tasks.three_view.generate_parts import MIN_DIFF_PX, drawn_difference
-from spatialcad.tasks.three_view.verify_parts import MIN_DIFF_PIXELS, pixels_apart
+from spatialcad.tasks.three_view.verify_parts import MIN_DIFF_PIXELS, pixels_apart, silhouette
 from spatialcad.verification import run_verifier
 
 FreeCAD, Part = freecad_env.load()
@@ -326,3 +326,13 @@ def test_sample_puts_points_every_step_along_each_segment():
                 want.append(a + t[:, None] * (b - a))
         assert np.array_equal(ld.sample(lines, step), np.concatenate(want))
     assert ld.sample((), 1.0).shape == (0, 2)
+
+
+def test_silhouette_is_the_parts_outline_with_its_holes_filled():
+    vertices, triangles = tessellate.triangles(holed_block(), 0.05)
+    scale = 4.0
+    for name, (w, h) in {"front": (40, 30), "top": (40, 20), "left": (20, 30)}.items():
+        mask = silhouette(vertices, triangles, name, scale, (200, 160))
+        rows, cols = np.nonzero(mask)
+        assert cols.max() - cols.min() + 1 == w * scale and rows.max() - rows.min() + 1 == h * scale
+        assert mask.sum() == w * scale * h * scale  # a solid rectangle: the hole is filled

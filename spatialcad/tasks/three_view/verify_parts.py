@@ -24,7 +24,9 @@ from spatialcad.cad.parts import cached_part, part_sha256, resolve
 from spatialcad.cad.projection import turned
 from spatialcad.render.camera import VIEWS
 from spatialcad.render.engineering import draw_view
+from spatialcad.render.mesh import solid_mesh
 from spatialcad.render.pixels import darkest, pixels_differing
+from spatialcad.render.raster import triangle_ids
 from spatialcad.tasks.three_view.spec import PartOption, PartSpec, parse_option
 from spatialcad.verify.base import crop
 
@@ -65,16 +67,14 @@ def pixels_apart(a: np.ndarray, b: np.ndarray) -> int:
 
 def silhouette(vertices: np.ndarray, triangles: np.ndarray, view: str, scale: float,
                size: tuple[int, int]) -> np.ndarray:
-    """The part's filled silhouette seen from ``view``, centred on a ``size`` canvas."""
-    uv = VIEWS[view].project(vertices)[:, :2]
+    """The part's filled silhouette seen from ``view``, centred on a ``size`` canvas: the
+    pixels whose centre some triangle covers (:func:`raster.triangle_ids`)."""
+    cam = VIEWS[view]
+    uv = cam.project(vertices)[:, :2]
     centre = (uv.min(axis=0) + uv.max(axis=0)) / 2.0
-    w, h = size
-    px = np.stack([(uv[:, 0] - centre[0]) * scale + w / 2.0 - 0.5,
-                   h / 2.0 - (uv[:, 1] - centre[1]) * scale - 0.5], axis=1)
-    mask = np.zeros((h, w), dtype=np.uint8)
-    for tri in np.rint(px[triangles] * 16).astype(np.int32):  # one by one: fillPoly of
-        cv2.fillConvexPoly(mask, tri, 1, cv2.LINE_8, 4)  # many polygons is even-odd
-    return filled(mask)
+    ids = triangle_ids(solid_mesh(vertices, triangles), cam, size, scale=scale,
+                       center=(float(centre[0]), float(centre[1])))
+    return filled(ids >= 0)
 
 
 def filled(mask: np.ndarray) -> np.ndarray:
