@@ -232,9 +232,10 @@ def pick_false_option(
 ) -> Option:
     """A section of an altered stack, unlike (>= margin) every dense true section and
     unlike (>= TRUE_DISTINCT) each ``shown`` true option."""
+    apart = shape.ShapeSet.of_shapes(shown)  # one set for every attempt: profiles made once
     for _ in range(ATTEMPTS):
         altered, changes = alter(descs, rng, p["factor"])
-        found = _false_section(altered, truths, shown, p, rng)
+        found = _false_section(altered, truths, apart, p, rng)
         if found is None:
             continue
         family, offset, exact = found
@@ -258,11 +259,11 @@ def pick_false_option(
 
 
 def _false_section(
-    altered: list[solids.Desc], truths: shape.ShapeSet, shown: list[Any], p: dict[str, Any],
-    rng: np.random.Generator,
+    altered: list[solids.Desc], truths: shape.ShapeSet, shown: shape.ShapeSet,
+    p: dict[str, Any], rng: np.random.Generator,
 ) -> tuple[str, float, Any] | None:
     """(family, offset, exact section) of the altered stack at least ``margin`` unlike every
-    true section and ``TRUE_DISTINCT`` unlike each ``shown`` one, trying a few planes of one
+    true section and ``TRUE_DISTINCT`` unlike each ``shown`` option, trying a few planes of one
     random family; None if none is."""
     families = [f for f in p["families"] if f != "XY"]  # XY sections of a stretched solid
     family = families[int(rng.integers(len(families)))]  # are only scaled: never different
@@ -282,8 +283,7 @@ def _false_section(
         exact = stored(cut.section(composite, normal, float(offsets[i])))
         by_solid = convex_pieces.banded(exact, joint_levels(altered, normal, offsets[i]))
         if (truths.nearest(exact, p["margin"], by_solid) >= p["margin"]
-                and shape.ShapeSet.of_shapes(shown).nearest(exact, TRUE_DISTINCT)
-                >= TRUE_DISTINCT):
+                and shown.nearest(exact, TRUE_DISTINCT) >= TRUE_DISTINCT):
             return family, float(offsets[i]), exact
     return None
 

@@ -68,12 +68,9 @@ def pixels_apart(a: np.ndarray, b: np.ndarray) -> int:
 def silhouette(vertices: np.ndarray, triangles: np.ndarray, view: str, scale: float,
                size: tuple[int, int]) -> np.ndarray:
     """The part's filled silhouette seen from ``view``, centred on a ``size`` canvas: the
-    pixels whose centre some triangle covers (:func:`raster.triangle_ids`)."""
-    cam = VIEWS[view]
-    uv = cam.project(vertices)[:, :2]
-    centre = (uv.min(axis=0) + uv.max(axis=0)) / 2.0
-    ids = triangle_ids(solid_mesh(vertices, triangles), cam, size, scale=scale,
-                       center=(float(centre[0]), float(centre[1])))
+    pixels whose centre some triangle covers (:func:`raster.triangle_ids`, which centres
+    the part's projected box)."""
+    ids = triangle_ids(solid_mesh(vertices, triangles), VIEWS[view], size, scale=scale)
     return filled(ids >= 0)
 
 
