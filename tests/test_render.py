@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from itertools import product
 
+import cv2
 import numpy as np
 import pytest
 from shapely.geometry import Point, box
@@ -31,7 +32,7 @@ from spatialcad.render import (
 )
 from spatialcad.render import camera as get_camera
 from spatialcad.render import mesh as mesh_module
-from spatialcad.render.cube_faces import face_image
+from spatialcad.render.cube_faces import _warp_face, face_image
 from spatialcad.render.drawing import _interp
 from spatialcad.render.layout import GAP, MAX_WIDTH, PAD, height
 
@@ -165,6 +166,30 @@ def test_face_image_paints_each_pixel_with_its_grid_block() -> None:
         assert picture.shape == (px, px, 3)
         for y, x in product(range(0, px, 3), range(0, px, 5)):
             assert tuple(picture[y, x]) == palette[grid[block[y], block[x]]]
+
+
+def test_face_warp_within_its_box_is_the_whole_canvas_warp() -> None:
+    """A face warped within its parallelogram's box (widened by the interpolation's reach)
+    draws what warping the whole canvas draws, up to one grey level of round-off (noise
+    pictures: any grey level is next to any other), for faces stretched, squeezed and
+    sheared, and faces running off the canvas."""
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        tex = int(rng.choice([96, 384]))
+        face = rng.integers(0, 256, (tex, tex, 3), dtype=np.uint8)
+        origin = rng.uniform(-100, 500, 2)
+        right, down = rng.uniform(-300, 300, 2), rng.uniform(-300, 300, 2)
+        if abs(right[0] * down[1] - right[1] * down[0]) < 2000:
+            continue  # (nearly) flat: no face to draw
+        corners = np.array([origin, origin + right, origin + right + down, origin + down])
+        mine = np.full((600, 600, 3), 255, np.uint8)
+        _warp_face(face, corners, mine)
+        src = np.array([[0, 0], [tex, 0], [0, tex]], dtype=np.float32) - 0.5
+        dst = corners[[0, 1, 3]].astype(np.float32) - 0.5
+        whole = np.full((600, 600, 3), 255, np.uint8)
+        cv2.warpAffine(face, cv2.getAffineTransform(src, dst), (600, 600), dst=whole,
+                       flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
+        assert np.abs(mine.astype(int) - whole).max() <= 1  # a box too small: up to 255
 
 
 def test_merge_and_solid_mesh() -> None:

@@ -104,6 +104,22 @@ def draw_net(
     return downsample(big), {"cell": cell, "origin": [x0, y0]}
 
 
+def _warp_face(face: np.ndarray, corners: np.ndarray, big: np.ndarray) -> None:
+    """Draw the square picture ``face`` onto the parallelogram ``corners`` (top-left,
+    top-right, bottom-right, bottom-left; edge coordinates of ``big``).  Only the
+    parallelogram's bounding box is warped, widened by what one source pixel spans (the
+    interpolation's reach): warping the whole canvas cost three times as much."""
+    tex = face.shape[0]
+    src = np.array([[0, 0], [tex, 0], [0, tex]], dtype=np.float32) - 0.5
+    to_big = cv2.getAffineTransform(src, corners[[0, 1, 3]].astype(np.float32) - 0.5)
+    reach = int(np.ceil(np.abs(to_big[:, :2]).sum(axis=1).max())) + 1
+    x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int) - reach, 0)
+    x1, y1 = np.minimum(np.ceil(corners.max(axis=0)).astype(int) + reach, big.shape[1::-1])
+    to_box = to_big - [[0, 0, x0], [0, 0, y0]]
+    cv2.warpAffine(face, to_box, (int(x1 - x0), int(y1 - y0)), dst=big[y0:y1, x0:x1],
+                   flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
+
+
 def draw_cube(
     faces: Sequence[tuple[np.ndarray, Vec, Vec, Vec]],
     style: str,
@@ -134,12 +150,9 @@ def draw_cube(
         n, r3, u3 = (np.asarray(v, dtype=float) for v in (normal, r, u))
         mid = 0.5 * n
         tl, tr, bl = mid - 0.5 * r3 + 0.5 * u3, mid + 0.5 * r3 + 0.5 * u3, mid - 0.5 * r3 - 0.5 * u3
-        src = np.array([[0, 0], [tex, 0], [0, tex]], dtype=np.float32) - 0.5
-        dst = np.array([screen(p) * SS for p in (tl, tr, bl)], dtype=np.float32) - 0.5
-        cv2.warpAffine(face_image(grid, style, palette, tex), cv2.getAffineTransform(src, dst),
-                       (size * SS, size * SS), dst=big, flags=cv2.INTER_LINEAR,
-                       borderMode=cv2.BORDER_TRANSPARENT)
-        outlines.append([screen(p) for p in (tl, tr, mid + 0.5 * r3 - 0.5 * u3, bl)])
+        face = [screen(p) for p in (tl, tr, mid + 0.5 * r3 - 0.5 * u3, bl)]
+        _warp_face(face_image(grid, style, palette, tex), np.array(face) * SS, big)
+        outlines.append(face)
     for pts in outlines:
         outline(big, np.array(pts))
     return downsample(big), {"scale": round(float(scale), 6), "center": [center[0], center[1]]}
