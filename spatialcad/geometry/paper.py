@@ -15,8 +15,10 @@ sheet.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
+import shapely
 from shapely import affinity, unary_union
 from shapely.geometry import LineString, Point, Polygon, box
 
@@ -115,6 +117,10 @@ class Paper:
 
     def outline(self) -> Polygon:
         """The folded paper's shape (union of the layer images)."""
+        return self._outline
+
+    @cached_property
+    def _outline(self) -> Polygon:
         return unary_union([layer.image() for layer in self.layers], grid_size=GRID)
 
     def flap(self, fold: Fold) -> Polygon:
@@ -126,21 +132,21 @@ class Paper:
         flap: list[Layer] = []
         mirror = fold.matrix()
         for layer in self.layers:
-            image = layer.image()
-            back = layer.place.inverse().shapely()
+            image = _moved(shapely.get_coordinates(layer.region)[:-1], layer.place)
+            back = layer.place.inverse()
             for sign, out, place in ((-fold.flap, stay, layer.place),
                                      (fold.flap, flap, layer.place.then(mirror))):
-                piece = image.intersection(fold.side(sign), grid_size=GRID)
-                if piece.area > 0:
-                    region = affinity.affine_transform(piece, back)
+                piece = _clip(image, fold.line, sign)
+                if piece is not None:
+                    region = shapely.polygons(_moved(piece, back))
                     out.append(Layer(region.normalize(), place))
         return Paper(self.rows, self.cols, tuple(stay + flap[::-1]))
 
     def full_cells(self) -> list[Cell]:
         """Cells wholly covered by the folded paper (where a hole can be punched)."""
-        shape = self.outline()
-        return [(r, c) for r in range(self.rows) for c in range(self.cols)
-                if shape.covers(box(c, r, c + 1, r + 1))]
+        r, c = np.divmod(np.arange(self.rows * self.cols), self.cols)
+        covered = shapely.covers(self.outline(), shapely.box(c, r, c + 1, r + 1))
+        return [(int(i), int(j)) for i, j in zip(r[covered], c[covered], strict=True)]
 
     def sheet_points(self, cell: Cell) -> list[Cell]:
         """The sheet cells lying under folded-state cell ``cell``, one per layer."""
@@ -171,6 +177,33 @@ class Paper:
     def fold_segment(self, fold: Fold) -> LineString:
         """The part of the fold line crossing the folded paper."""
         return self.outline().intersection(fold.long_line(), grid_size=GRID)
+
+
+def _moved(ring: np.ndarray, iso: Iso) -> np.ndarray:
+    """Vertices ``ring`` (N x 2) moved by ``iso``."""
+    moved: np.ndarray = ring @ np.reshape(iso.m, (2, 2)).T + iso.t
+    return moved
+
+
+def _clip(ring: np.ndarray, line: tuple[int, int, int], sign: int) -> np.ndarray | None:
+    """The convex polygon ``ring`` (vertices in order, not closed) cut to where
+    ``sign * (a*x + b*y - c) >= 0``; None when that part has no area.  Layers are convex
+    (the sheet cut by half-planes), so one pass over the edges does it (Sutherland-Hodgman);
+    every vertex lies on the ``GRID`` lattice, and the cut points are rounded onto it as a
+    snapping overlay would."""
+    a, b, c = line
+    f = sign * (ring @ (a, b) - c)
+    if not (f > 0).any():  # a vertex strictly inside: the part around it has area
+        return None
+    out = []
+    for i in range(len(ring)):
+        j = (i + 1) % len(ring)
+        if f[i] >= 0:
+            out.append(ring[i])
+        if f[i] * f[j] < 0:
+            cut = ring[i] + (ring[j] - ring[i]) * (f[i] / (f[i] - f[j]))
+            out.append(np.round(cut / GRID) * GRID)
+    return np.array(out)
 
 
 def _bounds(shape: Polygon) -> tuple[int, int, int, int]:
