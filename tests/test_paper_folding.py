@@ -7,6 +7,7 @@ import copy
 
 import numpy as np
 import pytest
+from shapely import affinity
 from shapely.geometry import Point
 
 from spatialcad.evaluate.baselines import image_scores
@@ -46,6 +47,22 @@ def test_two_grid_folds_then_diagonal():
     expected = {(3, 2), (2, 3), (0, 2), (1, 3), (3, 1), (2, 0), (0, 1), (1, 0)}
     assert final.unfold([(3, 2)]) == expected
     assert len(final.sheet_points((3, 2))) == 8
+
+
+def test_fold_cuts_layers_as_a_snapping_overlay_does():
+    """Each layer after a fold is the layer's image cut by the fold's half-plane (GEOS,
+    snapped to the lattice) and moved back onto the sheet; folds made in that order."""
+    for _, _, folds, states, _ in _random_cases(40):
+        for before, fold, after in zip(states, folds, states[1:], strict=False):
+            expected = {}
+            for layer in before.layers:
+                for sign, place in ((-fold.flap, layer.place),
+                                    (fold.flap, layer.place.then(fold.matrix()))):
+                    piece = layer.image().intersection(fold.side(sign), grid_size=pf.GRID)
+                    if piece.area > 0:
+                        back = affinity.affine_transform(piece, layer.place.inverse().shapely())
+                        expected[back.normalize().wkt] = place
+            assert {lay.region.wkt: lay.place for lay in after.layers} == expected
 
 
 def test_legal_folds_keep_the_flap_on_the_paper():
