@@ -81,6 +81,19 @@ def test_part_view_equals_projecting_the_turned_part():
             assert ld.difference(direct, cached, 0.05) == (0.0, 0.0), (rotation, name)
 
 
+def test_part_edges_are_the_turned_parts_feature_edges():
+    """The part's feature edges found once and turned are those of the turned part (up to
+    round-off in the last bit), for parts with holes, arcs and fillets."""
+    for name in ("l_bracket", "keyed_hub", "manifold_block", "cross_drilled_pin"):
+        path = (ASSETS_DIR / f"{name}.step").resolve()
+        part = cached_part(path)
+        for rotation in proper_rotations()[::3]:
+            direct = tessellate.feature_edges(turned(part, rotation), 0.05)
+            mine = part_views.part_edges(path, rotation, 0.05)
+            assert mine.shape == direct.shape and len(direct), (name, rotation)
+            assert np.abs(mine - direct).max() < 1e-12, (name, rotation)
+
+
 def square(hidden: bool = False) -> LineDrawing:
     lines = (np.array([[0, 0], [10, 0], [10, 10], [0, 10], [0, 0]], dtype=float),)
     return LineDrawing((), lines) if hidden else LineDrawing(lines, ())

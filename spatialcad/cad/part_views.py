@@ -96,3 +96,20 @@ def part_triangles(path: Path, rotation: np.ndarray, tolerance: float) -> tuple[
     arrays = disk_cache.cached("tessellations", sha, f"{sha}-{turn}-{tolerance!r}-"
                                f"{_tessellation_code()}", make)
     return arrays["vertices"], arrays["triangles"]
+
+
+@lru_cache(maxsize=256)
+def _feature_edges(path: Path, deflection: float) -> np.ndarray:
+    edges = tessellate.feature_edges(cached_part(path), deflection)
+    edges.flags.writeable = False
+    return edges
+
+
+def part_edges(path: Path, rotation: np.ndarray, deflection: float) -> np.ndarray:
+    """:func:`spatialcad.cad.tessellate.feature_edges` of the part in ``path`` turned by
+    ``rotation`` (one of the 24): the part's own, found once per process, turned (the
+    rotation only permutes and negates coordinates; FreeCAD finds the same points for the
+    turned part, up to round-off in the last bit)."""
+    turned: np.ndarray = _feature_edges(path, deflection) @ np.asarray(rotation, float).T
+    return turned
+

@@ -30,8 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from spatialcad.cad import tessellate
-from spatialcad.cad.part_views import part_triangles, part_view
+from spatialcad.cad.part_views import part_edges, part_triangles, part_view
 from spatialcad.cad.parts import (
     ASSETS_DIR,
     PartEntry,
@@ -40,7 +39,6 @@ from spatialcad.cad.parts import (
     part_sha256,
     portable,
 )
-from spatialcad.cad.projection import turned
 from spatialcad.derived import key_hash
 from spatialcad.geometry import line_drawing as ld
 from spatialcad.geometry.drawing_edits import TRANSFORMS
@@ -168,9 +166,8 @@ def _try_part(level: int, rng: np.random.Generator, directory: Path, target: tup
     answer = Candidate("correct_view", PartOption(asked), f"It is {view_words(asked)}.",
                        f"the {asked} view")
     pool, inks = _wrong_options(answer, views, (first, second), scale, deflection, rng)
-    shape = turned(part, rotation)
     vertices, triangles = part_triangles(entry.path, rotation, 0.01 * largest)
-    edges = tessellate.feature_edges(shape, deflection)
+    edges = part_edges(entry.path, rotation, deflection)
     reference = [Panel(draw_isometric(vertices, triangles, edges), "Isometric view")]
     reference += [Panel(draw_view(views[v], scale), f"{v.capitalize()} view")
                   for v in (first, second)]
