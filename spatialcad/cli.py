@@ -311,7 +311,8 @@ def _generate_level(run: _LevelRun, n: int, seed: int, jobs: int, overwrite: boo
     went_on = f", going on after {summary.resumed} made before" if summary.resumed else ""
     click.echo(f"wrote {summary.items} items ({per_task}) at level {run.level}{of_shard} to "
                f"{out} in {took:.1f} s ({new / took:.2f} items/s{went_on}); "
-               f"{summary.rejected} candidates rejected by the verifiers")
+               f"{summary.rejected} candidates redrawn ({summary.unverified} of them failed "
+               "verification; the rest the generators' own checks threw away)")
 
 
 def _generate_sharded(names: list[str], level: int, n: int, seed: int, out: Path,

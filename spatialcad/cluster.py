@@ -63,7 +63,8 @@ def run_shard(run: ShardedRun, k: int) -> dict[str, int]:
                                 jobs=run.jobs, command=run.command, options=run.options,
                                 shard=Shard(k, run.count), resume=True, split=run.split,
                                 with_steps=run.with_steps)
-    return {"items": summary.items, "rejected": summary.rejected, "resumed": summary.resumed}
+    return {"items": summary.items, "rejected": summary.rejected,
+            "unverified": summary.unverified, "resumed": summary.resumed}
 
 
 @dataclass

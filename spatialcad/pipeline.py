@@ -60,6 +60,7 @@ class ItemResult:
     rejected: int  # candidates thrown away (Reject or failed verification) before this one
     image: np.ndarray | None = None  # the composed image the PNG encodes (if asked to keep it)
     step_pngs: list[bytes] = field(default_factory=list)  # generate --with-steps
+    unverified: int = 0  # of the ``rejected``: those that failed verification
 
 
 def assemble(
@@ -151,7 +152,7 @@ def make_item(task_name: str, level: int, index: int, n: int, seed: int,
     raster.forget()  # the render memo serves one item (memory stays flat over a long run)
     letter = rec.answer_letter(seed if split is None else split_seed(seed, split), task_name,
                                level, index)
-    last = ""
+    last, unverified = "", 0
     for attempt, item_seed, draft in candidates(task, level, index, seed, options, split):
         if isinstance(draft, str):
             last = draft
@@ -165,9 +166,10 @@ def make_item(task_name: str, level: int, index: int, n: int, seed: int,
         failures = run_verifier(record, image)
         if not failures:
             png = encode_png(image) if encode else b""
-            item = ItemResult(record, png, attempt, image if keep_image else None)
+            item = ItemResult(record, png, attempt, image if keep_image else None,
+                              unverified=unverified)
             return _with_steps(task, item) if with_steps and task.has_steps else item
-        last = "verification failed: " + "; ".join(failures)
+        last, unverified = "verification failed: " + "; ".join(failures), unverified + 1
     raise GenerationError(f"{task_name} level {level} item {index}: no valid item ({last})")
 
 
@@ -182,7 +184,7 @@ def _with_steps(task: TaskInfo, item: ItemResult) -> ItemResult:
         raise GenerationError(f"{rec.image_path(record)}: its steps failed: "
                               + "; ".join(failures))
     return ItemResult(record, item.png, item.rejected, item.image,
-                      [encode_png(p) for p in pictures])
+                      [encode_png(p) for p in pictures], item.unverified)
 
 
 @cache
@@ -274,9 +276,10 @@ def progress(it: Iterable[T], total: int, desc: str, done: int = 0) -> Iterator[
 @dataclass
 class RunSummary:
     items: int
-    rejected: int  # candidates thrown away in this run
+    rejected: int  # candidates thrown away in this run (redrawn)
     per_task: Mapping[str, int]
     resumed: int = 0  # items an earlier, interrupted run had made
+    unverified: int = 0  # of the ``rejected``: those that failed verification
 
 
 def generate(
@@ -312,15 +315,16 @@ def generate(
             done = writer.items
             work = ((t, level, i, n, seed, params["options"], split, with_steps)
                     for t, i in islice(plan, done, None))
-            rejected = 0
+            rejected = unverified = 0
             bar = progress(parallel_map(make_item, work, jobs, pool), len(plan), "generate", done)
             for result in bar:
                 writer.add(result.record, result.png, result.step_pngs)
                 rejected += result.rejected
+                unverified += result.unverified
             writer.finish(manifest_entry(shard, plan.total) if shard else None)
         finally:
             writer.close()
-    return RunSummary(len(plan), rejected, per_task, resumed=done)
+    return RunSummary(len(plan), rejected, per_task, resumed=done, unverified=unverified)
 
 
 def _completed(out: Path, params: dict[str, Any]) -> bool:

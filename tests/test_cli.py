@@ -228,6 +228,25 @@ def test_failed_run_leaves_nothing(spatialcad, tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_summary_tells_verification_failures_from_redrawn_scenes(spatialcad, tmp_path,
+                                                                  monkeypatch):
+    """A candidate the verifier fails is redrawn and counted as such, apart from the scenes
+    the generators' own checks threw away."""
+    real, calls = pipeline.run_verifier, []
+
+    def fails_once(record, image):
+        calls.append(record["image"])
+        return ["planted failure"] if len(calls) == 1 else real(record, image)
+
+    monkeypatch.setattr(pipeline, "run_verifier", fails_once)
+    item = pipeline.make_item("cube_counting", 0, 0, 1, 0)
+    assert (item.rejected, item.unverified) == (1, 1)
+    calls.clear()
+    code, stdout, _ = spatialcad("generate", "--task", "cube_counting", "--n", 2,
+                                 "--out", tmp_path / "b")
+    assert code == 0 and "1 candidates redrawn (1 of them failed verification" in stdout
+
+
 def test_verify_rejects_non_benchmark_dir(spatialcad, tmp_path):
     code, _, err = spatialcad("verify", tmp_path)
     assert code == 2 and "benchmark.json" in err
