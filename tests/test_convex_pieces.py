@@ -107,6 +107,20 @@ def test_gathering_rows_of_several_parts_pads_to_the_widest() -> None:
         assert not got.counts[row, pk:].any()
 
 
+def test_a_piece_store_reads_back_what_gathering_the_batches_gives() -> None:
+    """Batches of sections appended to a store (growing, and widening when a batch has
+    more pieces or more vertices) read back as :func:`gathered` reads the batches."""
+    rng = np.random.default_rng(4)
+    store, batches = cp.PieceStore(), []
+    for size, width in ((3, 1), (5, 2), (1, 3), (9, 2), (2, 1)):
+        batches.append(cp.pieces_of(random_sections(rng, size, width)))
+        store.add(batches[-1])
+        index = rng.permutation(store.size)[: max(1, store.size // 2)]
+        got, want = store.rows(index), cp.gathered(batches, index)
+        assert np.array_equal(got.coords, want.coords)
+        assert np.array_equal(got.counts, want.counts)
+
+
 def stacked_section(rng: np.random.Generator, width: int) -> list[shapely.Geometry]:
     """The pieces of a random section of a stack, top to bottom, on a grid of halves (so
     that GEOS unites exactly): each a trapezoid between two joint lines, its ends apart

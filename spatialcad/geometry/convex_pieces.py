@@ -222,6 +222,37 @@ def gathered(parts: list[Pieces], index: np.ndarray) -> Pieces:
     return Pieces(coords, counts)
 
 
+class PieceStore:
+    """Sections appended batch by batch into one padded array (padded to the widest batch so
+    far, as :func:`gathered` pads), which grows by doubling: reading any sections is one
+    indexing, and all appends together copy each section about twice."""
+
+    def __init__(self) -> None:
+        self.coords = np.zeros((0, 1, 3, 2))
+        self.counts = np.zeros((0, 1), dtype=np.int64)
+        self.size = 0
+
+    def add(self, p: Pieces) -> None:
+        """Append the sections of ``p``."""
+        end = self.size + len(p)
+        k = max(self.coords.shape[1], p.coords.shape[1])
+        m = max(self.coords.shape[2], p.coords.shape[2])
+        if end > len(self.coords) or (k, m) != self.coords.shape[1:3]:
+            coords = np.zeros((max(end, 2 * len(self.coords)), k, m, 2))
+            counts = np.zeros((len(coords), k), dtype=np.int64)
+            old = self.coords.shape
+            coords[: self.size, : old[1], : old[2]] = self.coords[: self.size]
+            counts[: self.size, : old[1]] = self.counts[: self.size]
+            self.coords, self.counts = coords, counts
+        self.coords[self.size:end, : p.coords.shape[1], : p.coords.shape[2]] = p.coords
+        self.counts[self.size:end, : p.counts.shape[1]] = p.counts
+        self.size = end
+
+    def rows(self, index: np.ndarray) -> Pieces:
+        """The sections ``index`` (of those appended)."""
+        return Pieces(self.coords[index], self.counts[index])
+
+
 def areas_and_centroids(p: Pieces) -> tuple[np.ndarray, np.ndarray]:
     """Area (S,) and centroid (S, 2) of each section (centroid 0 where it has no area)."""
     return _areas_and_centroids(p.coords, p.counts)

@@ -482,27 +482,31 @@ def unions(pieces: np.ndarray) -> np.ndarray:
 
 class _Taken:
     """The sections dense sampling took so far, in the order taken: the per-section arrays
-    joined, each round's pieces kept apart and gathered where compared (joining them all
-    again every round cost more than the sampling)."""
+    joined, and the pieces in stores that grow by doubling (joining every round's pieces
+    again each round cost more than the sampling)."""
 
-    def __init__(self) -> None:
-        self.rounds: list[Samples] = []
-        self.offsets = self.area = self.centroid = self.disjoint = self.profiles = np.zeros(0)
+    def __init__(self, first: Samples) -> None:
+        self.offsets, self.area, self.centroid = first.offsets, first.area, first.centroid
+        self.disjoint, self.profiles = first.disjoint, first.profiles
+        self._pieces, self._units = cp.PieceStore(), cp.PieceStore()
+        self._pieces.add(first.pieces)
+        self._units.add(first.units)
 
     def add(self, s: Samples) -> np.ndarray:
         """Take the sections ``s``; returns their indices."""
         first = len(self.offsets)
-        self.rounds.append(s)
-        joined = [np.concatenate([getattr(r, name) for r in self.rounds])
+        joined = [np.concatenate([getattr(self, name), getattr(s, name)])
                   for name in ("offsets", "area", "centroid", "disjoint", "profiles")]
         self.offsets, self.area, self.centroid, self.disjoint, self.profiles = joined
+        self._pieces.add(s.pieces)
+        self._units.add(s.units)
         return first + np.arange(len(s.offsets))
 
     def pieces(self, index: np.ndarray) -> cp.Pieces:
-        return cp.gathered([r.pieces for r in self.rounds], index)
+        return self._pieces.rows(index)
 
     def units(self, index: np.ndarray) -> cp.Pieces:
-        return cp.gathered([r.units for r in self.rounds], index)
+        return self._units.rows(index)
 
     def sections(self, index: np.ndarray) -> np.ndarray:
         return unions(cp.polygons(self.pieces(index)))
@@ -572,8 +576,8 @@ def dense_samples(
     """
     width = hi - lo
     ends: list[npt.ArrayLike] = [[min_gap], (np.arange(count) + 0.5) / count, [1.0 - min_gap]]
-    taken = _Taken()
-    order = taken.add(_sampled(section_at, lo + width * np.concatenate(ends)))
+    taken = _Taken(_sampled(section_at, lo + width * np.concatenate(ends)))
+    order = np.arange(len(taken.offsets))
     steps = _steps(taken, order[:-1], order[1:])
     while True:
         offsets = taken.offsets[order]
