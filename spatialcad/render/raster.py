@@ -29,9 +29,11 @@ _SHIFT = 4  # sub-pixel bits for cv2 drawing
 
 
 def _as_mesh(meshes: Mesh | list[Mesh]) -> Mesh:
+    """The meshes as one (drawn, never changed: a single mesh is not copied)."""
     if isinstance(meshes, Mesh):
         return meshes
-    return merge(list(meshes))
+    meshes = list(meshes)
+    return meshes[0] if len(meshes) == 1 else merge(meshes)
 
 
 def projected_bounds(meshes: Mesh | list[Mesh], cam: Camera) -> tuple[float, float, float, float]:
