@@ -16,6 +16,7 @@ from spatialcad.geometry.voxels import is_connected, is_supported
 from spatialcad.pipeline import make_item
 from spatialcad.render.png import decode_png
 from spatialcad.render.thumbnails import answer_ranks, distances, thumbnail
+from spatialcad.tasks.cube_assembly import verify as cube_assembly_verify
 from spatialcad.verification import run_verifier
 
 QUESTION_FAILS = "its Question is not the text its spec gives"
@@ -128,6 +129,19 @@ def test_shapes_compare_after_moving_to_the_corner(items):
     moved["data"]["voxels"] = [[x + 2, y - 1, z + 1] for x, y, z in answer["data"]["voxels"]]
     # options are drawn centred on themselves: only the shape counts, not the offset
     assert run_verifier(bad, image) == []
+
+
+def test_verifier_connectivity_agrees_with_the_generators():
+    """The verifier's own flood fill and the generator's helper agree on random cube sets
+    (sparse and dense, so that both answers occur often)."""
+    rng = np.random.default_rng(9)
+    seen = set()
+    for _ in range(400):
+        count = int(rng.integers(1, 14))
+        cubes = {tuple(int(c) for c in v) for v in rng.integers(0, 3, (count, 3))}
+        seen.add(is_connected(sorted(cubes)))
+        assert cube_assembly_verify._connected(cubes) == is_connected(sorted(cubes))
+    assert seen == {True, False} and not cube_assembly_verify._connected(set())
 
 
 def test_tampered_records_fail(items):

@@ -396,6 +396,16 @@ def test_pixels_differing_counts_as_numpy_does() -> None:
     assert pixels_differing(a, a) == 0
 
 
+def test_mean_difference_is_numpys_mean_of_the_differences() -> None:
+    from spatialcad.render.pixels import mean_difference
+    rng = np.random.default_rng(6)
+    a = rng.integers(0, 256, (61, 79, 3), dtype=np.uint8)
+    b = a.copy()
+    b[rng.random(a.shape) < 0.2] = rng.integers(0, 256, dtype=np.uint8)
+    for x, y in ((a, b), (a[3:50, 9:70], b[3:50, 9:70]), (a, a)):  # crops are views
+        assert mean_difference(x, y) == np.abs(x.astype(int) - y).mean()
+
+
 def _scan_pixel_by_pixel(sx, sy, sz, tris, w, h):
     """The z-buffer and ids of ``raster._scan`` with its edge and depth tests made at every
     pixel of each triangle's box (as its docstring states them), in plain Python."""

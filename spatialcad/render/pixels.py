@@ -1,5 +1,6 @@
-"""Per-pixel channel extremes of RGB uint8 images, computed by OpenCV (numpy's reduction
-over the channel axis is some 30 times slower on a panel), and images of one colour."""
+"""Per-pixel channel extremes and differences of RGB uint8 images, computed by OpenCV
+(numpy's reduction over the channel axis is some 30 times slower on a panel), and images of
+one colour."""
 
 from __future__ import annotations
 
@@ -26,6 +27,12 @@ def pixels_differing(a: np.ndarray, b: np.ndarray, more_than: int = 0) -> int:
     ``more_than`` in some channel."""
     largest = brightest(cv2.absdiff(a, b))
     return int(cv2.countNonZero(cv2.threshold(largest, more_than, 255, cv2.THRESH_BINARY)[1]))
+
+
+def mean_difference(a: np.ndarray, b: np.ndarray) -> float:
+    """The mean absolute difference of two equally sized uint8 images over all pixels and
+    channels (the sum is exact, so this is numpy's mean of |a - b| in int)."""
+    return float(cv2.norm(a, b, cv2.NORM_L1)) / a.size
 
 
 def plain(width: int, height: int, colour: tuple[int, int, int]) -> np.ndarray:

@@ -22,21 +22,23 @@ import numpy as np
 from spatialcad.geometry.voxels import Voxel
 from spatialcad.render import legibility
 from spatialcad.render import piece_pictures as pictures
+from spatialcad.render.pixels import mean_difference
 from spatialcad.tasks.cube_assembly.spec import parse_option, parse_spec
 from spatialcad.verify.base import crop
 
 
 def _connected(cubes: set[Voxel]) -> bool:
-    """Face-connectivity by repeated growth of a labelled set (no shared BFS helper)."""
+    """Face-connectivity by a flood fill of its own (not the generator's helper)."""
     if not cubes:
         return False
-    reached = {min(cubes)}
-    while True:
-        grown = {c for c in cubes if any(
-            sum(abs(a - b) for a, b in zip(c, r, strict=True)) == 1 for r in reached)}
-        if grown <= reached:
-            return reached == cubes
-        reached |= grown
+    reached, todo = set(), [min(cubes)]
+    while todo:
+        x, y, z = todo.pop()
+        if (x, y, z) not in reached:
+            reached.add((x, y, z))
+            todo += [c for c in ((x + 1, y, z), (x - 1, y, z), (x, y + 1, z), (x, y - 1, z),
+                                 (x, y, z + 1), (x, y, z - 1)) if c in cubes]
+    return reached == cubes
 
 
 def _shape(cubes: set[Voxel]) -> tuple[Voxel, ...]:
@@ -45,8 +47,7 @@ def _shape(cubes: set[Voxel]) -> tuple[Voxel, ...]:
 
 
 def _matches(panel: np.ndarray, picture: np.ndarray) -> bool:
-    return panel.shape == picture.shape and float(
-        np.abs(panel.astype(int) - picture).mean()) <= 1.0
+    return panel.shape == picture.shape and mean_difference(panel, picture) <= 1.0
 
 
 def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
