@@ -89,6 +89,25 @@ def test_verifier_refuses_small_cubes(rotation_items):
     assert len(failures) == 4  # the four options (the lone reference still fits)
 
 
+def test_alignments_are_the_best_overlapping_turned_and_moved_copies():
+    """Brute force: every rotation and every shift bringing a reference cube onto an option
+    cube, kept when its overlap is within one cube of the best, in the order of rotations
+    and then of shifts."""
+    rng = np.random.default_rng(12)
+    for _ in range(40):
+        option = sorted({tuple(int(c) for c in v) for v in rng.integers(-2, 4, (7, 3))})
+        reference = sorted({tuple(int(c) for c in v) for v in rng.integers(0, 3, (6, 3))})
+        copies = []
+        for m in proper_rotations():
+            turned = [tuple(int(c) for c in np.asarray(m) @ v) for v in reference]
+            for shift in sorted({tuple(np.subtract(a, t)) for a in option for t in turned}):
+                copy = {tuple(int(c) for c in np.add(t, shift)) for t in turned}
+                copies.append((len(copy & set(option)), copy))
+        best = max(n for n, _ in copies)
+        expected = [(set(option) - c, c - set(option)) for n, c in copies if n >= best - 1]
+        assert legibility.alignments(option, reference, proper_rotations()) == expected
+
+
 def test_a_difference_only_in_a_hidden_cube_is_found():
     """The 3x3x3 block without its back-left-bottom cube looks like the block from the
     front-right above; without its front-right-top corner it does not."""

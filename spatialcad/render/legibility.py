@@ -165,20 +165,21 @@ def alignments(option: Iterable[Voxel], reference: Iterable[Voxel],
     ref = np.array(list(reference), dtype=np.int64).reshape(-1, 3)
     base = 2 * int(max(np.abs(a).max(), np.abs(ref).max())) + 1  # |a shift| < base
     span = np.array([(2 * base) ** 2, 2 * base, 1], dtype=np.int64)
-    votes = []  # per rotation: the turned reference, its moves (codes) and their overlaps
-    for m in rotations:
-        turned = ref @ np.asarray(m, dtype=np.int64).T
-        codes = ((a[:, None, :] - turned[None, :, :]).reshape(-1, 3) + base) @ span
-        moves, overlap = np.unique(codes, return_counts=True)
-        votes.append((turned, moves, overlap))
-    best = max(int(overlap.max()) for _, _, overlap in votes)
+    turns = np.array([np.asarray(m, dtype=np.int64) for m in rotations]).reshape(-1, 3, 3)
+    turned = np.einsum("rij,kj->rki", turns, ref)  # every turned reference: ref @ m.T
+    # a move of turned copy r is coded r * (2 base)^3 + its shift's code (each shift
+    # coordinate + base is in [0, 2 base)): one count of every (rotation, move) at once,
+    # in the order of rotations, then of moves
+    shifts = (a[None, :, None, :] - turned[:, None, :, :]).reshape(len(turns), -1, 3) + base
+    codes = shifts @ span + (2 * base) ** 3 * np.arange(len(turns))[:, None]
+    moves, overlap = np.unique(codes, return_counts=True)
     found = []
-    for turned, moves, overlap in votes:
-        for code in moves[overlap >= best - 1].tolist():
-            t = [code // span[0] - base, code // span[1] % (2 * base) - base,
-                 code % (2 * base) - base]
-            copy = set(_cells((turned + np.array(t)).tolist()))
-            found.append((opt - copy, copy - opt))
+    for code in moves[overlap >= int(overlap.max()) - 1].tolist():
+        r, code = divmod(code, (2 * base) ** 3)
+        t = [code // span[0] - base, code // span[1] % (2 * base) - base,
+             code % (2 * base) - base]
+        copy = set(_cells((turned[r] + np.array(t)).tolist()))
+        found.append((opt - copy, copy - opt))
     return found
 
 
