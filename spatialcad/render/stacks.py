@@ -195,12 +195,13 @@ class IsometricLook:
     stacks of different outline are told apart without rendering them.
     """
 
+    _CORNERS = np.array(list(itertools.product((0, 1), repeat=3)))
+
     def __init__(self, voxels: Iterable[Voxel], scale: float = 10.0) -> None:
-        self.voxels = [tuple(int(c) for c in v) for v in voxels]
+        self.voxels = [(int(x), int(y), int(z)) for x, y, z in voxels]
         self.scale = scale
         self.cam = camera("isometric")
-        corners = np.array(list(itertools.product((0, 1), repeat=3)))
-        points = (np.array(self.voxels)[:, None, :] + corners[None]).reshape(-1, 3)
+        points = (np.array(self.voxels)[:, None, :] + self._CORNERS[None]).reshape(-1, 3)
         uv = self.cam.project(points)[:, :2]
         width, height = np.ceil((uv.max(axis=0) - uv.min(axis=0)) * scale).astype(int) + 6
         self.size = (int(width), int(height))
