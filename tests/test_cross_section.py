@@ -164,6 +164,21 @@ def test_verifier_rejects_wrong_letters_and_blank_panels(drafts: dict) -> None:
     blank = image.copy()
     blank[y : y + h, x : x + w] = 255
     assert any("option C panel is blank" in f for f in checker.verify(record, blank))
+    assert not any("reference" in f for f in checker.verify(record, blank))
+    x, y, w, h = record["layout"]["reference"][1]
+    blank[y : y + h, x : x + w] = 255
+    assert any("reference panel 2 is blank" in f for f in checker.verify(record, blank))
+
+
+def test_verifier_rejects_a_panel_showing_another_option(drafts: dict) -> None:
+    record, image = assembled(0, drafts[0])
+    (xa, ya, wa, ha), (xb, yb, wb, hb) = record["layout"]["options"][:2]
+    assert (wa, ha) == (wb, hb)
+    swapped = image.copy()
+    swapped[ya : ya + ha, xa : xa + wa] = image[yb : yb + hb, xb : xb + wb]
+    found = checker.verify(record, swapped)
+    assert any("option A panel does not show its polygon" in f for f in found)
+    assert not any("option B panel" in f for f in found)
 
 
 def test_the_question_and_choices_are_proved(drafts: dict) -> None:

@@ -403,7 +403,8 @@ def _piece_images(geom: BaseGeometry, pieces: cp.Pieces,
     images = []
     for m in matrices:
         image = unit @ m
-        if np.linalg.det(m) < 0:  # a mirror turns the pieces clockwise: walk them back
+        mirror = m[0, 0] * m[1, 1] < m[0, 1] * m[1, 0]  # det < 0
+        if mirror:  # it turns the pieces clockwise: walk them back
             image = np.take_along_axis(image, reverse[..., None], axis=1)
         images.append(image)
     return cp.Pieces(np.stack(images), np.repeat(pieces.counts, len(matrices), axis=0))

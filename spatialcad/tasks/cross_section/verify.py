@@ -370,23 +370,30 @@ def _check_panels(record: dict[str, Any], image: np.ndarray, polygons: list[Any]
     """Reference panels are not blank; each option panel shows its polygon."""
     failures = []
     for i, box in enumerate(record["layout"]["reference"]):
-        if _ink(crop(image, box)).mean() < MIN_INK:
+        if _share(_ink(crop(image, box))) < MIN_INK:
             failures.append(f"reference panel {i + 1} is blank")
     for o, box, g in zip(record["options"], record["layout"]["options"], polygons, strict=True):
         panel = crop(image, box)
         drawn = _ink(panel)
-        if drawn.mean() < MIN_INK:
+        if _share(drawn) < MIN_INK:
             failures.append(f"option {o['letter']} panel is blank")
             continue
         h, w = panel.shape[:2]
         again = cv2.resize(draw_shapes([g], DRAWN), (w, h), interpolation=cv2.INTER_AREA)
         expected = _ink(again)
-        iou = (drawn & expected).sum() / max(1, (drawn | expected).sum())
+        both = cv2.countNonZero(cv2.bitwise_and(drawn, expected))
+        iou = both / max(1, cv2.countNonZero(cv2.bitwise_or(drawn, expected)))
         if iou < MIN_IOU:
             failures.append(f"option {o['letter']} panel does not show its polygon (IoU {iou:.2f})")
     return failures
 
 
 def _ink(panel: np.ndarray) -> np.ndarray:
-    """Pixels clearly darker than the white background."""
-    return darkest(panel) < 200
+    """Pixels clearly darker than the white background (255; 0 elsewhere)."""
+    dark: np.ndarray = cv2.threshold(darkest(panel), 199, 255, cv2.THRESH_BINARY_INV)[1]
+    return dark
+
+
+def _share(mask: np.ndarray) -> float:
+    """The share of a mask's pixels that are set."""
+    return cv2.countNonZero(mask) / mask.size
