@@ -135,20 +135,21 @@ def _try_stack(space: tuple[int, int, int], k: int, rng: np.random.Generator,
         return _legible(normalized(pool[i].cubes), truth, option_framings(space))
 
     def accept(picked: tuple[int, ...]) -> bool:
-        """Kinds mixed, every piece legible, and on the full pictures: options unlike each
-        other, the answer's similarity ranks those of the drafts (the ``target``).
+        """Kinds mixed, and on the full pictures the answer's similarity ranks those of the
+        drafts (the ``target``), every piece legible and the options unlike each other.
 
         Legibility is checked here rather than for the whole pool: most pieces are never
         in a drawn set, and a set's ranks depend only on its own pieces, so the sets drawn
-        from are the same."""
-        if len({pool[i].operator for i in picked}) < 2 or not all(map(legible, picked)):
+        from are the same.  The checks run from the one failing most often (the ranks, for
+        most sets drawn at level 0) to those that hardly ever fail."""
+        if len({pool[i].operator for i in picked}) < 2:
             return False
         shown = [truth, *(normalized(pool[i].cubes) for i in picked)]
-        if not all(full.unlike(a, b) for a, b in combinations(shown, 2)):
-            return False
         dist = distances([*full.reference_thumbnails, *(full.thumbnail(c) for c in shown)])
         k = len(full.reference)
-        return answer_ranks(dist, range(k), range(k, k + len(shown))) == target
+        return (answer_ranks(dist, range(k), range(k, k + len(shown))) == target
+                and all(map(legible, picked))
+                and all(full.unlike(a, b) for a, b in combinations(shown, 2)))
 
     drafts = reference_pictures(stack, pieces, space, draft=True)
     picked = balanced_set(answer_draft, drafts, [c.draft for c in pool], target, rng, accept)
