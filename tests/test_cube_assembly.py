@@ -9,6 +9,7 @@ import copy
 import numpy as np
 import pytest
 from conftest import only_the_answer_verifies
+from scipy import ndimage
 
 from spatialcad.evaluate.baselines import LETTERS, image_scores
 from spatialcad.geometry import splitting
@@ -16,7 +17,6 @@ from spatialcad.geometry.voxels import is_connected, is_supported
 from spatialcad.pipeline import make_item
 from spatialcad.render.png import decode_png
 from spatialcad.render.thumbnails import answer_ranks, distances, thumbnail
-from spatialcad.tasks.cube_assembly import verify as cube_assembly_verify
 from spatialcad.verification import run_verifier
 
 QUESTION_FAILS = "its Question is not the text its spec gives"
@@ -131,17 +131,21 @@ def test_shapes_compare_after_moving_to_the_corner(items):
     assert run_verifier(bad, image) == []
 
 
-def test_verifier_connectivity_agrees_with_the_generators():
-    """The verifier's own flood fill and the generator's helper agree on random cube sets
-    (sparse and dense, so that both answers occur often)."""
+def test_connectivity_is_scipys_face_labelling():
+    """is_connected (which the generator and the verifier use) against scipy's labelling
+    of face-connected components, on random cube sets (sparse and dense, so that both
+    answers occur often)."""
     rng = np.random.default_rng(9)
     seen = set()
     for _ in range(400):
         count = int(rng.integers(1, 14))
         cubes = {tuple(int(c) for c in v) for v in rng.integers(0, 3, (count, 3))}
-        seen.add(is_connected(sorted(cubes)))
-        assert cube_assembly_verify._connected(cubes) == is_connected(sorted(cubes))
-    assert seen == {True, False} and not cube_assembly_verify._connected(set())
+        grid = np.zeros((3, 3, 3), dtype=bool)
+        grid[tuple(np.array(sorted(cubes)).T)] = True
+        _, parts = ndimage.label(grid, ndimage.generate_binary_structure(3, 1))
+        seen.add(parts == 1)
+        assert is_connected(sorted(cubes)) == (parts == 1)
+    assert seen == {True, False} and not is_connected([])
 
 
 def test_tampered_records_fail(items):

@@ -19,26 +19,12 @@ from typing import Any
 
 import numpy as np
 
-from spatialcad.geometry.voxels import Voxel
+from spatialcad.geometry.voxels import Voxel, is_connected
 from spatialcad.render import legibility
 from spatialcad.render import piece_pictures as pictures
 from spatialcad.render.pixels import mean_difference
 from spatialcad.tasks.cube_assembly.spec import parse_option, parse_spec
 from spatialcad.verify.base import crop
-
-
-def _connected(cubes: set[Voxel]) -> bool:
-    """Face-connectivity by a flood fill of its own (not the generator's helper)."""
-    if not cubes:
-        return False
-    reached, todo = set(), [min(cubes)]
-    while todo:
-        x, y, z = todo.pop()
-        if (x, y, z) not in reached:
-            reached.add((x, y, z))
-            todo += [c for c in ((x + 1, y, z), (x - 1, y, z), (x, y + 1, z), (x, y - 1, z),
-                                 (x, y, z + 1), (x, y, z - 1)) if c in cubes]
-    return reached == cubes
 
 
 def _shape(cubes: set[Voxel]) -> tuple[Voxel, ...]:
@@ -59,13 +45,13 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
     failures = []
     if any(z > 0 and (x, y, z - 1) not in stack for x, y, z in stack):
         failures.append("a cube of the complete stack floats")
-    if not _connected(stack):
+    if not is_connected(stack):
         failures.append("the complete stack is not connected")
     if len(parts) != k - 1:
         failures.append(f"{len(parts)} pieces shown for a stack split into {k}")
     covered: set[Voxel] = set()
     for i, part in enumerate(parts):
-        if not _connected(part):
+        if not is_connected(part):
             failures.append(f"piece {i + 1} is not connected")
         if not part <= stack:
             failures.append(f"piece {i + 1} has cubes outside the stack")
@@ -73,7 +59,7 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
             failures.append(f"piece {i + 1} overlaps another piece")
         covered |= part
     missing = stack - covered
-    if not _connected(missing):
+    if not is_connected(missing):
         return failures + ["the uncovered cubes do not form one connected piece"]
     if record.get("Answer_direct") != str(len(missing)):
         failures.append(f"the open answer {record.get('Answer_direct')!r} is not the missing "
@@ -82,7 +68,7 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
     matches = []
     for o, cells in zip(record["options"], pieces, strict=True):
         piece = set(cells)
-        if not _connected(piece):
+        if not is_connected(piece):
             failures.append(f"option {o['letter']} is not connected")
         elif _shape(piece) == _shape(missing):
             matches.append(o["letter"])
