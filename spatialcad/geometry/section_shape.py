@@ -33,7 +33,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cached_property
 
 import numba
 import numpy as np
@@ -459,16 +458,13 @@ class Samples:
     disjoint: np.ndarray
     profiles: np.ndarray
 
-    @cached_property
+    @property
     def shapes(self) -> np.ndarray:
-        """Every section as a shapely geometry (the union of its pieces)."""
+        """Every section as a shapely geometry (made on each call)."""
         return unions(cp.polygons(self.pieces))
 
     def sections(self, index: np.ndarray) -> np.ndarray:
-        """Sections ``index`` as shapely geometries."""
-        if "shapes" in self.__dict__:
-            shapes: np.ndarray = self.shapes[index]
-            return shapes
+        """Sections ``index`` as shapely geometries (the unions of their pieces)."""
         return unions(cp.polygons(self.pieces.rows(index)))
 
 
