@@ -482,19 +482,24 @@ class _Taken:
     joined, and the pieces in stores that grow by doubling (joining every round's pieces
     again each round cost more than the sampling)."""
 
-    def __init__(self, first: Samples) -> None:
-        self.offsets, self.area, self.centroid = first.offsets, first.area, first.centroid
-        self.disjoint, self.profiles = first.disjoint, first.profiles
+    _ARRAYS = ("offsets", "area", "centroid", "disjoint", "profiles")
+    offsets: np.ndarray
+    area: np.ndarray
+    centroid: np.ndarray
+    disjoint: np.ndarray
+    profiles: np.ndarray
+
+    def __init__(self, like: Samples) -> None:
+        """Nothing taken yet; arrays shaped as those of ``like``."""
+        for name in self._ARRAYS:
+            setattr(self, name, getattr(like, name)[:0])
         self._pieces, self._units = cp.PieceStore(), cp.PieceStore()
-        self._pieces.add(first.pieces)
-        self._units.add(first.units)
 
     def add(self, s: Samples) -> np.ndarray:
         """Take the sections ``s``; returns their indices."""
         first = len(self.offsets)
-        joined = [np.concatenate([getattr(self, name), getattr(s, name)])
-                  for name in ("offsets", "area", "centroid", "disjoint", "profiles")]
-        self.offsets, self.area, self.centroid, self.disjoint, self.profiles = joined
+        for name in self._ARRAYS:
+            setattr(self, name, np.concatenate([getattr(self, name), getattr(s, name)]))
         self._pieces.add(s.pieces)
         self._units.add(s.units)
         return first + np.arange(len(s.offsets))
@@ -573,8 +578,9 @@ def dense_samples(
     """
     width = hi - lo
     ends: list[npt.ArrayLike] = [[min_gap], (np.arange(count) + 0.5) / count, [1.0 - min_gap]]
-    taken = _Taken(_sampled(section_at, lo + width * np.concatenate(ends)))
-    order = np.arange(len(taken.offsets))
+    start = _sampled(section_at, lo + width * np.concatenate(ends))
+    taken = _Taken(start)
+    order = taken.add(start)
     steps = _steps(taken, order[:-1], order[1:])
     while True:
         offsets = taken.offsets[order]
