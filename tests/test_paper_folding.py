@@ -56,11 +56,12 @@ def test_fold_cuts_layers_as_a_snapping_overlay_does():
         for before, fold, after in zip(states, folds, states[1:], strict=False):
             expected = {}
             for layer in before.layers:
+                inverse = layer.place.inverse()
                 for sign, place in ((-fold.flap, layer.place),
                                     (fold.flap, layer.place.then(fold.matrix()))):
                     piece = layer.image().intersection(fold.side(sign), grid_size=pf.GRID)
                     if piece.area > 0:
-                        back = affinity.affine_transform(piece, layer.place.inverse().shapely())
+                        back = affinity.affine_transform(piece, [*inverse.m, *inverse.t])
                         expected[back.normalize().wkt] = place
             assert {lay.region.wkt: lay.place for lay in after.layers} == expected
 

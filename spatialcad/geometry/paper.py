@@ -19,7 +19,7 @@ from functools import cached_property
 
 import numpy as np
 import shapely
-from shapely import affinity, unary_union
+from shapely import unary_union
 from shapely.geometry import LineString, Point, Polygon, box
 
 Cell = tuple[int, int]  # (row, col)
@@ -88,9 +88,6 @@ class Iso:
         tx, ty = inv.apply(self.t)
         return Iso(inv.m, (int(-tx), int(-ty)))
 
-    def shapely(self) -> list[float]:
-        m00, m01, m10, m11 = self.m
-        return [m00, m01, m10, m11, self.t[0], self.t[1]]
 
 
 IDENTITY = Iso((1, 0, 0, 1), (0, 0))
@@ -101,8 +98,12 @@ class Layer:
     region: Polygon  # part of the sheet, sheet coordinates
     place: Iso  # sheet -> folded state
 
+    def image_vertices(self) -> np.ndarray:
+        """The vertices (N, 2) of the layer's image in the folded state, in order."""
+        return _moved(shapely.get_coordinates(self.region)[:-1], self.place)
+
     def image(self) -> Polygon:
-        return affinity.affine_transform(self.region, self.place.shapely())
+        return shapely.polygons(self.image_vertices())
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,7 @@ class Paper:
         flap: list[Layer] = []
         mirror = fold.matrix()
         for layer in self.layers:
-            image = _moved(shapely.get_coordinates(layer.region)[:-1], layer.place)
+            image = layer.image_vertices()
             back = layer.place.inverse()
             for sign, out, place in ((-fold.flap, stay, layer.place),
                                      (fold.flap, flap, layer.place.then(mirror))):
