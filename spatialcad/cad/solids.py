@@ -142,9 +142,14 @@ def _face(points: list[Any]) -> Any:
     return Part.Face(Part.makePolygon(points + points[:1]))
 
 
+def stack_solids(descs: list[Desc]) -> list[Any]:
+    """The FreeCAD solids of a top-to-bottom stack where they stand in it, not fused."""
+    return [make_solid(d, z0) for d, z0 in zip(descs, stack_bases(descs), strict=True)]
+
+
 def make_composite(descs: list[Desc]) -> Any:
     """The fused, refined solid of a top-to-bottom stack; raises ValueError if not one solid."""
-    parts = [make_solid(d, z0) for d, z0 in zip(descs, stack_bases(descs), strict=True)]
+    parts = stack_solids(descs)
     shape = parts[0].fuse(parts[1:]).removeSplitter() if len(parts) > 1 else parts[0]
     if len(shape.Solids) != 1 or not shape.isValid():
         raise ValueError("the stack does not fuse into one valid solid")

@@ -272,15 +272,15 @@ def _false_section(
     lo, hi = sweep.offset_range(edges, normal)
     offsets = np.round(lo + (hi - lo) * (np.arange(24) + 0.5) / 24, 3)
     pieces = sweep.section_pieces(edges, normal, offsets)
-    composite = None
+    parts = None  # the altered stack's solids, unfused: no picture shows this stack
     for i in rng.permutation(np.flatnonzero(showable(convex_pieces.part_areas(pieces))))[:4]:
         own = pieces.rows(slice(i, i + 1))
         (section,) = shape.unions(convex_pieces.polygons(own))
         if truths.nearest(section, p["margin"], own) < p["margin"]:
             continue  # cheap polyhedral test first
-        if composite is None:
-            composite = solids.make_composite(altered)
-        exact = stored(cut.section(composite, normal, float(offsets[i])))
+        if parts is None:
+            parts = solids.stack_solids(altered)
+        exact = stored(cut.union_section(parts, normal, float(offsets[i])))
         by_solid = convex_pieces.banded(exact, joint_levels(altered, normal, offsets[i]))
         if (truths.nearest(exact, p["margin"], by_solid) >= p["margin"]
                 and shown.nearest(exact, TRUE_DISTINCT) >= TRUE_DISTINCT):

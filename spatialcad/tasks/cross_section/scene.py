@@ -57,10 +57,7 @@ def _section_pieces(letter: str, plane: Plane, solid: Any) -> list[Piece]:
     offset = float(plane.offset)
     u, v = cut.plane_basis(normal)
     origin = normal * offset
-    box = solid.BoundBox
-    corners = np.array([(x, y, z) for x in (box.XMin, box.XMax) for y in (box.YMin, box.YMax)
-                        for z in (box.ZMin, box.ZMax)]) - origin
-    spans = corners @ np.stack([u, v], axis=1)
+    spans = (cut.box_corners(solid) - origin) @ np.stack([u, v], axis=1)
     lo, hi = spans.min(axis=0) - PLANE_MARGIN, spans.max(axis=0) + PLANE_MARGIN
     rectangle = [origin + a * u + b * v for a, b in ((lo[0], lo[1]), (hi[0], lo[1]),
                                                     (hi[0], hi[1]), (lo[0], hi[1]))]
