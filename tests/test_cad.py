@@ -49,6 +49,22 @@ def test_solid_is_valid_with_expected_volume(desc: dict, volume: float) -> None:
     assert (box.XMin + box.XMax) == pytest.approx(0.0, abs=1e-9)  # centred on the z axis
 
 
+@pytest.mark.parametrize("kind", ["cuboid", "square_prism", "square_pyramid", "square_frustum"])
+def test_rectangle_based_solids_have_the_outline_corners_to_the_bit(kind: str) -> None:
+    """Made from OpenCASCADE's wedge turned upright: its corners are exactly the outline's,
+    scaled by the top ratio at the top, and every face is planar."""
+    desc = next(d for d, _ in CASES if d["kind"] == kind)
+    fp = solids.footprint(desc)
+    z0 = 0.37
+    ring = solids.outline_points(fp)
+    want = {(float(x), float(y), z0) for x, y in ring}
+    want |= {(float(x) * fp.top_ratio, float(y) * fp.top_ratio, z0 + fp.height)
+             for x, y in ring}
+    shape = solids.make_solid(desc, z0)
+    assert {(v.X, v.Y, v.Z) for v in shape.Vertexes} == want
+    assert {type(f.Surface).__name__ for f in shape.Faces} == {"Plane"}
+
+
 def test_every_kind_is_covered_and_rejects_bad_params() -> None:
     assert {d["kind"] for d, _ in CASES} == set(solids.KINDS)
     with pytest.raises(ValueError):

