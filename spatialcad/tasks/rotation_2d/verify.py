@@ -93,14 +93,11 @@ def _panel_failures(name: str, image: np.ndarray, box: list[int], drawn: np.ndar
     return [] if np.array_equal(shown, drawn) else [f"{name} is not the drawing of its grid"]
 
 
-def _pixel_turns(ref: np.ndarray, drawn: np.ndarray) -> list[int]:
-    """Differing pixel counts between ``drawn`` and the reference turned k quarter turns."""
-    out = []
-    for k in range(4):
-        turned = np.ascontiguousarray(np.rot90(ref, k))
-        same_shape = turned.shape == drawn.shape
-        out.append(pixels_differing(turned, drawn) if same_shape else drawn.size)
-    return out
+def _pixel_turns(turned_refs: list[np.ndarray], drawn: np.ndarray) -> list[int]:
+    """Differing pixel counts between ``drawn`` and the reference turned k quarter turns
+    (``turned_refs[k]``)."""
+    return [pixels_differing(turned, drawn) if turned.shape == drawn.shape else drawn.size
+            for turned in turned_refs]
 
 
 def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
@@ -113,6 +110,7 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
     keys = [t.key() for t in turned]
     ref_img = draw_grid(spec.reference.grid())
     failures += _panel_failures("the reference", image, record["layout"]["reference"][0], ref_img)
+    turned_refs = [np.ascontiguousarray(np.rot90(ref_img, k)) for k in range(4)]
     fitting = []
     for o, box in zip(record["options"], record["layout"]["options"], strict=True):
         name = f"option {o['letter']}"
@@ -121,7 +119,7 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
         matches = [k for k in range(4) if keys[k] == key]
         drawn = draw_grid(grid.grid())
         failures += _panel_failures(name, image, box, drawn)
-        diffs = _pixel_turns(ref_img, drawn)
+        diffs = _pixel_turns(turned_refs, drawn)
         if matches:
             fitting.append(o["letter"])
             if 0 in matches:
