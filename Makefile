@@ -27,7 +27,7 @@ OUT ?= output/bench-L{level}
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 PERF_N ?= 8
 
-.PHONY: setup freecad bytecode bench test test-deps perf lint clean
+.PHONY: setup freecad bytecode kernels bench test test-deps perf lint clean
 
 setup: freecad $(INSTALLED)
 
@@ -59,7 +59,17 @@ $(VENV)/.installed: pyproject.toml
 bytecode: setup
 	@$(VPY) -m compileall -q spatialcad >/dev/null
 
-bench: setup bytecode
+# numba compiles its kernels on first use, ~40 s of CPU per process: compile them once, over
+# JOBS processes, into numba's disk cache whenever the sources change (numba recompiles a
+# kernel whose source file changed, so the stamp follows the same files).
+KERNELS := .numba-kernels
+$(KERNELS): $(INSTALLED) $(shell find spatialcad -name '*.py')
+	$(VPY) -m spatialcad.compile_kernels --jobs $(JOBS)
+	@touch $@
+
+kernels: setup $(KERNELS)
+
+bench: setup bytecode kernels
 	$(VPY) -m spatialcad.cli generate --task $(TASK) --level $(LEVEL) --n $(N_PER_TASK) \
 	  --seed $(SEED) --out $(OUT) --jobs $(JOBS) --overwrite
 
@@ -71,10 +81,10 @@ test-deps:
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null); }; } || \
 	  echo "make test: Debian's chromium and chromium-driver are needed for the page tests" >&2
 
-test: lint test-deps
+test: lint test-deps kernels
 	$(VPY) -m pytest
 
-perf: setup bytecode
+perf: setup bytecode kernels
 	$(VPY) -m spatialcad.perf --level 1 --n $(PERF_N) --section tasks --section bench \
 		--section forms
 
@@ -83,4 +93,4 @@ lint: setup
 	$(VPY) -m mypy
 
 clean:
-	rm -rf $(VENV) output/*/ .pytest_cache
+	rm -rf $(VENV) output/*/ .pytest_cache $(KERNELS)
