@@ -20,9 +20,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import cv2
 import numpy as np
 
-from spatialcad.render.pixels import brightest
+from spatialcad.render.pixels import brightest, darkest
 from spatialcad.tasks.arrow_moving.spec import (
     Arrow,
     Move,
@@ -83,21 +84,22 @@ def _heading(mask: np.ndarray) -> str:
 def read_board(panel: np.ndarray, grid: Sequence[int],
                palette: Mapping[str, Sequence[int]]) -> Board:
     """The arrows drawn on a board picture; raises ValueError on an unknown colour."""
-    img = panel.astype(int)
-    ys, xs = np.nonzero(brightest(panel) < 110)  # grid lines and arrow outlines
+    high = brightest(panel)
+    ys, xs = np.nonzero(high < 110)  # grid lines and arrow outlines
     x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
     px, py = (x1 - x0) / grid[0], (y1 - y0) / grid[1]
+    coloured = cv2.subtract(high, darkest(panel)) > 70  # channels far apart: an arrow's fill
     colours = {c: np.array(rgb) for c, rgb in palette.items()}
     out: Board = {}
     for x in range(grid[0]):
         for y in range(grid[1]):
             top = y0 + (grid[1] - 1 - y) * py
-            win = img[int(top + 0.08 * py):int(top + 0.92 * py),
-                      int(x0 + (x + 0.08) * px):int(x0 + (x + 0.92) * px)]
-            mask = (win.max(axis=2) - win.min(axis=2)) > 70
+            window = (slice(int(top + 0.08 * py), int(top + 0.92 * py)),
+                      slice(int(x0 + (x + 0.08) * px), int(x0 + (x + 0.92) * px)))
+            mask = coloured[window]
             if mask.sum() < 0.04 * mask.size:
                 continue
-            rgb = np.median(win[mask], axis=0)
+            rgb = np.median(panel[window][mask].astype(int), axis=0)
             name, dist = min(((c, float(np.abs(v - rgb).max())) for c, v in colours.items()),
                              key=lambda t: t[1])
             if dist > 60 or name in out:
