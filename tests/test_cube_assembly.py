@@ -83,6 +83,15 @@ def level1_items():
     return out
 
 
+def test_the_generator_refuses_a_stack_whose_answer_picture_hides_a_cube():
+    """Level 2, item 39 of a 40-item run (seed 0): the first stack drawn left a missing
+    piece whose own picture hides a cube.  Only the verifier looked ("option D hides a
+    cube"), so the whole candidate was drawn again; the generator now draws the next stack
+    at once."""
+    result = make_item("cube_assembly", 2, 39, 40, 0)
+    assert (result.rejected, result.unverified) == (0, 0)
+
+
 def test_every_kind_of_wrong_piece_fails_as_the_answer(items, level1_items):
     kinds = set()
     for record, image in items + level1_items[:8]:

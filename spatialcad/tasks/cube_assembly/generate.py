@@ -125,6 +125,8 @@ def _try_stack(space: tuple[int, int, int], k: int, rng: np.random.Generator,
     if not tops_visible(stack, ref) or not all(visible(q, ref) for q in pieces):
         return None  # a cube of the stack or of a piece is hidden
     truth = normalized(missing)
+    if not visible(truth, option_framings(space)):
+        return None  # the answer's own picture hides a cube
     answer_draft = option_picture(truth, space, draft=True)
     box = (_corner(stack, min), _corner(stack, max))
     pool = _wrong_pool(rng, missing, box, space, answer_draft)
