@@ -130,7 +130,7 @@ def _try_stack(space: tuple[int, int, int], k: int, rng: np.random.Generator,
     answer_draft = option_picture(truth, space, draft=True)
     box = (_corner(stack, min), _corner(stack, max))
     pool = _wrong_pool(rng, missing, box, space, answer_draft)
-    full = _FullPictures(stack, pieces, truth, space)
+    full = _FullPictures(stack, pieces, space)
 
     @cache
     def legible(i: int) -> bool:
@@ -161,7 +161,7 @@ def _try_stack(space: tuple[int, int, int], k: int, rng: np.random.Generator,
              for i in picked]
     data = [OptionData(truth), *(d for _, d in wrong)]
     options = [Option(True, "missing_piece", "It is exactly the cubes of the complete "
-                      "stack that the shown pieces leave uncovered.", image=full.answer,
+                      "stack that the shown pieces leave uncovered.", image=full.option(truth),
                       data=data[0].to_json())]
     options += [Option(False, c.operator, _explain(c.edits, len(missing), len(d.voxels)),
                        image=full.option(c.cubes), data=d.to_json()) for c, d in wrong]
@@ -185,13 +185,12 @@ class _FullPictures:
     once per piece or pair, what option sets are compared by: thumbnails, and which
     pictures look different."""
 
-    def __init__(self, stack: list[Voxel], pieces: list[list[Voxel]], truth: list[Voxel],
+    def __init__(self, stack: list[Voxel], pieces: list[list[Voxel]],
                  space: tuple[int, int, int]) -> None:
         self._stack, self._pieces, self._space = stack, pieces, space
         self._options: dict[tuple[Voxel, ...], np.ndarray] = {}
         self._thumbnails: dict[tuple[Voxel, ...], np.ndarray] = {}
         self._unlike: dict[tuple[tuple[Voxel, ...], tuple[Voxel, ...]], bool] = {}
-        self.answer = self.option(truth)
         self.scale = option_framings(space)[0].scale
 
     @cached_property
