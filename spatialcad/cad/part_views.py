@@ -112,4 +112,3 @@ def part_edges(path: Path, rotation: np.ndarray, deflection: float) -> np.ndarra
     turned part, up to round-off in the last bit)."""
     turned: np.ndarray = _feature_edges(path, deflection) @ np.asarray(rotation, float).T
     return turned
-

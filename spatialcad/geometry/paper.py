@@ -89,7 +89,6 @@ class Iso:
         return Iso(inv.m, (int(-tx), int(-ty)))
 
 
-
 IDENTITY = Iso((1, 0, 0, 1), (0, 0))
 
 

@@ -35,6 +35,12 @@ def mean_difference(a: np.ndarray, b: np.ndarray) -> float:
     return float(cv2.norm(a, b, cv2.NORM_L1)) / a.size
 
 
+def shows(panel: np.ndarray, picture: np.ndarray) -> bool:
+    """Whether a panel cut from a composite image is ``picture``: the same size, and on
+    average at most one grey level off per channel."""
+    return panel.shape == picture.shape and mean_difference(panel, picture) <= 1.0
+
+
 def plain(width: int, height: int, colour: tuple[int, int, int]) -> np.ndarray:
     """An RGB uint8 image of one colour (a grey one is filled by one memset: numpy's
     broadcast of an RGB triple over an image is some 100 times slower)."""

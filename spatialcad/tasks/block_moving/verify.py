@@ -27,7 +27,7 @@ from spatialcad.render.block_views import (
     looks_different,
     state_pictures,
 )
-from spatialcad.render.pixels import mean_difference
+from spatialcad.render.pixels import shows
 from spatialcad.tasks.block_moving.spec import OptionData, Spec, parse_option, parse_spec
 from spatialcad.verify.base import crop
 
@@ -102,7 +102,7 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
     for i, cells in enumerate((start, final)):
         for j, shown in enumerate(state_pictures(spec.state(cells), space)):
             panel = crop(image, boxes[2 * i + j])
-            if panel.shape != shown.shape or mean_difference(panel, shown) > 1.0:
+            if not shows(panel, shown):
                 failures.append(f"reference panel {2 * i + j + 1} does not show its state")
         if not all_visible(spec.state(cells), space):
             failures.append(f"{('initial', 'final')[i]} state: a cube is hidden in both views")

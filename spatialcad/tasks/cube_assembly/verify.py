@@ -22,7 +22,7 @@ import numpy as np
 from spatialcad.geometry.voxels import Voxel, is_connected
 from spatialcad.render import legibility
 from spatialcad.render import piece_pictures as pictures
-from spatialcad.render.pixels import mean_difference
+from spatialcad.render.pixels import shows
 from spatialcad.tasks.cube_assembly.spec import parse_option, parse_spec
 from spatialcad.verify.base import crop
 
@@ -30,10 +30,6 @@ from spatialcad.verify.base import crop
 def _shape(cubes: set[Voxel]) -> tuple[Voxel, ...]:
     lo = [min(c[i] for c in cubes) for i in range(3)]
     return tuple(sorted((x - lo[0], y - lo[1], z - lo[2]) for x, y, z in cubes))
-
-
-def _matches(panel: np.ndarray, picture: np.ndarray) -> bool:
-    return panel.shape == picture.shape and mean_difference(panel, picture) <= 1.0
 
 
 def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
@@ -79,11 +75,11 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
     boxes = record["layout"]
     stack_l, parts_l = sorted(stack), [sorted(q) for q in parts]
     for i, picture in enumerate(pictures.reference_pictures(stack_l, parts_l, space)):
-        if not _matches(crop(image, boxes["reference"][i]), picture):
+        if not shows(crop(image, boxes["reference"][i]), picture):
             failures.append(f"reference panel {i + 1} does not show its cubes")
     for o, cells, box in zip(record["options"], pieces, boxes["options"], strict=True):
         drawn = sorted(set(cells))
-        if not _matches(crop(image, box), pictures.option_picture(drawn, space)):
+        if not shows(crop(image, box), pictures.option_picture(drawn, space)):
             failures.append(f"option {o['letter']} does not show its piece")
         framings = pictures.option_framings(space)
         if not pictures.visible(drawn, framings):
