@@ -33,7 +33,7 @@ from spatialcad.render import (
 )
 from spatialcad.render import camera as get_camera
 from spatialcad.render import mesh as mesh_module
-from spatialcad.render.cube_faces import _warp_face, face_image
+from spatialcad.render.cube_faces import face_image, warp_face
 from spatialcad.render.drawing import _interp
 from spatialcad.render.layout import GAP, MAX_WIDTH, PAD, height
 from spatialcad.render.mesh import Mesh
@@ -185,7 +185,7 @@ def test_face_warp_within_its_box_is_the_whole_canvas_warp() -> None:
             continue  # (nearly) flat: no face to draw
         corners = np.array([origin, origin + right, origin + right + down, origin + down])
         mine = np.full((600, 600, 3), 255, np.uint8)
-        _warp_face(face, corners, mine)
+        warp_face(face, corners, mine)
         src = np.array([[0, 0], [tex, 0], [0, tex]], dtype=np.float32) - 0.5
         dst = corners[[0, 1, 3]].astype(np.float32) - 0.5
         whole = np.full((600, 600, 3), 255, np.uint8)

@@ -104,7 +104,7 @@ def draw_net(
     return downsample(big), {"cell": cell, "origin": [x0, y0]}
 
 
-def _warp_face(face: np.ndarray, corners: np.ndarray, big: np.ndarray) -> None:
+def warp_face(face: np.ndarray, corners: np.ndarray, big: np.ndarray) -> None:
     """Draw the square picture ``face`` onto the parallelogram ``corners`` (top-left,
     top-right, bottom-right, bottom-left; edge coordinates of ``big``).  Only the
     parallelogram's bounding box is warped, widened by what one source pixel spans (the
@@ -151,7 +151,7 @@ def draw_cube(
         mid = 0.5 * n
         tl, tr, bl = mid - 0.5 * r3 + 0.5 * u3, mid + 0.5 * r3 + 0.5 * u3, mid - 0.5 * r3 - 0.5 * u3
         face = [screen(p) for p in (tl, tr, mid + 0.5 * r3 - 0.5 * u3, bl)]
-        _warp_face(face_image(grid, style, palette, tex), np.array(face) * SS, big)
+        warp_face(face_image(grid, style, palette, tex), np.array(face) * SS, big)
         outlines.append(face)
     for pts in outlines:
         outline(big, np.array(pts))

@@ -19,7 +19,7 @@ import numpy as np
 from spatialcad.geometry.colours import Colour
 from spatialcad.render import legibility
 from spatialcad.render.camera import camera
-from spatialcad.render.cube_faces import SS, downsample, face_image, outline
+from spatialcad.render.cube_faces import SS, downsample, face_image, outline, warp_face
 
 # a cell's square: its drawing's top-left, top-right, bottom-right and bottom-left corners in
 # 3D (spatialcad.geometry.net_folding.Square, or the same as JSON lists)
@@ -62,21 +62,6 @@ def framing(states: Iterable[Sequence[Corners]], scale: int) -> FoldFraming:
     return FoldFraming(scale, (MARGIN - lo[0], MARGIN + hi[1]), (w, h))
 
 
-def _warp(big: np.ndarray, picture: np.ndarray, corners: np.ndarray) -> None:
-    """``picture`` warped onto the parallelogram ``corners`` (top-left, top-right,
-    bottom-left, in supersampled pixels), only within its bounding box."""
-    box = np.vstack([corners, corners[1] + corners[2] - corners[0]])
-    x0, y0 = np.maximum(np.floor(box.min(axis=0)).astype(int) - 2, 0)
-    x1, y1 = np.ceil(box.max(axis=0)).astype(int) + 2
-    tex = picture.shape[0]
-    src = np.array([[0, 0], [tex, 0], [0, tex]], dtype=np.float32) - 0.5
-    dst = (corners - [x0, y0]).astype(np.float32) - 0.5
-    roi = big[y0:y1, x0:x1].copy()
-    cv2.warpAffine(picture, cv2.getAffineTransform(src, dst), (roi.shape[1], roi.shape[0]),
-                   dst=roi, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
-    big[y0:y1, x0:x1] = roi
-
-
 def draw_folding(
     squares: Sequence[Corners],
     pictures: Sequence[np.ndarray],
@@ -96,7 +81,7 @@ def draw_folding(
         screen = frame.screen(corners[i])
         if float(np.cross(tr - tl, tl - bl) @ forward) < 0:  # its drawn side faces us
             tex = face_image(pictures[i], style, palette, frame.scale * SS)
-            _warp(big, tex, screen[[0, 1, 3]] * SS)
+            warp_face(tex, screen * SS, big)
         else:
             fixed = np.rint((screen * SS - 0.5) * (1 << _SHIFT)).astype(np.int32)
             cv2.fillConvexPoly(big, fixed, BACK, cv2.LINE_AA, _SHIFT)
