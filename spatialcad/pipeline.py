@@ -8,9 +8,10 @@ import multiprocessing
 import os
 import signal
 import sys
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
@@ -22,7 +23,7 @@ from typing import Any, TypeVar
 import numpy as np
 from tqdm import tqdm
 
-from spatialcad import __version__
+from spatialcad import __version__, kernel_cache
 from spatialcad import records as rec
 from spatialcad.benchmark import Benchmark, BenchmarkWriter, manifest_entry
 from spatialcad.derived import judge_entries, scene_hash, spoken_texts
@@ -268,8 +269,9 @@ def parallel_map(fn: Callable[..., R], jobs_args: Iterable[tuple], jobs: int,
         raise
 
 
-def progress(it: Iterable[T], total: int, desc: str, done: int = 0) -> Iterator[T]:
-    return iter(tqdm(it, total=total, initial=done, desc=desc, unit="item", file=sys.stderr,
+def progress(it: Iterable[T], total: int, desc: str, done: int = 0, unit: str = "item"
+             ) -> Iterator[T]:
+    return iter(tqdm(it, total=total, initial=done, desc=desc, unit=unit, file=sys.stderr,
                      disable=None))
 
 
@@ -297,11 +299,14 @@ def generate(
     as it is, and an interruption keeps what was done for the next ``resume``.
     ``with_steps``: records and pictures of step-by-step solutions (spatialcad/steps.py).
     ``pool``: worker processes shared with other runs (:func:`worker_pool`; ``jobs`` of them).
+    With workers, the numba kernels of ``tasks`` are compiled first where numba's disk cache
+    lacks them (:func:`_compile_kernels`).
     """
     plan = RunPlan(tuple(tasks), n, shard)
     plan.check()
+    options = dict(options or {})
     params = {"command": f"{command} --shard {shard}" if shard else command,
-              "tasks": tasks, "level": level, "n": n, "seed": seed, "options": dict(options or {}),
+              "tasks": tasks, "level": level, "n": n, "seed": seed, "options": options,
               **({"split": split} if split else {}),
               **({"with_steps": True} if with_steps else {})}
     per_task = dict.fromkeys(tasks, 0)
@@ -313,18 +318,64 @@ def generate(
         writer = BenchmarkWriter(tmp, params)
         try:
             done = writer.items
-            work = ((t, level, i, n, seed, params["options"], split, with_steps)
+            work = ((t, level, i, n, seed, options, split, with_steps)
                     for t, i in islice(plan, done, None))
             rejected = unverified = 0
-            bar = progress(parallel_map(make_item, work, jobs, pool), len(plan), "generate", done)
-            for result in bar:
-                writer.add(result.record, result.png, result.step_pngs)
-                rejected += result.rejected
-                unverified += result.unverified
+            with _shared_or_own(pool, jobs) as workers:
+                if workers is not None and done < len(plan):
+                    _compile_kernels(workers, tasks, options)
+                bar = progress(parallel_map(make_item, work, jobs, workers), len(plan),
+                               "generate", done)
+                for result in bar:
+                    writer.add(result.record, result.png, result.step_pngs)
+                    rejected += result.rejected
+                    unverified += result.unverified
             writer.finish(manifest_entry(shard, plan.total) if shard else None)
         finally:
             writer.close()
     return RunSummary(len(plan), rejected, per_task, resumed=done, unverified=unverified)
+
+
+@contextmanager
+def _shared_or_own(pool: ProcessPoolExecutor | None, jobs: int
+                   ) -> Iterator[ProcessPoolExecutor | None]:
+    """``pool``, else ``jobs`` workers of the run's own (:func:`worker_pool`)."""
+    if pool is not None:
+        yield pool
+        return
+    with worker_pool(jobs) as own:
+        yield own
+
+
+def _compile_kernels(pool: ProcessPoolExecutor, tasks: list[str], options: dict[str, Any]
+                     ) -> None:
+    """Compile the numba kernels of ``tasks`` not yet in numba's disk cache, one task per
+    worker at a time: otherwise every worker compiles each kernel it meets, all of them the
+    same ones at the same time (spatialcad/kernel_cache.py)."""
+    cold = kernel_cache.missing(tasks)
+    if cold:
+        for _ in progress(compile_in(pool, cold, options), len(cold), "compile numba kernels",
+                          unit="task"):
+            pass
+
+
+def compile_in(pool: Executor, tasks: Iterable[str], options: dict[str, Any] | None = None
+               ) -> Iterator[tuple[str, float]]:
+    """Compile the kernels of ``tasks`` in ``pool``'s processes, heaviest first, by one
+    level-1 item each, and stamp them; yields (task, seconds its item took) as they finish,
+    in that order.  ``options``: the run's task settings (three_view reads its parts)."""
+    order = kernel_cache.compile_order(tasks)
+    for task, seconds in zip(order, pool.map(_first_item, order, [options] * len(order)),
+                             strict=True):
+        kernel_cache.mark_compiled(task)
+        yield task, seconds
+
+
+def _first_item(task: str, options: dict[str, Any] | None) -> float:
+    """Make (and drop) one level-1 item of ``task``; returns the seconds it took."""
+    start = time.perf_counter()
+    make_item(task, 1, 0, 1, 0, options, encode=False)
+    return time.perf_counter() - start
 
 
 def _completed(out: Path, params: dict[str, Any]) -> bool:

@@ -1,13 +1,17 @@
-"""Compiling the numba kernels ahead of a run (spatialcad/compile_kernels.py)."""
+"""Compiling the numba kernels ahead of a run (spatialcad/kernel_cache.py, pipeline.compile_in)."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 from pathlib import Path
 
-from spatialcad.compile_kernels import HEAVIEST, compile_kernels, compile_order
+from spatialcad import kernel_cache
+from spatialcad.kernel_cache import HEAVIEST, compile_order
+from spatialcad.pipeline import compile_in
 from spatialcad.tasks.registry import tasks
 
 # prints how many kernels numba compiled (cache misses) while making items of TASK at LEVELS
@@ -29,10 +33,18 @@ print(Count.n)
 
 
 def compiles(task: str, levels: str, cache: Path) -> int:
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
-    out = subprocess.run([sys.executable, "-c", COUNT_COMPILES, task, levels], env=env,
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", COUNT_COMPILES, task, levels],
+                         env=_with_cache(cache), capture_output=True, text=True, check=True)
     return int(out.stdout.split()[-1])
+
+
+def _with_cache(cache: Path) -> dict[str, str]:
+    return {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+
+
+def stamped(cache: Path) -> set[str]:
+    """The tasks stamped as compiled in numba cache directory ``cache``."""
+    return {p.name.split(".")[1] for p in cache.rglob(f"{kernel_cache.STAMP_PREFIX}.*")}
 
 
 def test_the_heaviest_tasks_are_handed_out_first() -> None:
@@ -44,9 +56,28 @@ def test_the_heaviest_tasks_are_handed_out_first() -> None:
 
 
 def test_one_item_per_task_is_made_in_worker_processes() -> None:
-    seconds = compile_kernels(["arrow_moving", "cross_section", "rotation_2d"], jobs=2)
-    assert list(seconds) == ["cross_section", "arrow_moving", "rotation_2d"]
-    assert all(s > 0.0 for s in seconds.values())
+    with ProcessPoolExecutor(2, mp_context=get_context("spawn")) as pool:
+        seconds = list(compile_in(pool, ["arrow_moving", "cross_section", "rotation_2d"]))
+    assert [task for task, _ in seconds] == ["cross_section", "arrow_moving", "rotation_2d"]
+    assert all(s > 0.0 for _, s in seconds)
+    assert kernel_cache.missing(["arrow_moving", "cross_section", "rotation_2d"]) == []
+
+
+def test_generate_compiles_the_kernels_of_its_tasks_first_on_a_cold_cache(
+        tmp_path: Path) -> None:
+    """A run with workers on an empty cache compiles (and stamps) its tasks' kernels before
+    its items, a level-1 item each, so a later run of any level compiles none; its items are
+    those of a run in one process."""
+    cache = tmp_path / "numba"
+    cli = [sys.executable, "-m", "spatialcad.cli", "generate", "--task", "cube_counting",
+           "--level", "0", "--n", "2", "--seed", "3"]
+    subprocess.run([*cli, "--jobs", "2", "--out", str(tmp_path / "pool")],
+                   env=_with_cache(cache), check=True, capture_output=True)
+    assert stamped(cache) == {"cube_counting"}
+    assert compiles("cube_counting", "0,2", cache) == 0
+    subprocess.run([*cli, "--out", str(tmp_path / "one")], check=True, capture_output=True)
+    for name in ("benchmark.json", "manifest.json"):
+        assert (tmp_path / "pool" / name).read_bytes() == (tmp_path / "one" / name).read_bytes()
 
 
 def test_a_level_1_item_compiles_every_kernel_later_processes_need(tmp_path: Path) -> None:
