@@ -14,9 +14,9 @@ from spatialcad import kernel_cache
 from spatialcad.pipeline import compile_in
 
 
-def compile_kernels(names: list[str], jobs: int) -> dict[str, float]:
+def compile_kernels(names: list[str], jobs: int) -> dict[str, float | None]:
     """Seconds each task's first item took, made over ``jobs`` processes, for the tasks of
-    ``names`` not yet compiled."""
+    ``names`` not yet compiled (None: no item made, see :func:`compile_in`)."""
     cold = kernel_cache.missing(names)
     if not cold:
         return {}
@@ -37,10 +37,14 @@ def main(jobs: int) -> None:
     if not seconds:
         click.echo("numba kernels ready (compiled before for these sources)")
         return
-    slowest = max(seconds, key=lambda n: seconds[n])
-    click.echo(f"numba kernels of {len(seconds)} tasks ready in "
-               f"{time.perf_counter() - start:.1f} s with {jobs} processes (slowest: "
-               f"{slowest}, {seconds[slowest]:.1f} s)")
+    made = {name: s for name, s in seconds.items() if s is not None}
+    slowest = max(made, key=lambda n: made[n], default=None)
+    click.echo(f"numba kernels of {len(made)} tasks ready in "
+               f"{time.perf_counter() - start:.1f} s with {jobs} processes"
+               + (f" (slowest: {slowest}, {made[slowest]:.1f} s)" if slowest else ""))
+    if len(made) < len(seconds):
+        raise click.ClickException("no level-1 item could be made of "
+                                   + ", ".join(sorted(set(seconds) - set(made))))
 
 
 if __name__ == "__main__":

@@ -360,21 +360,27 @@ def _compile_kernels(pool: ProcessPoolExecutor, tasks: list[str], options: dict[
 
 
 def compile_in(pool: Executor, tasks: Iterable[str], options: dict[str, Any] | None = None
-               ) -> Iterator[tuple[str, float]]:
+               ) -> Iterator[tuple[str, float | None]]:
     """Compile the kernels of ``tasks`` in ``pool``'s processes, heaviest first, by one
     level-1 item each, and stamp them; yields (task, seconds its item took) as they finish,
-    in that order.  ``options``: the run's task settings (three_view reads its parts)."""
+    in that order.  ``options``: the run's task settings (three_view reads its parts).  A
+    task that cannot make a level-1 item with them (None for its seconds: say, a directory
+    of parts too simple for level 1) is not stamped; its kernels are compiled where used."""
     order = kernel_cache.compile_order(tasks)
     for task, seconds in zip(order, pool.map(_first_item, order, [options] * len(order)),
                              strict=True):
-        kernel_cache.mark_compiled(task)
+        if seconds is not None:
+            kernel_cache.mark_compiled(task)
         yield task, seconds
 
 
-def _first_item(task: str, options: dict[str, Any] | None) -> float:
-    """Make (and drop) one level-1 item of ``task``; returns the seconds it took."""
+def _first_item(task: str, options: dict[str, Any] | None) -> float | None:
+    """Make (and drop) one level-1 item of ``task``: the seconds it took (None: none made)."""
     start = time.perf_counter()
-    make_item(task, 1, 0, 1, 0, options, encode=False)
+    try:
+        make_item(task, 1, 0, 1, 0, options, encode=False)
+    except GenerationError:
+        return None
     return time.perf_counter() - start
 
 

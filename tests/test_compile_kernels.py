@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -10,6 +11,7 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from spatialcad import kernel_cache
+from spatialcad.cad.parts import ASSETS_DIR
 from spatialcad.kernel_cache import HEAVIEST, compile_order
 from spatialcad.pipeline import compile_in
 from spatialcad.tasks.registry import tasks
@@ -61,6 +63,19 @@ def test_one_item_per_task_is_made_in_worker_processes() -> None:
     assert [task for task, _ in seconds] == ["cross_section", "arrow_moving", "rotation_2d"]
     assert all(s > 0.0 for _, s in seconds)
     assert kernel_cache.missing(["arrow_moving", "cross_section", "rotation_2d"]) == []
+
+
+def test_a_task_without_a_level_1_item_is_left_unstamped(tmp_path: Path, monkeypatch) -> None:
+    """Parts only of level 2's face band: a level-2 run can use them, the level-1 item that
+    would compile three_view's kernels cannot be made, and that does not fail the run."""
+    shutil.copy(ASSETS_DIR / "angle_slotted.step", tmp_path / "angle_slotted.step")  # 24 faces
+    stamped_now: list[str] = []
+    monkeypatch.setattr(kernel_cache, "mark_compiled", stamped_now.append)
+    with ProcessPoolExecutor(1, mp_context=get_context("spawn")) as pool:
+        made = list(compile_in(pool, ["three_view", "cube_counting"],
+                               {"deepcad_dir": str(tmp_path)}))
+    assert made[0] == ("three_view", None) and made[1][1] is not None
+    assert stamped_now == ["cube_counting"]
 
 
 def test_generate_compiles_the_kernels_of_its_tasks_first_on_a_cold_cache(
