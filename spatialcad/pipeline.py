@@ -365,7 +365,7 @@ def compile_in(pool: Executor, tasks: Iterable[str], options: dict[str, Any] | N
     level-1 item each, and stamp them; yields (task, seconds its item took) as they finish,
     in that order.  ``options``: the run's task settings (three_view reads its parts).  A
     task that cannot make a level-1 item with them (None for its seconds: say, a directory
-    of parts too simple for level 1) is not stamped; its kernels are compiled where used."""
+    of parts only of level 2's face band) is not stamped; its kernels compile where used."""
     order = kernel_cache.compile_order(tasks)
     for task, seconds in zip(order, pool.map(_first_item, order, [options] * len(order)),
                              strict=True):
