@@ -426,7 +426,8 @@ def _verify_one(image_file: str | None, record: dict[str, Any],
 
 def verify_dir(out: Path, jobs: int = 1) -> tuple[int, list[tuple[str, list[str]]]]:
     """Check benchmark ``out`` as a whole and re-run every item's verifier; return the
-    number of records and ``(where, failures)`` for every failing item or file."""
+    number of records and ``(where, failures)`` for every failing item or file.  With
+    workers, the kernels of its tasks are compiled first as for ``generate``."""
     bench = Benchmark.open(out)
     problems = bench.problems()
     failed: list[tuple[str, list[str]]] = [(name, [p]) for name, p in problems]
@@ -442,8 +443,13 @@ def verify_dir(out: Path, jobs: int = 1) -> tuple[int, list[tuple[str, list[str]
         steps_sound = not unsound.intersection(steps)
         work.append((str(out / image) if sound else None, r,
                      [str(out / s) for s in steps] if steps_sound else None, bench.with_steps))
-    results = parallel_map(_verify_one, work, jobs)
-    for (_, r, _, _), failures in zip(work, progress(results, len(work), "verify"), strict=True):
-        if failures:
-            failed.append((rec.image_path(r), failures))
+    tasks = {t.name for _, r, _, _ in work if (t := registry.by_record_task(r.get("Task")))}
+    with _shared_or_own(None, jobs) as workers:
+        if workers is not None:
+            _compile_kernels(workers, sorted(tasks), {})
+        results = parallel_map(_verify_one, work, jobs, workers)
+        for (_, r, _, _), failures in zip(work, progress(results, len(work), "verify"),
+                                          strict=True):
+            if failures:
+                failed.append((rec.image_path(r), failures))
     return len(bench.records), failed

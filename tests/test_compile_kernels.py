@@ -82,7 +82,7 @@ def test_generate_compiles_the_kernels_of_its_tasks_first_on_a_cold_cache(
         tmp_path: Path) -> None:
     """A run with workers on an empty cache compiles (and stamps) its tasks' kernels before
     its items, a level-1 item each, so a later run of any level compiles none; its items are
-    those of a run in one process."""
+    those of a run in one process.  ``verify --jobs 2`` compiles what it lacks too."""
     cache = tmp_path / "numba"
     cli = [sys.executable, "-m", "spatialcad.cli", "generate", "--task", "cube_counting",
            "--level", "0", "--n", "2", "--seed", "3"]
@@ -93,6 +93,12 @@ def test_generate_compiles_the_kernels_of_its_tasks_first_on_a_cold_cache(
     subprocess.run([*cli, "--out", str(tmp_path / "one")], check=True, capture_output=True)
     for name in ("benchmark.json", "manifest.json"):
         assert (tmp_path / "pool" / name).read_bytes() == (tmp_path / "one" / name).read_bytes()
+    # verify with workers does the same for the tasks of the benchmark it checks
+    for stamp in cache.rglob(f"{kernel_cache.STAMP_PREFIX}.*"):
+        stamp.unlink()
+    subprocess.run([sys.executable, "-m", "spatialcad.cli", "verify", str(tmp_path / "pool"),
+                    "--jobs", "2"], env=_with_cache(cache), check=True, capture_output=True)
+    assert stamped(cache) == {"cube_counting"}
 
 
 def test_a_level_1_item_compiles_every_kernel_later_processes_need(tmp_path: Path) -> None:
