@@ -9,7 +9,8 @@ Sections (``--section``, repeatable; ``make perf`` runs ``tasks``, ``bench`` and
   entry points).
 - ``bench``: the three-level benchmark (every task at levels 0, 1 and 2, ``--bench-n``
   items each) with one ``generate --level 0-2 --jobs J`` (its workers start once), its wall
-  time, and the PNG-encode floor: the time to encode the same images on J cores; and
+  time and CPU time (and so how busy it kept the J cores), and the PNG-encode
+  floor: the time to encode the same images on J cores; and
   whether the disk cache of engineering parts was warm (cold, three_view levels >= 1
   compute their projections: a first run on a machine takes much longer).
 - ``memory``: peak memory (max RSS) of ``generate`` of cheap tasks at 1,000 and 10,000
@@ -24,6 +25,7 @@ from __future__ import annotations
 import cProfile
 import pstats
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -119,6 +121,13 @@ def png_floor(root: Path, jobs: int) -> tuple[int, float]:
     return len(paths), max(busy)
 
 
+def _children_cpu() -> float:
+    """CPU seconds (user and system) of this process's finished child processes and theirs
+    (a ``generate``'s workers count once it has joined them)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def cache_entries() -> int:
     """Entries in the disk cache of part solids, projections and tessellations."""
     root = disk_cache.cache_dir()
@@ -128,18 +137,21 @@ def cache_entries() -> int:
 def three_levels(n: int, seed: int, jobs: int) -> None:
     before = cache_entries()
     with tempfile.TemporaryDirectory() as tmp:
+        cpu = _children_cpu()
         start = time.perf_counter()
         done = subprocess.run(
             [sys.executable, "-m", "spatialcad.cli", "generate", "--task", "all", "--level",
              "0-2", "--n", str(n), "--seed", str(seed), "--jobs", str(jobs), "--out",
              f"{tmp}/L{{level}}"], check=True, stdout=subprocess.PIPE, text=True)
         wall = time.perf_counter() - start
+        cpu = _children_cpu() - cpu
         levels = [float(t) for t in re.findall(r" at level \d+ to .* in ([0-9.]+) s ",
                                                  done.stdout)]
         images, floor = png_floor(Path(tmp), jobs)
     click.echo(f"three-level benchmark: {images} items (levels 0-2, {n} per task) with one "
                f"`generate --level 0-2 --jobs {jobs}` in {wall:.1f} s ({images / wall:.1f} "
-               f"items/s; levels 0, 1, 2: {', '.join(f'{t:.1f}' for t in levels)} s); "
+               f"items/s; levels 0, 1, 2: {', '.join(f'{t:.1f}' for t in levels)} s; "
+               f"{cpu:.0f} s of CPU, {cpu / wall / jobs:.0%} of {jobs} cores); "
                f"PNG-encode floor {floor:.1f} s; ratio {wall / floor:.1f}x")
     made, root = cache_entries() - before, disk_cache.cache_dir()
     if root is None:
