@@ -42,22 +42,30 @@ def _stamp_dir() -> Path | None:
 
 
 @cache
-def _sources_key() -> str:
-    """Names the package's sources and numba's compiler for this CPU."""
+def _target_key() -> str:
+    """Names numba's compiler and the CPU it compiles for (a cache shared by nodes of
+    several CPU types holds kernels for each)."""
     import numba
     from numba.core.registry import cpu_target
 
-    digest = hashlib.sha256(repr((numba.__version__, sys.version,
-                                  cpu_target.target_context.codegen().magic_tuple())).encode())
+    magic = cpu_target.target_context.codegen().magic_tuple()
+    return hashlib.sha256(repr((numba.__version__, sys.version, magic)).encode()).hexdigest()[:12]
+
+
+@cache
+def _sources_key() -> str:
+    """Names the package's sources as numba tells whether a cached kernel is stale."""
+    digest = hashlib.sha256()
     for path in sorted(PACKAGE.rglob("*.py")):
         stat = path.stat()
         digest.update(f"{path.relative_to(PACKAGE)} {stat.st_mtime_ns} {stat.st_size}\n".encode())
-    return digest.hexdigest()[:16]
+    return digest.hexdigest()[:12]
 
 
 def _stamp(task: str) -> Path | None:
     where = _stamp_dir()
-    return None if where is None else where / f"{STAMP_PREFIX}.{task}.{_sources_key()}"
+    return None if where is None else (
+        where / f"{STAMP_PREFIX}.{task}.{_target_key()}.{_sources_key()}")
 
 
 def missing(names: Iterable[str]) -> list[str]:
@@ -67,13 +75,13 @@ def missing(names: Iterable[str]) -> list[str]:
 
 
 def mark_compiled(task: str) -> None:
-    """Stamp ``task`` (and drop its stamps for other sources)."""
+    """Stamp ``task`` (and drop its stamps for other sources on this CPU)."""
     stamp = _stamp(task)
     if stamp is None:
         return
-    for old in stamp.parent.glob(f"{STAMP_PREFIX}.{task}.*"):
-        old.unlink(missing_ok=True)
     try:
+        for old in stamp.parent.glob(f"{STAMP_PREFIX}.{task}.{_target_key()}.*"):
+            old.unlink(missing_ok=True)
         stamp.touch()
     except OSError:
         pass  # a cache numba can read but we cannot write: the next run compiles again

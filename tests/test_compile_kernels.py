@@ -65,6 +65,21 @@ def test_one_item_per_task_is_made_in_worker_processes() -> None:
     assert kernel_cache.missing(["arrow_moving", "cross_section", "rotation_2d"]) == []
 
 
+def test_stamps_follow_the_sources_per_cpu_type(tmp_path: Path, monkeypatch) -> None:
+    """A new stamp replaces the task's stamp for other sources on the same CPU type, not
+    those of other CPU types (nodes of several types can share one cache)."""
+    monkeypatch.setattr(kernel_cache, "_stamp_dir", lambda: tmp_path)
+    for target, sources in (("cpuA", "v1"), ("cpuB", "v1"), ("cpuA", "v2")):
+        monkeypatch.setattr(kernel_cache, "_target_key", lambda t=target: t)
+        monkeypatch.setattr(kernel_cache, "_sources_key", lambda s=sources: s)
+        assert kernel_cache.missing(["rotation_2d"]) == ["rotation_2d"]
+        kernel_cache.mark_compiled("rotation_2d")
+        assert kernel_cache.missing(["rotation_2d", "cube_counting"]) == ["cube_counting"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        f"{kernel_cache.STAMP_PREFIX}.rotation_2d.cpuA.v2",
+        f"{kernel_cache.STAMP_PREFIX}.rotation_2d.cpuB.v1"]
+
+
 def test_a_task_without_a_level_1_item_is_left_unstamped(tmp_path: Path, monkeypatch) -> None:
     """Parts only of level 2's face band: a level-2 run can use them, the level-1 item that
     would compile three_view's kernels cannot be made, and that does not fail the run."""
