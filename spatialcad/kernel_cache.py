@@ -34,7 +34,9 @@ def compile_order(names: Iterable[str]) -> list[str]:
 
 @cache
 def _stamp_dir() -> Path | None:
-    """numba's cache directory for this package's kernels (None: not known)."""
+    """numba's cache directory for this package's kernels, as numba's cache object of one
+    kernel names it (None: a numba without that attribute; then nothing is stamped and runs
+    compile as numba does by itself)."""
     from spatialcad.render import raster
 
     path = getattr(getattr(raster._scan, "_cache", None), "_cache_path", None)
