@@ -10,18 +10,7 @@ from multiprocessing import get_context
 
 import click
 
-from spatialcad import kernel_cache
-from spatialcad.pipeline import compile_in
-
-
-def compile_kernels(names: list[str], jobs: int) -> dict[str, float | None]:
-    """Seconds each task's first item took, made over ``jobs`` processes, for the tasks of
-    ``names`` not yet compiled (None: no item made, see :func:`compile_in`)."""
-    cold = kernel_cache.missing(names)
-    if not cold:
-        return {}
-    with ProcessPoolExecutor(jobs, mp_context=get_context("spawn")) as pool:
-        return dict(compile_in(pool, cold))
+from spatialcad.pipeline import compile_missing
 
 
 @click.command()
@@ -33,7 +22,8 @@ def main(jobs: int) -> None:
     from spatialcad.tasks.registry import tasks
 
     start = time.perf_counter()
-    seconds = compile_kernels(list(tasks()), jobs)
+    with ProcessPoolExecutor(jobs, mp_context=get_context("spawn")) as pool:  # starts lazily
+        seconds = compile_missing(pool, list(tasks()))
     if not seconds:
         click.echo("numba kernels ready (compiled before for these sources)")
         return

@@ -242,19 +242,15 @@ def worker_pool(jobs: int) -> Iterator[ProcessPoolExecutor | None]:
 
 
 def parallel_map(fn: Callable[..., R], jobs_args: Iterable[tuple], jobs: int,
-                 pool: ProcessPoolExecutor | None = None) -> Iterator[R]:
-    """``fn(*args)`` for each args tuple, in order, over ``jobs`` processes (1: in-process):
-    those of ``pool`` (:func:`worker_pool`), or ones started for this call.
+                 pool: ProcessPoolExecutor | None) -> Iterator[R]:
+    """``fn(*args)`` for each args tuple, in order, over the ``jobs`` processes of ``pool``
+    (:func:`worker_pool`; None: in this process).
 
     At most ``WINDOW_PER_JOB * jobs`` calls are queued at once, so ``jobs_args`` may be long
     and lazy.  If the caller stops early or is interrupted, the workers are killed at once.
     """
     if pool is None:
-        if jobs <= 1:
-            yield from (fn(*a) for a in jobs_args)
-            return
-        with worker_pool(jobs) as own:
-            yield from parallel_map(fn, jobs_args, jobs, own)
+        yield from (fn(*a) for a in jobs_args)
         return
     pending: deque[Future[R]] = deque()
     try:
@@ -300,7 +296,7 @@ def generate(
     ``with_steps``: records and pictures of step-by-step solutions (spatialcad/steps.py).
     ``pool``: worker processes shared with other runs (:func:`worker_pool`; ``jobs`` of them).
     With workers, the numba kernels of ``tasks`` are compiled first where numba's disk cache
-    lacks them (:func:`_compile_kernels`).
+    lacks them (:func:`compile_missing`).
     """
     plan = RunPlan(tuple(tasks), n, shard)
     plan.check()
@@ -323,7 +319,7 @@ def generate(
             rejected = unverified = 0
             with _shared_or_own(pool, jobs) as workers:
                 if workers is not None and done < len(plan):
-                    _compile_kernels(workers, tasks, options)
+                    compile_missing(workers, tasks, options)
                 bar = progress(parallel_map(make_item, work, jobs, workers), len(plan),
                                "generate", done)
                 for result in bar:
@@ -339,7 +335,8 @@ def generate(
 @contextmanager
 def _shared_or_own(pool: ProcessPoolExecutor | None, jobs: int
                    ) -> Iterator[ProcessPoolExecutor | None]:
-    """``pool``, else ``jobs`` workers of the run's own (:func:`worker_pool`)."""
+    """``pool``, else ``jobs`` workers of the run's own (:func:`worker_pool`; None for
+    ``jobs <= 1``)."""
     if pool is not None:
         yield pool
         return
@@ -347,16 +344,16 @@ def _shared_or_own(pool: ProcessPoolExecutor | None, jobs: int
         yield own
 
 
-def _compile_kernels(pool: ProcessPoolExecutor, tasks: list[str], options: dict[str, Any]
-                     ) -> None:
-    """Compile the numba kernels of ``tasks`` not yet in numba's disk cache, one task per
-    worker at a time: otherwise every worker compiles each kernel it meets, all of them the
-    same ones at the same time (spatialcad/kernel_cache.py)."""
+def compile_missing(pool: Executor, tasks: Iterable[str],
+                    options: dict[str, Any] | None = None) -> dict[str, float | None]:
+    """Compile the numba kernels of ``tasks`` not yet in numba's disk cache (no stamp,
+    spatialcad/kernel_cache.py) with :func:`compile_in`, showing progress; otherwise every
+    worker compiles each kernel it meets, all of them the same ones at the same time."""
     cold = kernel_cache.missing(tasks)
-    if cold:
-        for _ in progress(compile_in(pool, cold, options), len(cold), "compile numba kernels",
-                          unit="task"):
-            pass
+    if not cold:
+        return {}
+    return dict(progress(compile_in(pool, cold, options), len(cold), "compile numba kernels",
+                         unit="task"))
 
 
 def compile_in(pool: Executor, tasks: Iterable[str], options: dict[str, Any] | None = None
@@ -446,7 +443,7 @@ def verify_dir(out: Path, jobs: int = 1) -> tuple[int, list[tuple[str, list[str]
     tasks = {t.name for _, r, _, _ in work if (t := registry.by_record_task(r.get("Task")))}
     with _shared_or_own(None, jobs) as workers:
         if workers is not None:
-            _compile_kernels(workers, sorted(tasks), {})
+            compile_missing(workers, sorted(tasks))
         results = parallel_map(_verify_one, work, jobs, workers)
         for (_, r, _, _), failures in zip(work, progress(results, len(work), "verify"),
                                           strict=True):
