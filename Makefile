@@ -81,7 +81,7 @@ test: lint test-deps kernels
 	$(VPY) -m pytest
 
 perf: setup bytecode kernels
-	$(VPY) -m spatialcad.perf --level 1 --n $(PERF_N) --section tasks --section bench \
+	$(VPY) -m spatialcad.perf --level 0-2 --n $(PERF_N) --section tasks --section bench \
 		--section forms
 
 lint: setup

@@ -180,7 +180,7 @@ def generate(task_spec: str, level_spec: str, n: int, seed: int, out: Path | Non
     Several levels (e.g. --level 0-2 --out output/bench-L{level}) make one directory per
     level, each the same bytes as a run of that level alone.
     """
-    levels = _parse_levels(level_spec)
+    levels = parse_levels(level_spec)
     try:
         shard = parse_shard(shard_spec) if shard_spec is not None else None
     except ValueError as exc:
@@ -235,7 +235,7 @@ def generate(task_spec: str, level_spec: str, n: int, seed: int, out: Path | Non
                             with_steps, pool)
 
 
-def _parse_levels(spec: str) -> list[int]:
+def parse_levels(spec: str) -> list[int]:
     """``--level``: "2", "0,1,2" or "0-2" -> the levels, in order."""
     parts = [p.strip() for p in spec.split(",")]
     levels: list[int] = []

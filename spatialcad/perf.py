@@ -2,11 +2,13 @@
 
 Sections (``--section``, repeatable; ``make perf`` runs ``tasks``, ``bench`` and ``forms``):
 
-- ``tasks``: each task makes ``n`` items in-process twice, once plain (items/s; round by
-  round across the tasks), once under cProfile to split the time into geometry (scene
-  building, exact answers, FreeCAD), rendering (rasterizer, 2D drawings, composite layout),
-  PNG encoding/decoding and verification (shares from the cumulative time of the stage
-  entry points).
+- ``tasks``: each task makes ``n`` items in-process at each ``--level`` (default 0-2)
+  twice, once plain (items/s; round by round across the tasks and levels), once under
+  cProfile to split the time into geometry (scene building, exact answers, FreeCAD),
+  rendering (rasterizer, 2D drawings, composite layout), PNG encoding/decoding and
+  verification (shares from the cumulative time of the stage entry points); then each
+  task's items/s over the levels together, the three-level benchmark's mix, and the tasks
+  slower than a third of the median (the 3x rule).
 - ``bench``: the three-level benchmark (every task at levels 0, 1 and 2, ``--bench-n``
   items each) with one ``generate --level 0-2 --jobs J`` (its workers start once), its wall
   time and CPU time (and so how busy it kept the J cores), and the PNG-encode
@@ -37,6 +39,7 @@ import click
 
 from spatialcad import api, forms
 from spatialcad.cad import disk_cache
+from spatialcad.cli import parse_levels
 from spatialcad.pipeline import make_item
 from spatialcad.render.png import decode_png, encode_png
 from spatialcad.tasks import registry
@@ -64,45 +67,57 @@ def stage_seconds(stats: pstats.Stats) -> dict[str, float]:
     return seconds
 
 
-def task_speeds(level: int, n: int, seed: int, names: list[str]) -> None:
-    """Items/s of each task at ``level`` and where its time goes.  The timed items run round
-    by round (item i of every task, then item i + 1), so that a machine whose speed drifts
-    during the run slows every task alike (their ratios are what the 3x rule compares)."""
+def task_speeds(levels: list[int], n: int, seed: int, names: list[str]) -> None:
+    """Items/s of each task at each of ``levels`` and where its time goes, then each task's
+    items/s over all of them (``n`` items a level: the three-level benchmark's mix), which
+    the 3x rule compares.  The timed items run round by round (item i of every task and
+    level, then item i + 1), so that a machine whose speed drifts during the run slows every
+    task alike (their ratios are what the rule compares)."""
     tasks = registry.tasks()
-    levels: dict[str, int] = {}
+    runs = []  # (task, level); a task past its last level runs at that one
     for name in names:
         top = tasks[name].max_level
-        levels[name] = level if top is None else min(level, top)
-        make_item(name, levels[name], 0, n, seed + 1)  # warm-up: imports, FreeCAD, caches
-    seconds = dict.fromkeys(names, 0.0)
-    rejected = dict.fromkeys(names, 0)
+        for lv in sorted({lv if top is None else min(lv, top) for lv in levels}):
+            runs.append((name, lv))
+            make_item(name, lv, 0, n, seed + 1)  # warm-up: imports, FreeCAD, caches
+    seconds = dict.fromkeys(runs, 0.0)
+    rejected = dict.fromkeys(runs, 0)
     for i in range(n):
-        for name in names:
+        for run in runs:
             start = time.perf_counter()
-            rejected[name] += make_item(name, levels[name], i, n, seed).rejected
-            seconds[name] += time.perf_counter() - start
+            rejected[run] += make_item(*run, i, n, seed).rejected
+            seconds[run] += time.perf_counter() - start
     click.echo(f"{'task':<20} {'level':>5} {'items/s':>8} {'rejects/item':>12} "
                f"{'geometry':>9} {'rendering':>9} {'png':>6} {'verify':>7}")
-    rates = [n / seconds[name] for name in names]
-    for name, rate in zip(names, rates, strict=True):
-        prof = cProfile.Profile()
-        prof.enable()
-        for i in range(n):
-            make_item(name, levels[name], i, n, seed)
-        prof.disable()
-        stats = pstats.Stats(prof)
-        total = stats.total_tt  # type: ignore[attr-defined]
-        parts = stage_seconds(stats)
-        geometry = max(0.0, total - sum(parts.values()))
-        share = {k: 100 * v / total for k, v in {"geometry": geometry, **parts}.items()}
+    for run in runs:
+        share = _time_shares(*run, n, seed)
         click.echo(
-            f"{name:<20} {levels[name]:>5} {rate:>8.2f} {rejected[name] / n:>12.2f} "
+            f"{run[0]:<20} {run[1]:>5} {n / seconds[run]:>8.2f} {rejected[run] / n:>12.2f} "
             f"{share['geometry']:>8.0f}% {share['rendering']:>8.0f}% {share['png']:>5.0f}% "
             f"{share['verification']:>6.0f}%")
-    median = sorted(rates)[len(rates) // 2]
-    slow = [f"{nm} {r:.2f}" for nm, r in zip(names, rates, strict=True) if r < median / 3]
+    rates = {name: sum(n for task, _ in runs if task == name)
+             / sum(t for (task, _), t in seconds.items() if task == name) for name in names}
+    median = sorted(rates.values())[len(rates) // 2]
+    click.echo(f"items/s over levels {', '.join(map(str, levels))} ({n} items a level): "
+               + ", ".join(f"{name} {rate:.2f}" for name, rate in rates.items()))
+    slow = [f"{name} {rate:.2f}" for name, rate in rates.items() if rate < median / 3]
     click.echo(f"median {median:.2f} items/s; tasks slower than a third of it: "
                f"{', '.join(slow) or 'none'}")
+
+
+def _time_shares(name: str, level: int, n: int, seed: int) -> dict[str, float]:
+    """Percent of the time of ``n`` items in geometry, rendering, PNG and verification
+    (from a cProfile run of them)."""
+    prof = cProfile.Profile()
+    prof.enable()
+    for i in range(n):
+        make_item(name, level, i, n, seed)
+    prof.disable()
+    stats = pstats.Stats(prof)
+    total = stats.total_tt  # type: ignore[attr-defined]
+    parts = stage_seconds(stats)
+    geometry = max(0.0, total - sum(parts.values()))
+    return {k: 100 * v / total for k, v in {"geometry": geometry, **parts}.items()}
 
 
 def _encode_seconds(paths: list[str]) -> float:
@@ -235,27 +250,30 @@ def form_speeds(level: int, n: int, seed: int, names: list[str]) -> None:
 @click.command()
 @click.option("--section", "sections", multiple=True, type=click.Choice(["tasks", "bench",
               "memory", "forms"]), help="What to measure (default: tasks and bench).")
-@click.option("--level", type=int, default=1, show_default=True, help="Level of `tasks`.")
+@click.option("--level", "level_spec", default="0-2", show_default=True,
+              help="Levels of `tasks`: a level (1), a list (0,1,2) or a range (0-2).")
+@click.option("--forms-level", type=int, default=1, show_default=True,
+              help="Level of `forms`.")
 @click.option("--n", "n", type=int, default=8, show_default=True, help="Items per task.")
 @click.option("--bench-n", type=int, default=40, show_default=True,
               help="Items per task and level of `bench`.")
 @click.option("--jobs", type=int, default=2, show_default=True, help="Processes of `bench`.")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--task", "task_spec", default="all", show_default=True)
-def main(sections: tuple[str, ...], level: int, n: int, bench_n: int, jobs: int, seed: int,
-         task_spec: str) -> None:
+def main(sections: tuple[str, ...], level_spec: str, forms_level: int, n: int, bench_n: int,
+         jobs: int, seed: int, task_spec: str) -> None:
     """Measure generation speed per task, the three-level benchmark, memory, and the
     Python API's speed per question form."""
     sections = sections or ("tasks", "bench")
     names = list(registry.tasks()) if task_spec == "all" else task_spec.split(",")
     if "tasks" in sections:
-        task_speeds(level, n, seed, names)
+        task_speeds(parse_levels(level_spec), n, seed, names)
     if "bench" in sections:
         three_levels(bench_n, seed, jobs)
     if "memory" in sections:
         memory(CHEAP_TASKS)
     if "forms" in sections:
-        form_speeds(level, n, seed, names)
+        form_speeds(forms_level, n, seed, names)
 
 
 if __name__ == "__main__":

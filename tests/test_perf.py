@@ -11,15 +11,19 @@ import sys
 
 def test_tasks_and_forms_sections_report_each_task():
     done = subprocess.run([sys.executable, "-m", "spatialcad.perf", "--section", "tasks",
-                           "--section", "forms", "--level", "1", "--n", "2", "--task",
+                           "--section", "forms", "--level", "0-1", "--n", "2", "--task",
                            "cube_counting,arrow_moving,rotation_2d"],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     rows = [line.split() for line in done.stdout.splitlines()]
     tasks = [r for r in rows if r and r[0] in ("cube_counting", "arrow_moving", "rotation_2d")]
-    assert len(tasks) == 6  # one row per task in each section
+    assert len(tasks) == 9  # tasks: one row per task and level; forms: one per task
+    assert [(r[0], r[1]) for r in tasks[:2]] == [("cube_counting", "0"), ("cube_counting", "1")]
     forms = {r[0]: r for r in tasks if r[3].endswith("x")}  # the forms section's rows
     assert len(forms) == 3
+    over = next(x for x in done.stdout.splitlines() if x.startswith("items/s over levels"))
+    assert re.fullmatch(r"items/s over levels 0, 1 \(2 items a level\): cube_counting "
+                        r"\d+\.\d\d, arrow_moving \d+\.\d\d, rotation_2d \d+\.\d\d", over)
     assert forms["rotation_2d"][4:6] == ["-", "-"]  # no open form
     assert forms["arrow_moving"][4] != "-"  # its end-state items have one
     assert re.search(r"slowest form: \d+\.\d\dx", done.stdout)
