@@ -73,8 +73,10 @@ def test_areas_centroids_and_normalised_pieces() -> None:
     full = area > 0.0
     assert np.allclose(centroid[full], shapely.get_coordinates(shapely.centroid(
         sections[full, 0])), rtol=0.0, atol=1e-12)
-    unit = cp.normalized(pieces, area, centroid)
-    unit_area, unit_centroid = cp.areas_and_centroids(unit)
+    got = cp.described(pieces)
+    assert np.array_equal(got.area, area) and np.array_equal(got.centroid, centroid)
+    assert np.array_equal(got.shared, np.zeros(len(area)))  # one piece a section
+    unit_area, unit_centroid = cp.areas_and_centroids(got.unit)
     assert np.allclose(unit_area[full], 1.0) and np.allclose(unit_centroid, 0.0, atol=1e-12)
 
 

@@ -3,7 +3,7 @@
 Every solid of a cross-section stack is convex, so a plane cuts it in a convex piece, and
 the pieces of different solids meet at most along a joint line (solids are stacked, not
 interpenetrating; the one exception, a horizontal plane exactly at a joint, shows in
-:func:`self_overlaps`).  The area shared by two such unions is then the sum, over pairs of
+:func:`described`).  The area shared by two such unions is then the sum, over pairs of
 pieces, of the area shared by two convex polygons, computed here in time linear in their
 vertex counts: both are cut into vertical slabs at every vertex's x, where each is an
 interval between two linear functions of x, and the overlap's height ``min(top) -
@@ -128,14 +128,43 @@ def polygons(p: Pieces) -> np.ndarray:
     return out
 
 
-def self_overlaps(p: Pieces) -> np.ndarray:
-    """For each section, the area its pieces share with each other (0 when they only meet
-    along edges, as the pieces of stacked solids do)."""
-    return _self_overlaps(p.coords, p.counts)
+class Described(NamedTuple):
+    """What comparing sections needs of them (:func:`described`): each one's ``area``,
+    ``centroid`` (0 without area), the area its pieces ``shared`` (0 when they only meet
+    along edges, as the pieces of stacked solids do), and its pieces moved to centroid 0 and
+    scaled to unit area, ``unit`` (as :func:`spatialcad.geometry.section_shape.normalized`
+    does their union)."""
+
+    area: np.ndarray  # (S,)
+    centroid: np.ndarray  # (S, 2)
+    shared: np.ndarray  # (S,)
+    unit: Pieces
+
+
+def described(p: Pieces) -> Described:
+    """Each section's area, centroid, self-overlap and normalised pieces, in one compiled
+    pass."""
+    area, centroid, shared, unit = _described(p.coords, p.counts)
+    return Described(area, centroid, shared, Pieces(unit, p.counts))
+
+
+@numba.njit(cache=True, nogil=True)
+def _described(coords: np.ndarray, counts: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover
+    area, centroid = _areas_and_centroids(coords, counts)
+    unit = np.empty_like(coords)
+    for s in range(len(counts)):
+        scale = np.sqrt(area[s]) if area[s] > 0.0 else 1.0
+        for k in range(coords.shape[1]):
+            for i in range(coords.shape[2]):  # the padding too: rows compare whole
+                for d in range(2):
+                    unit[s, k, i, d] = (coords[s, k, i, d] - centroid[s, d]) / scale
+    return area, centroid, _self_overlaps(coords, counts), unit
 
 
 @numba.njit(cache=True, nogil=True)
 def _self_overlaps(coords: np.ndarray, counts: np.ndarray) -> np.ndarray:  # pragma: no cover
+    """For each section, the area its pieces share with each other."""
     out = np.zeros(len(counts))
     chains = np.empty((8, coords.shape[2] + 1))
     for s in range(len(counts)):
@@ -278,13 +307,6 @@ def _areas_and_centroids(coords: np.ndarray,
         if area[s] > 0.0:
             centroid[s, 0], centroid[s, 1] = mx / (6.0 * area[s]), my / (6.0 * area[s])
     return area, centroid
-
-
-def normalized(p: Pieces, area: np.ndarray, centroid: np.ndarray) -> Pieces:
-    """Each section moved to centroid 0 and scaled to unit area, from its ``area`` and
-    ``centroid`` (as :func:`spatialcad.geometry.section_shape.normalized` does its union)."""
-    scale = np.sqrt(np.where(area > 0.0, area, 1.0))
-    return Pieces((p.coords - centroid[:, None, None]) / scale[:, None, None, None], p.counts)
 
 
 def overlaps(a: Pieces, ia: np.ndarray, b: Pieces, ib: np.ndarray) -> np.ndarray:

@@ -194,8 +194,24 @@ def _slabs(below: np.ndarray, total: np.ndarray) -> np.ndarray:
 def piece_profiles(pieces: cp.Pieces) -> np.ndarray:
     """:func:`profiles` of sections held as (normalised) convex pieces; zeros for empty
     ones (profiles add up over pieces with disjoint interiors)."""
-    area, _ = cp.areas_and_centroids(pieces)
-    return _slabs(_piece_areas_below(pieces.coords, pieces.counts, _DIRS, _CUTS), area)
+    return _piece_profiles(pieces.coords, pieces.counts, _DIRS, _CUTS)
+
+
+@numba.njit(cache=True, nogil=True)
+def _piece_profiles(coords: np.ndarray, counts: np.ndarray, dirs: np.ndarray,
+                    cuts: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+    """:func:`piece_profiles`: :func:`_slabs` of :func:`_piece_areas_below`, compiled."""
+    area, _ = cp._areas_and_centroids(coords, counts)
+    below = _piece_areas_below(coords, counts, dirs, cuts)
+    out = np.empty((len(counts), len(dirs), len(cuts) + 1))
+    for s in range(len(counts)):
+        for d in range(len(dirs)):
+            last = 0.0
+            for c in range(len(cuts)):
+                out[s, d, c] = below[s, d, c] - last
+                last = below[s, d, c]
+            out[s, d, len(cuts)] = area[s] - last
+    return out
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -548,9 +564,8 @@ def _steps(s: _Taken, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def _sampled(section_at: Callable[[np.ndarray], cp.Pieces], offsets: np.ndarray) -> Samples:
     """The sections at ``offsets`` (steps not yet known: zeros, one per section)."""
     pieces = section_at(offsets)
-    area, centroid = cp.areas_and_centroids(pieces)
-    disjoint = cp.self_overlaps(pieces) <= 1e-9 * area
-    unit = cp.normalized(pieces, area, centroid)
+    area, centroid, shared, unit = cp.described(pieces)
+    disjoint = shared <= 1e-9 * area
     prof = piece_profiles(unit)
     if not disjoint.all():  # overlapping pieces: the profiles of their unions
         overlapping = unions(cp.polygons(pieces.rows(~disjoint)))
