@@ -40,8 +40,10 @@ def hulls(xy: np.ndarray, group: np.ndarray, shape: tuple[int, int]) -> Pieces:
     """The convex hull of each group of points as the piece ``divmod(group, K)`` of an
     (S, K) ``shape`` of pieces (counter-clockwise from the leftmost vertex, collinear and
     repeated points dropped); groups without area, and those without points, no piece."""
-    order = np.argsort(group, kind="stable")
-    xy, group = np.ascontiguousarray(xy[order], dtype=np.float64), group[order]
+    if np.any(group[1:] < group[:-1]):  # grouped (a stable sort keeps each group's order)
+        order = np.argsort(group, kind="stable")
+        xy, group = xy[order], group[order]
+    xy = np.ascontiguousarray(xy, dtype=np.float64)
     bounds = np.searchsorted(group, np.arange(shape[0] * shape[1] + 1))
     size = max(3, int(np.diff(bounds).max(initial=0)) + 1)
     coords = np.zeros((shape[0] * shape[1], size, 2))
