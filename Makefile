@@ -25,7 +25,7 @@ TASK ?= all
 SEED ?= 0
 OUT ?= output/bench-L{level}
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
-PERF_N ?= 8
+PERF_N ?= 20
 
 .PHONY: setup freecad bytecode kernels bench test test-deps perf lint clean
 

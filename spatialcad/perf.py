@@ -2,9 +2,9 @@
 
 Sections (``--section``, repeatable; ``make perf`` runs ``tasks``, ``bench`` and ``forms``):
 
-- ``tasks``: each task makes ``n`` items in-process at each ``--level`` (default 0-2)
-  twice, once plain (items/s; round by round across the tasks and levels), once under
-  cProfile to split the time into geometry (scene building, exact answers, FreeCAD),
+- ``tasks``: each task makes ``n`` items in-process at each ``--level`` (default 0-2),
+  timed (items/s; round by round across the tasks and levels), then up to 8 of them again
+  under cProfile to split the time into geometry (scene building, exact answers, FreeCAD),
   rendering (rasterizer, 2D drawings, composite layout), PNG encoding/decoding and
   verification (shares from the cumulative time of the stage entry points); then each
   task's items/s over the levels together, the three-level benchmark's mix, and the tasks
@@ -56,6 +56,7 @@ STAGES: dict[str, list[tuple[str, str]]] = {
     "verification": [("spatialcad/verification.py", "run_verifier")],
 }
 CHEAP_TASKS = "cube_counting,rotation_2d,arrow_moving"
+PROFILED = 8  # items per task and level run again under cProfile for the time shares
 
 
 def stage_seconds(stats: pstats.Stats) -> dict[str, float]:
@@ -90,7 +91,7 @@ def task_speeds(levels: list[int], n: int, seed: int, names: list[str]) -> None:
     click.echo(f"{'task':<20} {'level':>5} {'items/s':>8} {'rejects/item':>12} "
                f"{'geometry':>9} {'rendering':>9} {'png':>6} {'verify':>7}")
     for run in runs:
-        share = _time_shares(*run, n, seed)
+        share = _time_shares(*run, min(n, PROFILED), seed)
         click.echo(
             f"{run[0]:<20} {run[1]:>5} {n / seconds[run]:>8.2f} {rejected[run] / n:>12.2f} "
             f"{share['geometry']:>8.0f}% {share['rendering']:>8.0f}% {share['png']:>5.0f}% "
