@@ -99,10 +99,13 @@ def task_speeds(levels: list[int], n: int, seed: int, names: list[str]) -> None:
     rates = {name: sum(n for task, _ in runs if task == name)
              / sum(t for (task, _), t in seconds.items() if task == name) for name in names}
     median = sorted(rates.values())[len(rates) // 2]
-    click.echo(f"items/s over levels {', '.join(map(str, levels))} ({n} items a level): "
+    click.echo(f"items/s over level{'s' * (len(levels) > 1)} {', '.join(map(str, levels))} "
+               f"({n} item{'s' * (n > 1)} a level): "
                + ", ".join(f"{name} {rate:.2f}" for name, rate in rates.items()))
+    slowest = min(rates, key=rates.__getitem__)
     slow = [f"{name} {rate:.2f}" for name, rate in rates.items() if rate < median / 3]
-    click.echo(f"median {median:.2f} items/s; tasks slower than a third of it: "
+    click.echo(f"median {median:.2f} items/s; slowest {slowest} ({median / rates[slowest]:.1f}x "
+               f"the median's time per item); tasks slower than a third of it: "
                f"{', '.join(slow) or 'none'}")
 
 

@@ -27,7 +27,8 @@ def test_tasks_and_forms_sections_report_each_task():
     assert forms["rotation_2d"][4:6] == ["-", "-"]  # no open form
     assert forms["arrow_moving"][4] != "-"  # its end-state items have one
     assert re.search(r"slowest form: \d+\.\d\dx", done.stdout)
-    assert "median" in done.stdout
+    assert re.search(r"median \d+\.\d\d items/s; slowest \w+ \(\d+\.\dx the median's time "
+                     r"per item\); tasks slower than a third of it: ", done.stdout)
 
 
 def test_bench_section_reports_three_levels_and_the_png_floor(tmp_path):
