@@ -258,10 +258,12 @@ def form_speeds(level: int, n: int, seed: int, names: list[str]) -> None:
               help="Levels of `tasks`: a level (1), a list (0,1,2) or a range (0-2).")
 @click.option("--forms-level", type=int, default=1, show_default=True,
               help="Level of `forms`.")
-@click.option("--n", "n", type=int, default=8, show_default=True, help="Items per task.")
-@click.option("--bench-n", type=int, default=40, show_default=True,
+@click.option("--n", "n", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Items per task and level of `tasks`, per task of `forms`.")
+@click.option("--bench-n", type=click.IntRange(min=1), default=40, show_default=True,
               help="Items per task and level of `bench`.")
-@click.option("--jobs", type=int, default=2, show_default=True, help="Processes of `bench`.")
+@click.option("--jobs", type=click.IntRange(min=1), default=2, show_default=True,
+              help="Processes of `bench`.")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--task", "task_spec", default="all", show_default=True)
 def main(sections: tuple[str, ...], level_spec: str, forms_level: int, n: int, bench_n: int,
