@@ -96,8 +96,10 @@ def task_speeds(levels: list[int], n: int, seed: int, names: list[str]) -> None:
             f"{run[0]:<20} {run[1]:>5} {n / seconds[run]:>8.2f} {rejected[run] / n:>12.2f} "
             f"{share['geometry']:>8.0f}% {share['rendering']:>8.0f}% {share['png']:>5.0f}% "
             f"{share['verification']:>6.0f}%")
-    rates = {name: sum(n for task, _ in runs if task == name)
-             / sum(t for (task, _), t in seconds.items() if task == name) for name in names}
+    spent = dict.fromkeys(names, 0.0)  # seconds of each task's n items a level
+    for (name, _), t in seconds.items():
+        spent[name] += t
+    rates = {name: n * sum(task == name for task, _ in runs) / spent[name] for name in names}
     median = sorted(rates.values())[len(rates) // 2]
     click.echo(f"items/s over level{'s' * (len(levels) > 1)} {', '.join(map(str, levels))} "
                f"({n} item{'s' * (n > 1)} a level): "

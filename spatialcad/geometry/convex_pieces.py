@@ -40,7 +40,7 @@ def hulls(xy: np.ndarray, group: np.ndarray, shape: tuple[int, int]) -> Pieces:
     """The convex hull of each group of points as the piece ``divmod(group, K)`` of an
     (S, K) ``shape`` of pieces (counter-clockwise from the leftmost vertex, collinear and
     repeated points dropped); groups without area, and those without points, no piece."""
-    if np.any(group[1:] < group[:-1]):  # grouped (a stable sort keeps each group's order)
+    if np.any(group[1:] < group[:-1]):  # not grouped yet (stably: each group keeps its order)
         order = np.argsort(group, kind="stable")
         xy, group = xy[order], group[order]
     xy = np.ascontiguousarray(xy, dtype=np.float64)
@@ -154,11 +154,11 @@ def described(p: Pieces) -> Described:
 def _described(coords: np.ndarray, counts: np.ndarray
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover
     area, centroid = _areas_and_centroids(coords, counts)
-    unit = np.empty_like(coords)
+    unit = np.zeros_like(coords)  # nothing reads past a piece's count: the padding stays 0
     for s in range(len(counts)):
         scale = np.sqrt(area[s]) if area[s] > 0.0 else 1.0
         for k in range(coords.shape[1]):
-            for i in range(coords.shape[2]):  # the padding too: rows compare whole
+            for i in range(counts[s, k]):
                 for d in range(2):
                     unit[s, k, i, d] = (coords[s, k, i, d] - centroid[s, d]) / scale
     return area, centroid, _self_overlaps(coords, counts), unit

@@ -185,10 +185,20 @@ def _edge_profiles(a: np.ndarray, b: np.ndarray, owner: np.ndarray,
     return _slabs(np.stack(below, axis=1), total)
 
 
-def _slabs(below: np.ndarray, total: np.ndarray) -> np.ndarray:
-    """Slab areas from the areas below each cut (n, 2, len(_CUTS)) and the total areas."""
-    ends = np.broadcast_to(total[:, None, None], (len(total), len(_DIRS), 1))
-    return np.diff(np.concatenate([np.zeros_like(ends), below, ends], axis=2), axis=2)
+@numba.njit(cache=True, nogil=True)
+def _slabs(below: np.ndarray, total: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+    """Slab areas (n, D, C + 1) from the areas below each cut (n, D, C) and the total areas
+    (n,): a slab's area is the difference of the areas below its two cuts (below the
+    first: 0; below the last: the total)."""
+    out = np.empty((below.shape[0], below.shape[1], below.shape[2] + 1))
+    for s in range(below.shape[0]):
+        for d in range(below.shape[1]):
+            last = 0.0
+            for c in range(below.shape[2]):
+                out[s, d, c] = below[s, d, c] - last
+                last = below[s, d, c]
+            out[s, d, below.shape[2]] = total[s] - last
+    return out
 
 
 def piece_profiles(pieces: cp.Pieces) -> np.ndarray:
@@ -200,18 +210,9 @@ def piece_profiles(pieces: cp.Pieces) -> np.ndarray:
 @numba.njit(cache=True, nogil=True)
 def _piece_profiles(coords: np.ndarray, counts: np.ndarray, dirs: np.ndarray,
                     cuts: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
-    """:func:`piece_profiles`: :func:`_slabs` of :func:`_piece_areas_below`, compiled."""
+    """:func:`piece_profiles` in one compiled call."""
     area, _ = cp._areas_and_centroids(coords, counts)
-    below = _piece_areas_below(coords, counts, dirs, cuts)
-    out = np.empty((len(counts), len(dirs), len(cuts) + 1))
-    for s in range(len(counts)):
-        for d in range(len(dirs)):
-            last = 0.0
-            for c in range(len(cuts)):
-                out[s, d, c] = below[s, d, c] - last
-                last = below[s, d, c]
-            out[s, d, len(cuts)] = area[s] - last
-    return out
+    return _slabs(_piece_areas_below(coords, counts, dirs, cuts), area)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
