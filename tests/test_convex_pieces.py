@@ -93,6 +93,34 @@ def test_pieces_are_counter_clockwise_hulls_of_the_polygons() -> None:
     assert np.array_equal(pieces.coords[0, 0, :4], [[0, 0], [1, 0], [1, 1], [0, 1]])
 
 
+def test_hulls_of_points_taken_by_rows_are_the_hulls_of_the_points() -> None:
+    """``by_rows`` hulls (chords' ends taken upward, no sorting) are the same polygons as the
+    sorted ones, also for groups not in row order (which fall back to sorting) and for
+    groups whose points all lie on one row (no piece)."""
+    rng = np.random.default_rng(3)
+    xy, group = [], []
+    for g in range(60):
+        rows = np.sort(rng.uniform(-1.0, 1.0, size=int(rng.integers(2, 40))))
+        if g % 10 == 0:
+            rows[:] = rows[0]  # every chord on one line
+        half = rng.uniform(0.1, 1.0) * np.sqrt(np.clip(1.0 - rows**2, 0.0, None))
+        if g % 3 == 0:
+            half = np.round(half + 0.2, 1)  # straight sides: collinear ends
+        ends = np.stack([np.c_[-half + 0.3, rows], np.c_[half + 0.3, rows]], axis=1)
+        ends = ends.reshape(-1, 2)
+        if g % 7 == 0:
+            ends = ends[rng.permutation(len(ends))]  # not in row order
+        xy.append(ends)
+        group.append(np.full(len(ends), g))
+    xy, group = np.concatenate(xy), np.concatenate(group)
+    fast = cp.hulls(xy, group, (20, 3), by_rows=True)
+    sorted_ = cp.hulls(xy, group, (20, 3))
+    assert np.array_equal(fast.counts, sorted_.counts)
+    assert (fast.counts.ravel()[::10] == 0).all() and (fast.counts > 0).sum() > 40
+    for a, b in zip(cp.polygons(fast).ravel(), cp.polygons(sorted_).ravel(), strict=True):
+        assert a.equals(b) and (a.is_empty or a.exterior.is_ccw)
+
+
 def test_gathering_rows_of_several_parts_pads_to_the_widest() -> None:
     rng = np.random.default_rng(2)
     small = cp.pieces_of(np.array([[shapely.box(0, 0, 1, 1)]] * 3, dtype=object))

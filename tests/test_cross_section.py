@@ -25,7 +25,8 @@ from spatialcad.tasks import registry
 from spatialcad.tasks.base import Reject
 from spatialcad.tasks.cross_section import generate as task_module
 from spatialcad.tasks.cross_section import verify as checker
-from spatialcad.tasks.cross_section.spec import SolidDesc
+from spatialcad.tasks.cross_section.spec import SolidDesc, parse_spec
+from spatialcad.tasks.cross_section.spec import descs as spec_descs
 from spatialcad.verification import run_verifier
 
 freecad_env.load()  # FreeCAD is required (make test installs it): never skip these tests
@@ -116,6 +117,31 @@ def test_verifier_rejects_a_true_section_as_the_answer(drafts: dict) -> None:
     answer["data"]["polygon"] = true["data"]["polygon"]
     failures = checker.verify(record, image)
     assert any("is a true section" in f for f in failures)
+
+
+def test_verifier_rejects_a_horizontal_section_as_the_answer(drafts: dict) -> None:
+    """Horizontal planes are checked with one section per solid: a FreeCAD slice low in the
+    bottom solid, which no sample lies at, is still found true."""
+    record, image = assembled(1, drafts[1])
+    stacked = spec_descs(parse_spec(record["spec"]).solids)
+    height = stacked[-1]["params"]["height"]
+    section = cut.section(solids.make_composite(stacked), cut.family_normal("XY"),
+                          0.23 * height)
+    answer = next(o for o in record["options"] if o["is_answer"])
+    answer["data"]["polygon"] = ss.to_text(section)
+    failures = checker.verify(record, image)
+    assert any(f"answer {answer['letter']} is a true section" in f for f in failures)
+
+
+def test_horizontal_sections_within_a_solid_have_its_middle_ones_shape() -> None:
+    """Why the verifier takes one horizontal section per solid (at its middle height)."""
+    normal = checker.family_normal("XY")
+    for descs in random_stacks(3):
+        chords = chord_stack(descs)
+        for s in chords:
+            heights = np.r_[(s.z0 + s.z1) / 2.0, np.linspace(s.z0, s.z1, 9)[1:-1]]
+            middle, *others = checker.sections(chords, normal, heights, checker.DENSE_ROWS)
+            assert all(ss.dissimilarity(middle, g) < 1e-9 for g in others)
 
 
 def test_verifier_rejects_a_doctored_true_section(drafts: dict) -> None:

@@ -36,10 +36,15 @@ class Pieces(NamedTuple):
         return Pieces(self.coords[index], self.counts[index])
 
 
-def hulls(xy: np.ndarray, group: np.ndarray, shape: tuple[int, int]) -> Pieces:
+def hulls(xy: np.ndarray, group: np.ndarray, shape: tuple[int, int],
+          by_rows: bool = False) -> Pieces:
     """The convex hull of each group of points as the piece ``divmod(group, K)`` of an
     (S, K) ``shape`` of pieces (counter-clockwise from the leftmost vertex, collinear and
-    repeated points dropped); groups without area, and those without points, no piece."""
+    repeated points dropped); groups without area, and those without points, no piece.
+
+    ``by_rows``: each group's points mostly come sorted by (y, x) already (the ends of
+    chords taken upward); such a group's hull is then made in one pass without sorting,
+    counter-clockwise from its lowest vertex."""
     if np.any(group[1:] < group[:-1]):  # not grouped yet (stably: each group keeps its order)
         order = np.argsort(group, kind="stable")
         xy, group = xy[order], group[order]
@@ -48,21 +53,26 @@ def hulls(xy: np.ndarray, group: np.ndarray, shape: tuple[int, int]) -> Pieces:
     size = max(3, int(np.diff(bounds).max(initial=0)) + 1)
     coords = np.zeros((shape[0] * shape[1], size, 2))
     counts = np.zeros(shape[0] * shape[1], dtype=np.int64)
-    _hulls(xy, bounds, coords, counts)
+    _hulls(xy, bounds, coords, counts, by_rows)
     return Pieces(coords.reshape(shape[0], shape[1], size, 2), counts.reshape(shape))
 
 
 @numba.njit(cache=True, nogil=True)
 def _hulls(xy: np.ndarray, bounds: np.ndarray, coords: np.ndarray,
-           counts: np.ndarray) -> None:  # pragma: no cover
-    """Andrew's monotone chain on each group ``xy[bounds[g]:bounds[g + 1]]``."""
+           counts: np.ndarray, by_rows: bool) -> None:  # pragma: no cover
+    """Andrew's monotone chain on each group ``xy[bounds[g]:bounds[g + 1]]``, its points
+    sorted by (x, y); or, if ``by_rows`` and they already are, taken by (y, x): the same
+    chain with the axes swapped, which keeps its turns counter-clockwise."""
     hull = np.empty((coords.shape[1] + 1, 2))
     for g in range(len(bounds) - 1):
         points = xy[bounds[g]:bounds[g + 1]]
         if len(points) < 3:
             continue
-        by_y = np.argsort(points[:, 1], kind="mergesort")
-        order = by_y[np.argsort(points[by_y, 0], kind="mergesort")]  # by x, then y
+        if by_rows and _sorted_by_rows(points):
+            order = np.arange(len(points))
+        else:
+            by_y = np.argsort(points[:, 1], kind="mergesort")
+            order = by_y[np.argsort(points[by_y, 0], kind="mergesort")]  # by x, then y
         k = 0
         for rounds in range(2):  # the lower chain left to right, the upper one back
             floor = k
@@ -78,6 +88,16 @@ def _hulls(xy: np.ndarray, bounds: np.ndarray, coords: np.ndarray,
         if k >= 3 and _ring_area(hull, k) > 0.0:
             coords[g, :k] = hull[:k]
             counts[g] = k
+
+
+@numba.njit(cache=True, nogil=True)
+def _sorted_by_rows(points: np.ndarray) -> bool:  # pragma: no cover
+    """Whether ``points`` are sorted by (y, x)."""
+    for i in range(1, len(points)):
+        y0, y1 = points[i - 1, 1], points[i, 1]
+        if y1 < y0 or (y1 == y0 and points[i, 0] < points[i - 1, 0]):
+            return False
+    return True
 
 
 @numba.njit(cache=True, nogil=True)

@@ -32,7 +32,7 @@ ratios r < s have dissimilarity 2 - 2 sqrt(r / s)).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numba
 import numpy as np
@@ -573,6 +573,13 @@ def _sampled(section_at: Callable[[np.ndarray], cp.Pieces], offsets: np.ndarray)
         prof[~disjoint] = _profiles_or_zero(normalized(overlapping))
     return Samples(offsets, np.zeros(len(offsets)), pieces, area, centroid, unit, disjoint,
                    prof)
+
+
+def samples_at(section_at: Callable[[np.ndarray], cp.Pieces], offsets: np.ndarray) -> Samples:
+    """The sections at sorted ``offsets`` (``section_at`` as for :func:`dense_samples`), not
+    known to be close to one another (steps 2)."""
+    s = _sampled(section_at, np.asarray(offsets, dtype=float))
+    return replace(s, steps=np.full(max(len(s.offsets) - 1, 0), 2.0))
 
 
 def dense_samples(

@@ -12,7 +12,8 @@ section, and the stack's section is the union of its solids'.
 Checks: every option's polygon is the section of its stated solids (the original ones for
 true options, the same kinds with altered sizes for the answer) by its stated plane; the
 answer's polygon is unlike every section of the original stack along every plane family
-of the level, sampled densely; every two options differ at least ``OPTIONS_APART`` (none
+of the level, sampled densely (horizontal planes: one per solid, as any horizontal section
+strictly inside a solid is its outline scaled, the same shape); every two options differ at least ``OPTIONS_APART`` (none
 differs from another only slightly in proportion); the option panels show the polygons.
 """
 
@@ -185,7 +186,7 @@ def cutter(solids: list[Solid], n: np.ndarray, rows: int = ROWS
     def at(offsets: np.ndarray) -> convex_pieces.Pieces:
         offsets = np.asarray(offsets, dtype=float)
         xy, group = _chord_ends(offsets, n, u, v, line, per_solid, sides, limits)
-        return convex_pieces.hulls(xy, group, (len(offsets), len(solids)))
+        return convex_pieces.hulls(xy, group, (len(offsets), len(solids)), by_rows=True)
 
     return at
 
@@ -321,9 +322,12 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
     truths = []
     for name in without_mirror_twins(families, original):
         n = family_normal(name)
-        lo, hi = family_range(original, n)
-        truths.append(shape.dense_samples(
-            cutter(original, n, DENSE_ROWS), lo, hi))
+        section_at = cutter(original, n, DENSE_ROWS)
+        if name == "XY":  # a horizontal section is a solid's outline scaled: one per solid
+            middles = np.array([(s.z0 + s.z1) / 2.0 for s in original])
+            truths.append(shape.samples_at(section_at, middles))
+        else:
+            truths.append(shape.dense_samples(section_at, *family_range(original, n)))
     every = shape.ShapeSet.of_samples(truths)
     for g, o in zip(polygons, record["options"], strict=True):
         if o["is_answer"] and (near := every.nearest(g, need)) < need:
