@@ -13,8 +13,9 @@ Checks: every option's polygon is the section of its stated solids (the original
 true options, the same kinds with altered sizes for the answer) by its stated plane; the
 answer's polygon is unlike every section of the original stack along every plane family
 of the level, sampled densely (horizontal planes: one per solid, as any horizontal section
-strictly inside a solid is its outline scaled, the same shape); every two options differ at least ``OPTIONS_APART`` (none
-differs from another only slightly in proportion); the option panels show the polygons.
+strictly inside a solid is its outline scaled, the same shape); every two options differ
+at least ``OPTIONS_APART`` (none differs from another only slightly in proportion); the
+option panels show the polygons.
 """
 
 from __future__ import annotations
