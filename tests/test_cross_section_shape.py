@@ -87,6 +87,8 @@ def test_profile_bounds_never_exceed_the_exact_dissimilarity() -> None:
                            ss.symmetries(b)] for b in shapes]).T
         assert np.all(bound <= exact + 1e-9)
         assert bound.mean() > 0.5 * exact.mean()  # and they are useful
+        coarse = ss._profile_bounds(ss._coarse(profiles[i]), ss._coarse(profiles))
+        assert np.all(coarse <= bound + 1e-12) and coarse.mean() > 0.5 * bound.mean()
 
 
 def test_shape_set_nearest_is_the_brute_force_minimum() -> None:
