@@ -102,6 +102,20 @@ def test_shape_set_nearest_is_the_brute_force_minimum() -> None:
             assert got == pytest.approx(truth, abs=1e-9) if truth < need else got >= need
 
 
+def test_shape_set_bounds_are_the_fine_ones_wherever_they_are_below_need() -> None:
+    """Coarse profiles only rule shapes out: every bound below ``need`` is the fine bound,
+    and no fine bound below ``need`` is missed."""
+    rng = np.random.default_rng(8)
+    index = ss.ShapeSet.of_shapes(random_shapes(rng, 60))
+    for probe in ss.normalized(random_shapes(rng, 8)):
+        fine = ss._profile_bounds(ss.profiles([probe])[0], index.profiles)
+        for need in (0.1, 0.3, 0.6):
+            got = index._bounds(ss.profiles([probe])[0], need)
+            low = fine < need
+            assert np.array_equal(got[low], fine[low]) and np.all(got[~low] >= need)
+            assert np.all(got <= fine + 1e-12)  # rounding of the merged slabs
+
+
 def test_dense_samples_refine_until_neighbours_are_close() -> None:
     def section_at(offsets: np.ndarray) -> np.ndarray:
         # a family with smooth stretches, fast change near 0.3 and a jump at 0.7
