@@ -247,6 +247,23 @@ def test_profile_bounds_are_numpys_to_the_bit() -> None:
         assert np.array_equal(ss._profile_bounds(pa, pb), want)
 
 
+def test_mapped_pieces_are_numpys_matrix_products_to_the_bit() -> None:
+    """Symmetries applied by compiled code give numpy's ``unit @ m`` (zeros' signs too),
+    mirrors walked back to counter-clockwise."""
+    rng = np.random.default_rng(9)
+    unit = np.round(rng.normal(size=(3, 6, 2)), 1)  # zeros of both signs, padding too
+    unit[0, 0] = [0.0, -0.0]
+    counts = np.array([6, 4, 0])
+    images = ss._mapped_pieces(unit, counts, np.array(ss._D4))
+    for m, image in zip(ss._D4, images, strict=True):
+        want = unit @ m
+        if np.linalg.det(m) < 0:
+            for k, n in enumerate(counts):
+                want[k, :n] = want[k, :n][::-1]
+        assert np.array_equal(image, want) and np.array_equal(np.signbit(image),
+                                                                np.signbit(want))
+
+
 def test_close_pairs_are_those_every_dissimilarity_finds() -> None:
     rng = np.random.default_rng(4)
     shapes = [L_SHAPE, TRIANGLE, TRAPEZOID, SQUARE, CIRCLE, HOLED, TWO, shapely.Polygon()]

@@ -438,16 +438,28 @@ def _piece_images(geom: BaseGeometry, pieces: cp.Pieces,
     valid = shapely.make_valid(geom)
     centre = np.asarray(shapely.get_coordinates(shapely.centroid(valid))[0])
     unit = (pieces.coords[0] - centre) / np.sqrt(shapely.area(valid))
-    j = np.arange(unit.shape[1])
-    reverse = np.where(j < pieces.counts[0][:, None], pieces.counts[0][:, None] - 1 - j, j)
-    images = []
-    for m in matrices:
-        image = unit @ m
-        mirror = m[0, 0] * m[1, 1] < m[0, 1] * m[1, 0]  # det < 0
-        if mirror:  # it turns the pieces clockwise: walk them back
-            image = np.take_along_axis(image, reverse[..., None], axis=1)
-        images.append(image)
-    return cp.Pieces(np.stack(images), np.repeat(pieces.counts, len(matrices), axis=0))
+    images = _mapped_pieces(unit, pieces.counts[0], np.array(matrices, dtype=np.float64))
+    return cp.Pieces(images, np.repeat(pieces.counts, len(matrices), axis=0))
+
+
+@numba.njit(cache=True, nogil=True)
+def _mapped_pieces(unit: np.ndarray, counts: np.ndarray,
+                   matrices: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+    """Pieces ``unit`` (K, M, 2) mapped by each of ``matrices`` (p @ m): (G, K, M, 2); a
+    mirror (det < 0) turns them clockwise, so its images are walked back."""
+    out = np.empty((len(matrices), unit.shape[0], unit.shape[1], 2))
+    for g in range(len(matrices)):
+        m = matrices[g]
+        mirror = m[0, 0] * m[1, 1] < m[0, 1] * m[1, 0]
+        for k in range(unit.shape[0]):
+            n = counts[k]
+            for j in range(unit.shape[1]):
+                src = n - 1 - j if mirror and j < n else j
+                x, y = unit[k, src, 0], unit[k, src, 1]
+                # summed from 0.0 as numpy's matmul does: the same zeros' signs
+                out[g, k, j, 0] = (0.0 + x * m[0, 0]) + y * m[1, 0]
+                out[g, k, j, 1] = (0.0 + x * m[0, 1]) + y * m[1, 1]
+    return out
 
 
 def _aligned(na: np.ndarray, nb: np.ndarray) -> np.ndarray:
