@@ -280,25 +280,28 @@ def family_range(solids: list[Solid], n: np.ndarray) -> tuple[float, float]:
 
 
 def without_mirror_twins(families: list[str], solids: list[Solid]) -> list[str]:
-    """``families`` without X135 / Y135 / Z135 when a mirror of the stack maps their planes
-    onto the 45-degree ones (their sections are then mirror images: same dissimilarities).
+    """``families`` without those whose planes a mirror of the stack maps onto another
+    family's (their sections are then mirror images: same dissimilarities).
 
-    x -> -x maps Y135 onto Y45 and Z135 onto Z45; y -> -y maps X135 onto X45.
+    x -> -x maps Y135 onto Y45 and Z135 onto Z45; y -> -y maps X135 onto X45; the swap
+    x <-> y maps YZ onto XZ and Y45 onto X135 (so, with y -> -y, onto X45).
     """
-    def symmetric(axis: int) -> bool:  # disks are; polygons if their corners map onto corners
+    def symmetric(mirror: np.ndarray) -> bool:  # disks are; polygons if corners map onto corners
         for s in solids:
             if len(s.corners):
-                mirrored = s.corners * np.where(np.arange(2) == axis, -1.0, 1.0)
+                mirrored = s.corners @ mirror
                 gaps = np.abs(mirrored[:, None] - s.corners[None]).sum(axis=2).min(axis=1)
                 if gaps.max() > 1e-9:
                     return False
         return True
 
     skip = set()
-    if symmetric(0):
+    if symmetric(np.diag([-1.0, 1.0])):
         skip |= {"Y135", "Z135"}
-    if symmetric(1):
+    if symmetric(np.diag([1.0, -1.0])):
         skip.add("X135")
+        if symmetric(np.array([[0.0, 1.0], [1.0, 0.0]])):
+            skip |= {"YZ", "Y45"}
     return [f for f in families if f not in skip]
 
 
