@@ -50,20 +50,24 @@ def hulls(xy: np.ndarray, group: np.ndarray, shape: tuple[int, int],
         xy, group = xy[order], group[order]
     xy = np.ascontiguousarray(xy, dtype=np.float64)
     bounds = np.searchsorted(group, np.arange(shape[0] * shape[1] + 1))
-    size = max(3, int(np.diff(bounds).max(initial=0)) + 1)
-    coords = np.zeros((shape[0] * shape[1], size, 2))
-    counts = np.zeros(shape[0] * shape[1], dtype=np.int64)
-    _hulls(xy, bounds, coords, counts, by_rows)
-    return Pieces(coords.reshape(shape[0], shape[1], size, 2), counts.reshape(shape))
+    coords, counts = _hulls(xy, bounds, by_rows)
+    return Pieces(coords.reshape(shape[0], shape[1], -1, 2), counts.reshape(shape))
 
 
 @numba.njit(cache=True, nogil=True)
-def _hulls(xy: np.ndarray, bounds: np.ndarray, coords: np.ndarray,
-           counts: np.ndarray, by_rows: bool) -> None:  # pragma: no cover
+def _hulls(xy: np.ndarray, bounds: np.ndarray,
+           by_rows: bool) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover
     """Andrew's monotone chain on each group ``xy[bounds[g]:bounds[g + 1]]``, its points
     sorted by (x, y); or, if ``by_rows`` and they already are, taken by (y, x): the same
-    chain with the axes swapped, which keeps its turns counter-clockwise."""
-    hull = np.empty((coords.shape[1] + 1, 2))
+    chain with the axes swapped, which keeps its turns counter-clockwise.  The hulls come
+    padded to the most vertices of one (not to the most points of a group: most of a
+    section family's groups are far larger than their hulls)."""
+    most = 0
+    for g in range(len(bounds) - 1):
+        most = max(most, bounds[g + 1] - bounds[g])
+    hull = np.empty((most + 2, 2))
+    found = np.empty((len(xy), 2))  # group g's hull, at most as long as the group, at its points
+    counts = np.zeros(len(bounds) - 1, dtype=np.int64)
     for g in range(len(bounds) - 1):
         points = xy[bounds[g]:bounds[g + 1]]
         if len(points) < 3:
@@ -86,8 +90,12 @@ def _hulls(xy: np.ndarray, bounds: np.ndarray, coords: np.ndarray,
                 k += 1
             k -= 1  # each chain's last point starts the other one
         if k >= 3 and _ring_area(hull, k) > 0.0:
-            coords[g, :k] = hull[:k]
+            found[bounds[g]:bounds[g] + k] = hull[:k]
             counts[g] = k
+    coords = np.zeros((len(counts), max(3, counts.max()) if len(counts) else 3, 2))
+    for g in range(len(counts)):
+        coords[g, :counts[g]] = found[bounds[g]:bounds[g] + counts[g]]
+    return coords, counts
 
 
 @numba.njit(cache=True, nogil=True)
