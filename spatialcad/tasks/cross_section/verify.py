@@ -82,12 +82,13 @@ def level_families(level: int) -> list[str]:
 def in_plane_axes(n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """u: the plane's horizontal direction, first non-zero coordinate positive; v: the
     in-plane direction perpendicular to it, pointing up ((x, y) for horizontal planes)."""
-    h = np.cross([0.0, 0.0, 1.0], n)
-    if np.linalg.norm(h) < 1e-9:
+    x, y, z = (float(c) for c in n)
+    length = math.hypot(x, y)  # of (0, 0, 1) x n = (-y, x, 0)
+    if length < 1e-9:
         return np.array([1.0, 0.0, 0.0]), np.array([0.0, 1.0, 0.0])
-    u = h / np.linalg.norm(h)
-    u = u if u[np.flatnonzero(np.abs(u) > 1e-12)[0]] > 0 else -u
-    v = np.cross(n, u)
+    u = np.array([-y / length, x / length, 0.0])
+    u = u if u[0] > 1e-12 or (abs(u[0]) <= 1e-12 and u[1] > 0) else -u
+    v = np.array([y * u[2] - z * u[1], z * u[0] - x * u[2], x * u[1] - y * u[0]])  # n x u
     return u, (v if v[2] > 0 else -v)
 
 
