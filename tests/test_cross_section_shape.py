@@ -264,6 +264,26 @@ def test_mapped_pieces_are_numpys_matrix_products_to_the_bit() -> None:
                                                                 np.signbit(want))
 
 
+def test_dense_samplings_step_bounds_are_numpys_to_the_bit() -> None:
+    """Neighbouring samples' steps from profiles: numpy's sums where they prove a step, 2
+    or 0 where a sample is empty, the rest left to overlaps (quick: pieces apart)."""
+    rng = np.random.default_rng(7)
+    prof = rng.random((40, 2, len(ss._CUTS) + 1)) ** 3 * 10.0 ** rng.integers(-6, 2, (40, 1, 1))
+    prof[::9] = 0.0
+    has, disjoint = ss._has_area(prof), rng.random(40) < 0.8
+    a, b = rng.integers(0, 40, 300), rng.integers(0, 40, 300)
+    out, quick, slow = ss._step_bounds(prof, has, disjoint, a, b, 0.05)
+    bound = np.abs(prof[a] - prof[b]).sum(axis=2).max(axis=1)
+    both = has[a] & has[b]
+    sure = both & (bound >= 0.05)
+    assert np.array_equal(out[sure], bound[sure])
+    assert np.array_equal(out[~both], np.where(has[a] | has[b], 2.0, 0.0)[~both])
+    apart = disjoint[a] & disjoint[b]
+    assert quick.tolist() == np.flatnonzero(both & ~sure & apart).tolist()
+    assert slow.tolist() == np.flatnonzero(both & ~sure & ~apart).tolist()
+    assert len(quick) and len(slow) and sure.any() and (~both).any()
+
+
 def test_close_pairs_are_those_every_dissimilarity_finds() -> None:
     rng = np.random.default_rng(4)
     shapes = [L_SHAPE, TRIANGLE, TRAPEZOID, SQUARE, CIRCLE, HOLED, TWO, shapely.Polygon()]

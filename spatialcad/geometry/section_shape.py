@@ -582,24 +582,51 @@ def _steps(s: _Taken, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     dense sampling needs it: area(norm_a ^ norm_b) (aligned), or, where their profiles
     already prove that area at least ``DENSE_STEP``, that lower bound (no overlap
     computed)."""
-    bound = np.abs(s.profiles[a] - s.profiles[b]).sum(axis=2).max(axis=1)
-    has = s.has
-    sure = has[a] & has[b] & (bound >= DENSE_STEP + 1e-9)  # the margin covers rounding
-    out = np.where(sure, bound, 0.0)
-    rest = np.flatnonzero(~sure)
-    ra, rb = a[rest], b[rest]
-    aligned = np.where(has[ra] | has[rb], 2.0, 0.0)
-    quick = np.flatnonzero(has[ra] & has[rb] & s.disjoint[ra] & s.disjoint[rb])
+    out, quick, slow = _step_bounds(s.profiles, s.has, s.disjoint, a, b, DENSE_STEP + 1e-9)
     if len(quick):
-        involved, pair = np.unique(np.concatenate([ra[quick], rb[quick]]), return_inverse=True)
+        involved, pair = np.unique(np.concatenate([a[quick], b[quick]]), return_inverse=True)
         unit = s.units(involved)
-        aligned[quick] = 2.0 - 2.0 * cp.overlaps(unit, pair[: len(quick)], unit,
-                                                 pair[len(quick):])
-    slow = has[ra] & has[rb] & ~(s.disjoint[ra] & s.disjoint[rb])  # pieces overlap
-    if slow.any():
-        aligned[slow] = aligned_differences(s.sections(ra[slow]), s.sections(rb[slow]))
-    out[rest] = np.clip(aligned, 0.0, 2.0)
+        overlap = cp.overlaps(unit, pair[: len(quick)], unit, pair[len(quick):])
+        out[quick] = np.clip(2.0 - 2.0 * overlap, 0.0, 2.0)
+    if len(slow):  # pieces overlap
+        out[slow] = np.clip(aligned_differences(s.sections(a[slow]), s.sections(b[slow])),
+                            0.0, 2.0)
     return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _step_bounds(profiles: np.ndarray, has: np.ndarray, disjoint: np.ndarray, a: np.ndarray,
+                 b: np.ndarray, sure: float
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover
+    """:func:`_steps` as far as profiles tell: each pair's step where the profiles' bound
+    (their largest sum |profile a - profile b| over directions, summed as numpy sums a row)
+    is at least ``sure`` (the margin covers rounding), 2 where one section is empty, 0 where
+    both are; and the pairs whose overlap is still needed: ``quick`` (pieces only meet
+    along edges) and ``slow`` (they overlap: compared as unions)."""
+    out = np.empty(len(a))
+    quick, slow = np.empty(len(a), dtype=np.int64), np.empty(len(a), dtype=np.int64)
+    found_quick = found_slow = 0
+    diff = np.empty(profiles.shape[2])
+    for t in range(len(a)):
+        i, j = a[t], b[t]
+        if not (has[i] and has[j]):
+            out[t] = 2.0 if has[i] or has[j] else 0.0
+            continue
+        bound = -np.inf
+        for d in range(profiles.shape[1]):
+            for k in range(len(diff)):
+                diff[k] = abs(profiles[i, d, k] - profiles[j, d, k])
+            bound = max(bound, _numpy_sum(diff))
+        out[t] = bound
+        if bound >= sure:
+            continue
+        if disjoint[i] and disjoint[j]:
+            quick[found_quick] = t
+            found_quick += 1
+        else:
+            slow[found_slow] = t
+            found_slow += 1
+    return out, quick[:found_quick], slow[:found_slow]
 
 
 def _sampled(section_at: Callable[[np.ndarray], cp.Pieces], offsets: np.ndarray) -> Samples:
