@@ -408,7 +408,6 @@ class ShapeSet:
         exact[g, i] = 2.0 - 2.0 * overlap
         return float(max(exact.min(), 0.0))
 
-
     def _bounds(self, pa: np.ndarray, need: float) -> np.ndarray:
         """:func:`_profile_bounds` of profile ``pa`` against the set's where they are below
         ``need``; elsewhere some lower bound at least ``need`` (coarse profiles rule most
