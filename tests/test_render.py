@@ -8,6 +8,7 @@ from itertools import product
 import cv2
 import numpy as np
 import pytest
+import shapely
 from shapely.geometry import Point, box
 
 from spatialcad.render import (
@@ -18,6 +19,7 @@ from spatialcad.render import (
     decode_png,
     draw_polylines,
     draw_shapes,
+    drawing,
     encode_png,
     feature_edges,
     fit_scale,
@@ -733,3 +735,32 @@ def test_plain_images_are_one_colour() -> None:
         img = plain(5, 3, colour)
         assert img.shape == (3, 5, 3) and img.dtype == np.uint8
         assert np.array_equal(img.reshape(-1, 3), np.tile(colour, (15, 1)))
+
+
+def test_drawn_shapes_are_remembered_as_copies() -> None:
+    """A second drawing of the same shapes with the same settings comes from memory, as a
+    copy the caller may paint on; other shapes or settings are drawn anew."""
+    raster.forget()
+    made = []
+    original = drawing._drawn_shapes
+
+    def counted(*args: object) -> np.ndarray:
+        made.append(args[0])
+        return original(*args)
+
+    drawing._drawn_shapes = counted
+    try:
+        square, wide = box(0, 0, 1, 1), box(0, 0, 2, 1)
+        first = drawing.draw_shapes([square], (80, 80))
+        first[:] = 0  # the caller's copy: the remembered image stays as drawn
+        again = drawing.draw_shapes([shapely.from_wkt(square.wkt)], (80, 80))
+        assert len(made) == 1 and again.min() < 255 and again.max() == 255  # drawn, not 0
+        assert not np.array_equal(drawing.draw_shapes([wide], (80, 80)), again)
+        drawing.draw_shapes([square], (80, 80), fill=None)
+        drawing.draw_shapes([square], (90, 80))
+        assert len(made) == 4
+        raster.forget()
+        assert np.array_equal(drawing.draw_shapes([square], (80, 80)), again) and len(made) == 5
+    finally:
+        drawing._drawn_shapes = original
+        raster.forget()

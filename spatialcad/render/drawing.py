@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Iterable, Sequence
 
@@ -9,6 +10,7 @@ import cv2
 import numba
 import numpy as np
 import numpy.typing as npt
+import shapely
 from shapely.geometry import (
     GeometryCollection,
     LinearRing,
@@ -22,6 +24,7 @@ from shapely.geometry.base import BaseGeometry
 
 from spatialcad.geometry.colours import Colour as Color
 from spatialcad.render.pixels import plain
+from spatialcad.render.raster import remembered
 
 FONT = cv2.FONT_HERSHEY_SIMPLEX
 _SHIFT = 4  # sub-pixel bits for cv2 drawing
@@ -102,8 +105,23 @@ def draw_shapes(
 
     All geometries share one scale (None: fit their joint bounds into size - margin) and
     the centre of their joint bounds (or of ``bounds``) is at the image centre. Lines and
-    points are drawn as outlines. ``fill=None`` draws outlines only.
+    points are drawn as outlines. ``fill=None`` draws outlines only.  Remembered as
+    :func:`spatialcad.render.raster.render`'s images are (a verifier draws them again).
     """
+    geoms = list(geoms)
+    key = hashlib.blake2b(repr(("shapes", size, fill, outline, width, margin, scale,
+                                background, flip_y, bounds)).encode(), digest_size=20)
+    for g in geoms:
+        key.update(shapely.to_wkb(g))
+    return remembered(key.digest(), lambda: _drawn_shapes(
+        geoms, size, fill, outline, width, margin, scale, background, flip_y, bounds))
+
+
+def _drawn_shapes(geoms: list[BaseGeometry], size: tuple[int, int], fill: Color | None,
+                  outline: Color, width: int, margin: int, scale: float | None,
+                  background: Color, flip_y: bool,
+                  bounds: tuple[float, float, float, float] | None) -> np.ndarray:
+    """:func:`draw_shapes`, drawn."""
     parts = _flatten(geoms)
     img = _canvas(size, background)
     if not parts:

@@ -421,6 +421,12 @@ def _memo_key(mesh: Mesh, cam: Camera, *params: object) -> bytes:
     return digest.digest()
 
 
+def remembered(key: bytes, make: Callable[[], np.ndarray]) -> np.ndarray:
+    """A copy of the image remembered under ``key``, made (and remembered) if it is not:
+    the memory :func:`render` keeps its images in, emptied by :func:`forget`."""
+    return _MEMO.get(key, make)
+
+
 def forget() -> None:
     """Drop the remembered images (the pipeline does so before each item: they serve the
     item's own verifier, and kept across items they would only grow a long run's memory)."""
