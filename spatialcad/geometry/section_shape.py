@@ -289,12 +289,19 @@ def _mapped_distances(pa: np.ndarray, pb: np.ndarray,
         for i in range(len(pb)):
             worst = -np.inf
             for j in range(pa.shape[0]):
-                k, flip = maps[g, j, 0], maps[g, j, 1]
-                for s in range(len(diff)):
-                    diff[s] = abs(pa[j, s] - pb[i, k, len(diff) - 1 - s if flip else s])
-                worst = max(worst, _numpy_sum(diff))
+                worst = max(worst, _distance(pa[j], pb[i, maps[g, j, 0]], maps[g, j, 1], diff))
             out[g, i] = worst
     return out
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _distance(a: np.ndarray, b: np.ndarray, flip: bool,
+              diff: np.ndarray) -> float:  # pragma: no cover - compiled
+    """sum |a - b| over two profile rows (``b`` reversed when ``flip``), added up as numpy
+    adds up a row (:func:`_numpy_sum`); ``diff``: scratch of their length."""
+    for s in range(len(diff)):
+        diff[s] = abs(a[s] - b[len(diff) - 1 - s if flip else s])
+    return _numpy_sum(diff)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -613,9 +620,7 @@ def _step_bounds(profiles: np.ndarray, has: np.ndarray, disjoint: np.ndarray, a:
             continue
         bound = -np.inf
         for d in range(profiles.shape[1]):
-            for k in range(len(diff)):
-                diff[k] = abs(profiles[i, d, k] - profiles[j, d, k])
-            bound = max(bound, _numpy_sum(diff))
+            bound = max(bound, _distance(profiles[i, d], profiles[j, d], False, diff))
         out[t] = bound
         if bound >= sure:
             continue
