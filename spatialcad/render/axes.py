@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -19,9 +20,11 @@ PAD = 8
 _SCALE, _THICK = 0.6, 2
 
 
-def _gizmo(cam: Camera) -> tuple[list[tuple[str, np.ndarray, np.ndarray]], np.ndarray]:
+@lru_cache(maxsize=16)
+def _gizmo(cam: Camera) -> tuple[tuple[tuple[str, np.ndarray, np.ndarray], ...], np.ndarray]:
     """Per axis (name, arrow tip, label centre) relative to the origin, and the gizmo's
-    bounding box ``[xmin, ymin, xmax, ymax]`` in pixels (screen y down)."""
+    bounding box ``[xmin, ymin, xmax, ymax]`` in pixels (screen y down), worked out once per
+    camera; read-only."""
     (tw, th), _ = cv2.getTextSize("x", FONT, _SCALE, _THICK)
     r, u, _ = cam.basis()
     items, pts = [], [np.zeros(2)]
@@ -33,11 +36,21 @@ def _gizmo(cam: Camera) -> tuple[list[tuple[str, np.ndarray, np.ndarray]], np.nd
         items.append((name, tip, label))
         pts += [tip, label - (tw / 2, th / 2), label + (tw / 2, th / 2)]
     arr = np.array(pts)
-    return items, np.concatenate([arr.min(axis=0) - 2, arr.max(axis=0) + 2])
+    bbox = np.concatenate([arr.min(axis=0) - 2, arr.max(axis=0) + 2])
+    for a in (bbox, *(v for _, tip, label in items for v in (tip, label))):
+        a.flags.writeable = False
+    return tuple(items), bbox
 
 
 def framing_beside_axes(cam: Camera, box: Sequence[int], size: tuple[int, int]) -> Framing:
     """Fit the box ``[0, X] x [0, Y] x [0, Z]`` into ``size`` right of the gizmo's strip."""
+    return _framing_beside_axes(cam, tuple(box), (size[0], size[1]))
+
+
+@lru_cache(maxsize=64)
+def _framing_beside_axes(cam: Camera, box: tuple[int, ...], size: tuple[int, int]) -> Framing:
+    """:func:`framing_beside_axes`, worked out once per camera, box and size (an item asks
+    for its few some 50 times)."""
     _, bbox = _gizmo(cam)
     strip = int(np.ceil(bbox[2] - bbox[0])) + PAD
     inner = box_framing(cam, box, (size[0] - strip, size[1]))
