@@ -408,6 +408,20 @@ def test_mean_difference_is_numpys_mean_of_the_differences() -> None:
         assert mean_difference(x, y) == np.abs(x.astype(int) - y).mean()
 
 
+def test_fill_paints_a_region_as_numpys_broadcast_does() -> None:
+    from spatialcad.render.pixels import fill, plain
+    rng = np.random.default_rng(7)
+    image = rng.integers(0, 256, (41, 67, 3), dtype=np.uint8)
+    for colour in ((0, 0, 0), (128, 128, 128), (220, 30, 40), (1, 2, 255)):
+        for region in (np.s_[:, :], np.s_[3:30, 5:60], np.s_[::2, 1::3], np.s_[7:8, 2:50]):
+            want, got = image.copy(), image.copy()
+            want[region] = np.asarray(colour, dtype=np.uint8)
+            fill(got[region], colour)
+            assert np.array_equal(got, want)  # the region painted, nothing else touched
+        assert np.array_equal(plain(67, 41, colour), np.broadcast_to(
+            np.asarray(colour, dtype=np.uint8), (41, 67, 3)))
+
+
 def _scan_pixel_by_pixel(sx, sy, sz, tris, w, h):
     """The z-buffer and ids of ``raster._scan`` with its edge and depth tests made at every
     pixel of each triangle's box (as its docstring states them), in plain Python."""

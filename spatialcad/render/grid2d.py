@@ -19,6 +19,7 @@ from spatialcad.geometry.colours import GRID_INK as INK
 from spatialcad.geometry.colours import GRID_MARKER as MARKER
 from spatialcad.geometry.colours import Colour
 from spatialcad.geometry.grid2d import COLOURS, FLIP_SYMMETRIC, PATTERNS, Grid
+from spatialcad.render.pixels import fill
 
 LINE: Colour = (0, 0, 0)
 
@@ -81,7 +82,7 @@ def draw_grid(grid: Grid, pitch: int | None = None) -> np.ndarray:
     pad = max(16, pitch // 3)
     height, width = 2 * pad + rows * pitch + line, 2 * pad + cols * pitch + line
     img = np.full((height, width, 3), 255, dtype=np.uint8)
-    img[pad : height - pad, pad : width - pad] = LINE
+    fill(img[pad : height - pad, pad : width - pad], LINE)
     inner = pitch - line
     for r in range(rows):
         for c in range(cols):
@@ -90,6 +91,6 @@ def draw_grid(grid: Grid, pitch: int | None = None) -> np.ndarray:
     lo, hi = 3, pad + line  # the marker square covers the corner from outside the grid
     ys = slice(lo, hi) if grid.marker[0] == "t" else slice(height - hi, height - lo)
     xs = slice(lo, hi) if grid.marker[1] == "l" else slice(width - hi, width - lo)
-    img[ys, xs] = MARKER
+    fill(img[ys, xs], MARKER)
     return img
 

@@ -42,10 +42,17 @@ def shows(panel: np.ndarray, picture: np.ndarray) -> bool:
 
 
 def plain(width: int, height: int, colour: tuple[int, int, int]) -> np.ndarray:
-    """An RGB uint8 image of one colour (a grey one is filled by one memset: numpy's
-    broadcast of an RGB triple over an image is some 100 times slower)."""
-    if colour[0] == colour[1] == colour[2]:
-        return np.full((height, width, 3), colour[0], dtype=np.uint8)
+    """An RGB uint8 image of one colour."""
     img = np.empty((height, width, 3), dtype=np.uint8)
-    img[:] = np.asarray(colour, dtype=np.uint8)
+    fill(img, colour)
     return img
+
+
+def fill(region: np.ndarray, colour: tuple[int, int, int]) -> None:
+    """Paint ``region`` (H, W, 3) uint8, e.g. a slice of an image, one colour in place: a
+    grey as one value, any other as one painted row copied to every row (numpy's broadcast
+    of an RGB triple over the region is some 40 times slower, a step per pixel)."""
+    if colour[0] == colour[1] == colour[2]:
+        region[...] = colour[0]
+    else:
+        region[...] = np.tile(np.asarray(colour, dtype=np.uint8), (region.shape[1], 1))
