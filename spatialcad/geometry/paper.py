@@ -15,7 +15,7 @@ sheet.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 import shapely
@@ -265,7 +265,15 @@ def random_folds(
 
 def fold_all(rows: int, cols: int, folds: list[Fold]) -> list[Paper]:
     """The paper before the first fold and after each fold."""
+    key = tuple(Fold(f.kind, (f.line[0], f.line[1], f.line[2]), f.flap) for f in folds)
+    return list(_fold_all(rows, cols, key))  # a record's lines may be lists
+
+
+@lru_cache(maxsize=16)
+def _fold_all(rows: int, cols: int, folds: tuple[Fold, ...]) -> tuple[Paper, ...]:
+    """:func:`fold_all`, worked out once for an item's folds (its question text, its spoken
+    text and the check of its texts each unfold them; the states are immutable)."""
     states = [Paper.sheet(rows, cols)]
     for fold in folds:
         states.append(states[-1].fold(fold))
-    return states
+    return tuple(states)
