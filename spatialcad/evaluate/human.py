@@ -14,7 +14,6 @@ old name ``fill`` is still read).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -28,12 +27,6 @@ FILE_PREFIX = "human-"
 NAME = r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}"  # a participant's name (also the file name)
 BENCHMARK_KEYS = ("benchmark_manifest_sha256", "benchmark_sha256", "quiz", "form", "system")
 FIELDS = ("id", "category", "task", "level", "gold", "extracted", "latency_s")
-
-
-def file_name(name: str) -> str:
-    if not re.fullmatch(NAME, name):
-        raise ValueError(f"participant name {name!r}: use letters, digits, - and _")
-    return f"{FILE_PREFIX}{name}.jsonl"
 
 
 def is_human(lines: Iterable[Line]) -> bool:
