@@ -8,7 +8,7 @@ where it stopped.  :func:`run` watches the tasks (shards done / running / pendin
 failed), re-submits a failed shard once, merges the shards into OUT (spatialcad/shards.py:
 byte for byte the unsharded run) and checks the merged benchmark.  WORK (``OUT.work``
 beside OUT) holds the shards and submitit's logs; it is removed after a successful merge
-and kept, and named, otherwise.
+(and when nothing could be submitted) and kept, and named, otherwise.
 """
 
 from __future__ import annotations
@@ -111,11 +111,16 @@ def _submit_error(exc: Exception) -> ClusterError:
 
 
 def submit(run: ShardedRun, kind: str, slurm: SlurmSettings) -> tuple[Any, list[Any]]:
-    """Submit the run's shards as one job array; return the executor and its jobs."""
+    """Submit the run's shards as one job array; return the executor and its jobs.  If
+    nothing could be submitted, a WORK directory made for it is removed again (one left by
+    an earlier run keeps its shards)."""
+    fresh = not Path(run.work).exists()
     ex = executor(kind, Path(run.work) / "logs", slurm, run.count)
     try:
         jobs = ex.map_array(run_shard, [run] * run.count, list(range(run.count)))
     except Exception as exc:  # sbatch missing, controller down, bad partition...
+        if fresh:
+            shutil.rmtree(run.work, ignore_errors=True)
         raise _submit_error(exc) from exc
     return ex, jobs
 
@@ -167,7 +172,8 @@ def watch(ex: Any, jobs: list[Any], run: ShardedRun,
                 try:
                     current[k] = ex.submit(run_shard, run, k)
                 except Exception as exc:
-                    raise _submit_error(exc) from exc
+                    raise ClusterError(f"{_submit_error(exc)}; the shards made so far are in "
+                                       f"{run.work}") from exc
                 tries[k] += 1
                 states[k] = "PENDING"
             done = sum(s == "DONE" for s in states.values())

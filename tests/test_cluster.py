@@ -151,7 +151,21 @@ def test_clear_errors_without_slurm_or_with_bad_shard_counts(spatialcad, tmp_pat
     code, _, err = spatialcad(*RUN, "--executor", "slurm", "--shards", 2, "--out",
                               tmp_path / "x")
     assert code == 1 and "SLURM is not available here" in err
-    assert not (tmp_path / "x").exists()
+    assert list(tmp_path.iterdir()) == []  # neither OUT nor OUT.work
+
+
+def test_a_refused_submission_leaves_nothing_but_earlier_shards(slurm, spatialcad, tmp_path):
+    bad = ["--executor", "slurm", "--shards", 2, "--slurm-partition", "no-such-partition"]
+    out = tmp_path / "b"
+    code, _, err = spatialcad(*RUN, *bad, "--out", out)
+    assert code == 1 and "submitting the shards failed" in err and "partition" in err
+    assert list(tmp_path.iterdir()) == []  # neither OUT nor OUT.work
+    earlier = tmp_path / "c.work" / "shards" / "0" / "kept.txt"  # an interrupted run's shard
+    earlier.parent.mkdir(parents=True)
+    earlier.write_text("made before")
+    code, _, _ = spatialcad(*RUN, *bad, "--out", tmp_path / "c")
+    assert code == 1 and earlier.read_text() == "made before"
+    assert not (tmp_path / "c").exists()
 
 
 def _wait_gone(job: str, seconds: float = 600) -> None:
