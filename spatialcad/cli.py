@@ -11,7 +11,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 from tqdm import tqdm
@@ -20,21 +20,12 @@ from spatialcad import __version__, cluster, freecad_env, pipeline, shards
 from spatialcad.cad.disk_cache import CACHE_ENV
 from spatialcad.cad.part_import import import_parts, import_report_lines
 from spatialcad.cad.parts import SUFFIXES, catalogue, list_parts
+from spatialcad.cli_support import OutputDir, fail
 from spatialcad.cluster import SlurmSettings
 from spatialcad.outdir import check_replaceable_dir
 from spatialcad.plan import RunPlan, Shard, parse_shard
 from spatialcad.splits import SPLITS
 from spatialcad.tasks import registry
-
-
-class UsageFailure(click.ClickException):
-    """Bad input: one line on stderr, exit code 2."""
-
-    exit_code = 2
-
-
-def fail(message: str) -> NoReturn:
-    raise UsageFailure(message)
 
 
 def write_failure(exc: OSError, out: Path) -> str:
@@ -350,7 +341,7 @@ def _generate_sharded(names: list[str], level: int, n: int, seed: int, out: Path
 
 
 @cli.command()
-@click.argument("out", type=click.Path(path_type=Path, exists=True, file_okay=False))
+@click.argument("out", type=OutputDir())
 @click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes.")
 def verify(out: Path, jobs: int) -> None:
     """Re-run every item's verifier from its stored spec and image.
@@ -373,7 +364,7 @@ def verify(out: Path, jobs: int) -> None:
 
 @cli.command()
 @click.argument("shard_dirs", metavar="SHARD_DIR...", nargs=-1, required=True,
-                type=click.Path(path_type=Path, exists=True, file_okay=False))
+                type=click.Path(path_type=Path, file_okay=False))
 @click.option("--out", type=click.Path(path_type=Path), required=True,
               help="Output directory for the whole run. Written atomically.")
 @click.option("--overwrite", is_flag=True, help="Replace OUT if it already has files.")

@@ -125,17 +125,41 @@ def _remove(path: Path) -> None:
         path.unlink(missing_ok=True)
 
 
+def siblings(out: Path, kind: str = "tmp") -> list[Path]:
+    """Every ``.NAME.<kind>-HOST-PID`` sibling of ``out``, newest first: for ``tmp``, the
+    directories of runs writing ``out`` now, or of stopped ones that ``--resume`` goes on
+    from."""
+    return sorted(out.parent.glob(f".{out.name}.{kind}-*"), key=_mtime, reverse=True)
+
+
+def absent(out: Path) -> str:
+    """Why there is no output directory ``out``: a run is still writing it (or stopped
+    before the end), or none made it."""
+    partial = siblings(out)
+    if partial:
+        return (f"{out} is not finished: its items so far are in {partial[0]} (its run is "
+                "still going, or stopped: the same generate command with --resume goes on)")
+    return f"{out} does not exist (not made, or not yet)"
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:  # a run just renamed it over its target
+        return 0.0
+
+
 def stale_siblings(out: Path, kind: str = "tmp") -> list[Path]:
-    """``.NAME.<kind>-HOST-PID`` siblings of ``out`` left by dead runs of this host, newest
-    first (older runs wrote ``.NAME.<kind>-PID``, taken as this host's).  Only meaningful
-    while holding the lock of ``out``."""
-    found = []
+    """The :func:`siblings` of ``out`` left by dead runs of this host (older runs wrote
+    ``.NAME.<kind>-PID``, taken as this host's).  Only meaningful while holding the lock of
+    ``out``."""
     prefix = f".{out.name}.{kind}-"
-    for path in out.parent.glob(f"{prefix}*"):
+    found = []
+    for path in siblings(out, kind):
         host, _, pid = path.name[len(prefix):].rpartition("-")
         if pid.isdigit() and host in ("", _host()) and not _pid_alive(int(pid)):
             found.append(path)
-    return sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)
+    return found
 
 
 def remove_stale_siblings(out: Path) -> list[Path]:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from spatialcad.benchmark import Benchmark, BenchmarkWriter
-from spatialcad.outdir import atomic_dir
+from spatialcad.outdir import absent, atomic_dir
 from spatialcad.plan import MAX_ITEMS_PER_OUTPUT, Shard
 
 
@@ -33,6 +33,8 @@ class ShardDir:
 
 
 def _read_shard(path: Path) -> ShardDir:
+    if not path.is_dir():
+        raise ValueError(f"shard {absent(path)}")
     bench = Benchmark.checked(path)
     manifest = bench.manifest
     entry = manifest.get("shard")

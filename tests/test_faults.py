@@ -319,6 +319,30 @@ def test_a_live_runs_temporary_directory_is_never_removed(sc, tmp_path):
     assert live.is_dir() and other.is_dir()
 
 
+READERS = [("verify",), ("eval", "--baseline", "random", "--out", "run"),
+           ("export", "--format", "jsonl", "--out", "x.jsonl"), ("gallery", "--out", "g"),
+           ("quiz", "--out", "q"), ("merge", "--out", "m")]
+
+
+def test_reading_a_benchmark_still_being_written_says_where_its_items_are(sc, tmp_path):
+    out = tmp_path / "b"
+    for command, *options in READERS:
+        code, _, err = sc(command, out, *options)
+        assert code == 2 and f"{out} does not exist (not made, or not yet)" in err, command
+    run = _spawn("generate", "--task", "cross_section", "--level", "1", "--n", "30",
+                 "--out", str(out))
+    try:
+        _wait_for(lambda: _temp_dirs(out))
+        for command, *options in READERS:
+            code, _, err = sc(command, out, *options)
+            assert code == 2 and (f"{out} is not finished: its items so far are in "
+                                  f"{_temp_dirs(out)[0]}") in err, command
+    finally:
+        run.kill()
+        run.wait()
+    assert not any((tmp_path / name).exists() for name in ("run", "x.jsonl", "g", "q", "m"))
+
+
 # 7. eval resume never mixes settings; report says what is missing
 
 def test_eval_refuses_other_settings_unless_restart(sc, bench, tmp_path):

@@ -108,6 +108,7 @@ def _tampered(runs: Path, tmp_path: Path) -> Path:
         (["other0", "s1", "s2"], "shards of different runs (command, parameters differ)"),
         (["s0", "tampered", "s2"], "checksum differs from the manifest"),
         (["full"], "is not a shard"),
+        (["s0", "nowhere", "s2"], "nowhere does not exist (not made, or not yet)"),
     ],
 )
 def test_bad_merges_exit_2_and_write_nothing(spatialcad, runs, tmp_path, shards, message):
@@ -167,6 +168,9 @@ def test_an_interrupted_run_resumes_to_the_same_bytes(spatialcad, runs, tmp_path
     if sig == signal.SIGTERM:
         assert "re-run with --resume to go on" in err
     assert not out.exists() and len(_partial_dirs(out)) == 1
+    code, _, err = spatialcad("merge", out, "--out", tmp_path / "m")  # too early
+    assert code == 2 and (f"{out} is not finished: its items so far are in "
+                          f"{_partial_dirs(out)[0]}") in err
     code, stdout, err = spatialcad(*args)
     assert code == 0, err
     assert "going on after" in stdout

@@ -5,27 +5,18 @@ from __future__ import annotations
 import os
 import shlex
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 
 from spatialcad.benchmark import Benchmark, counts_of
+from spatialcad.cli_support import OutputDir, UsageFailure, fail
 from spatialcad.evaluate import baselines, ladder, report, runner, stats
 from spatialcad.evaluate import steps as eval_steps
 from spatialcad.evaluate.client import ChatClient, EndpointError
 from spatialcad.evaluate.prompts import FORMS, STYLES
 from spatialcad.outdir import OutputError, locked
 from spatialcad.pipeline import GenerationError
-
-
-class UsageFailure(click.ClickException):
-    """Bad input: one line on stderr, exit code 2 (as ``spatialcad.cli.UsageFailure``)."""
-
-    exit_code = 2
-
-
-def fail(message: str) -> NoReturn:
-    raise UsageFailure(" ".join(str(message).split()))
 
 
 def _endpoint_failure(exc: EndpointError) -> click.ClickException:
@@ -95,8 +86,7 @@ def _summary_line(out: Path, lines: list[dict[str, Any]], done: runner.Progress)
 
 
 @click.command("eval")
-@click.argument("dir_", metavar="[DIR]", required=False,
-                type=click.Path(path_type=Path, exists=True, file_okay=False))
+@click.argument("dir_", metavar="[DIR]", required=False, type=OutputDir())
 @click.option("--out", type=click.Path(path_type=Path), required=True,
               help="Run directory: run.json and results.jsonl (re-run to resume).")
 @click.option("--model", help="Model name sent to the endpoint.")
@@ -326,8 +316,7 @@ EXPORT_FORMATS = ("hf", "spatialviz", "vlmeval", "jsonl")
 
 
 @click.command("export")
-@click.argument("dir_", metavar="DIR", type=click.Path(path_type=Path, exists=True,
-                                                       file_okay=False))
+@click.argument("dir_", metavar="DIR", type=OutputDir())
 @click.option("--format", "fmt", type=click.Choice(EXPORT_FORMATS), required=True,
               help="hf: Hugging Face hub folder (parquet + dataset card); spatialviz: "
               "SpatialViz-Bench's layout for its evaluation scripts; vlmeval: VLMEvalKit "
@@ -369,8 +358,7 @@ def export_cmd(dir_: Path, fmt: str, out: Path, overwrite: bool, repo: str | Non
 
 
 @click.command("gallery")
-@click.argument("dir_", metavar="DIR", type=click.Path(path_type=Path, exists=True,
-                                                       file_okay=False))
+@click.argument("dir_", metavar="DIR", type=OutputDir())
 @click.option("--out", type=click.Path(path_type=Path, dir_okay=False),
               help="HTML file to write (default: DIR/gallery.html).")
 @click.option("--embed", is_flag=True, help="Embed the images: one self-contained file.")
@@ -398,8 +386,7 @@ def gallery_cmd(dir_: Path, out: Path | None, embed: bool, runs: tuple[Path, ...
 
 
 @click.command("quiz")
-@click.argument("dir_", metavar="DIR", type=click.Path(path_type=Path, exists=True,
-                                                       file_okay=False))
+@click.argument("dir_", metavar="DIR", type=OutputDir())
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), required=True,
               help="Directory to write: index.html (the quiz), quiz.json (the items drawn) "
               "and manifest.json.")
