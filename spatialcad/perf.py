@@ -12,7 +12,9 @@ Sections (``--section``, repeatable; ``make perf`` runs ``tasks``, ``bench`` and
 - ``bench``: the three-level benchmark (every task at levels 0, 1 and 2, ``--bench-n``
   items each) with one ``generate --level 0-2 --jobs J`` (its workers start once), its wall
   time and CPU time (and so how busy it kept the J cores), and the PNG-encode
-  floor: the time to encode the same images on J cores; and
+  floor: the time to encode the same images on J cores; a worker's fixed start (imports,
+  then the first use of each task) in CPU seconds, against the CPU that 2x the floor would
+  leave; and
   whether the disk cache of engineering parts was warm (cold, three_view levels >= 1
   compute their projections: a first run on a machine takes much longer).
 - ``memory``: peak memory (max RSS) of ``generate`` of cheap tasks at 1,000 and 10,000
@@ -142,6 +144,31 @@ def png_floor(root: Path, jobs: int) -> tuple[int, float]:
     return len(paths), max(busy)
 
 
+START_PROBE = """
+import time
+start = time.process_time()
+from spatialcad.pipeline import make_item
+from spatialcad.tasks import registry
+imports = time.process_time() - start
+def every_task() -> float:
+    start = time.process_time()
+    for name in registry.tasks():
+        make_item(name, 1, 1, 4, 0)
+    return time.process_time() - start
+print(imports, every_task() - every_task())
+"""
+
+
+def worker_start() -> tuple[float, float]:
+    """CPU seconds a fresh process spends before it makes items at full speed: (its imports,
+    how much longer the first item of every task takes than the same items again: numba
+    loading its cached kernels, FreeCAD starting, caches filling)."""
+    done = subprocess.run([sys.executable, "-c", START_PROBE], check=True,
+                          stdout=subprocess.PIPE, text=True)
+    imports, first_use = (float(x) for x in done.stdout.split()[-2:])
+    return imports, first_use
+
+
 def _children_cpu() -> float:
     """CPU seconds (user and system) of this process's finished child processes and theirs
     (a ``generate``'s workers count once it has joined them)."""
@@ -174,6 +201,12 @@ def three_levels(n: int, seed: int, jobs: int) -> None:
                f"items/s; levels 0, 1, 2: {', '.join(f'{t:.1f}' for t in levels)} s; "
                f"{cpu:.0f} s of CPU, {cpu / wall / jobs:.0%} of {jobs} cores); "
                f"PNG-encode floor {floor:.1f} s; ratio {wall / floor:.1f}x")
+    imports, first_use = worker_start()
+    click.echo(f"a worker's start: {imports + first_use:.1f} s of CPU (imports {imports:.1f} s, "
+               f"then {first_use:.1f} s more for the first item of each task than for the same "
+               f"items again); within 2x the floor, the run would have {floor * jobs:.1f} s of "
+               f"CPU besides the encoding itself, {jobs * (imports + first_use):.1f} s of it "
+               f"for its {jobs} workers' starts")
     made, root = cache_entries() - before, disk_cache.cache_dir()
     if root is None:
         click.echo("part cache: off (empty $SPATIALCAD_CACHE_DIR): every projection computed")

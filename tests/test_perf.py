@@ -42,4 +42,9 @@ def test_bench_section_reports_three_levels_and_the_png_floor(tmp_path):
     assert re.search(r"levels 0, 1, 2: \d+\.\d, \d+\.\d, \d+\.\d s; \d+ s of CPU, "
                      r"\d+% of 2 cores\)", line)
     assert re.search(r"PNG-encode floor \d+\.\d s; ratio \d+\.\dx", line)
+    start = next(x for x in done.stdout.splitlines() if x.startswith("a worker's start"))
+    assert re.fullmatch(r"a worker's start: \d+\.\d s of CPU \(imports \d+\.\d s, then \d+\.\d s "
+                        r"more .*\); within 2x the floor, the run would have \d+\.\d s of CPU "
+                        r"besides the encoding itself, \d+\.\d s of it for its 2 workers' starts",
+                        start)
     assert "part cache" in done.stdout and "cold" in done.stdout  # a fresh cache dir
