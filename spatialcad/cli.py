@@ -189,6 +189,11 @@ def generate(task_spec: str, level_spec: str, n: int, seed: int, out: Path | Non
     if no_cache:  # read by spatialcad/cad/disk_cache.py, in workers too
         os.environ[CACHE_ENV] = ""
     elif cache_dir is not None:
+        try:  # a cache this run cannot make would cost every projection silently
+            cache_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            fail(f"--cache-dir {cache_dir}: {exc.strerror or exc}; give a directory this run "
+                 "can create, or --no-cache")
         os.environ[CACHE_ENV] = str(cache_dir.resolve())
     for level in levels:
         _warn_past_practical(chosen[level], level)

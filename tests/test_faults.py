@@ -21,6 +21,7 @@ from eval_server import FakeEndpoint, gold_table
 
 from spatialcad import pipeline
 from spatialcad.benchmark import BenchmarkWriter
+from spatialcad.cad.disk_cache import CACHE_ENV
 from spatialcad.outdir import lock_path
 from spatialcad.plan import RunPlan, Shard
 
@@ -427,6 +428,16 @@ def test_timeout_bounds_the_whole_reply_not_each_read(sc, bench, tmp_path):
         took = time.monotonic() - start
     assert code == 1 and "no reply within 0.5 s" in one_line(err)
     assert took < 3  # a trickled reply takes about 4 s to arrive
+
+
+def test_a_cache_dir_that_cannot_be_made_is_refused_up_front(sc, tmp_path, monkeypatch):
+    monkeypatch.setenv(CACHE_ENV, "")  # restored afterwards (the CLI sets it)
+    (tmp_path / "file").write_text("")
+    out = tmp_path / "b"
+    code, _, err = sc("generate", "--task", "three_view", "--level", "1", "--n", "1",
+                      "--out", out, "--cache-dir", tmp_path / "file" / "cache")
+    assert code == 2 and "--cache-dir" in err and "Not a directory" in err
+    assert not out.exists() and not _temp_dirs(out)
 
 
 def test_disk_full_keeps_the_old_output(sc, tmp_path, monkeypatch):
