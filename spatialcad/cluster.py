@@ -8,16 +8,18 @@ where it stopped.  :func:`run` watches the tasks (shards done / running / pendin
 failed), re-submits a failed shard once, merges the shards into OUT (spatialcad/shards.py:
 byte for byte the unsharded run) and checks the merged benchmark.  WORK (``OUT.work``
 beside OUT) holds the shards and submitit's logs; it is removed after a successful merge
-(and when nothing could be submitted) and kept, and named, otherwise.
+(and when no job ran: the submission was refused, or SLURM would never start the jobs as
+asked) and kept, and named, otherwise.
 """
 
 from __future__ import annotations
 
 import shlex
 import shutil
+import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,12 +31,21 @@ from spatialcad.benchmark import Benchmark
 from spatialcad.plan import RunPlan, Shard
 
 POLL_S = 1.0  # seconds between looks at the jobs' states
+REASONS_S = 10.0  # seconds between looks at why pending jobs wait
+# Reasons SLURM gives for holding a job that it will never start as asked (the request
+# itself must change): https://slurm.schedmd.com/job_reason_codes.html
+NEVER_STARTS = frozenset({"BadConstraints", "PartitionConfig", "PartitionTimeLimit",
+                          "InvalidAccount", "InvalidQOS", "AccountNotAllowed", "QOSNotAllowed"})
 FAILED = ("FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY", "PREEMPTED",
           "BOOT_FAIL", "DEADLINE")
 
 
 class ClusterError(RuntimeError):
     """The cluster could not run the shards (one line, with where to look)."""
+
+
+class NothingRan(ClusterError):
+    """No shard job ever ran: a WORK directory made for them holds nothing to keep."""
 
 
 @dataclass(frozen=True)
@@ -103,24 +114,19 @@ def executor(kind: str, folder: Path, slurm: SlurmSettings, count: int) -> Any:
     return ex
 
 
-def _submit_error(exc: Exception) -> ClusterError:
+def _submit_error(exc: Exception) -> NothingRan:
     text = " ".join(str(exc).split())
     if isinstance(exc, FileNotFoundError):
         text = f"{exc.filename or 'sbatch'} was not found (is SLURM installed on this machine?)"
-    return ClusterError(f"submitting the shards failed: {text[:400]}")
+    return NothingRan(f"submitting the shards failed: {text[:400]}")
 
 
 def submit(run: ShardedRun, kind: str, slurm: SlurmSettings) -> tuple[Any, list[Any]]:
-    """Submit the run's shards as one job array; return the executor and its jobs.  If
-    nothing could be submitted, a WORK directory made for it is removed again (one left by
-    an earlier run keeps its shards)."""
-    fresh = not Path(run.work).exists()
+    """Submit the run's shards as one job array; return the executor and its jobs."""
     ex = executor(kind, Path(run.work) / "logs", slurm, run.count)
     try:
         jobs = ex.map_array(run_shard, [run] * run.count, list(range(run.count)))
     except Exception as exc:  # sbatch missing, controller down, bad partition...
-        if fresh:
-            shutil.rmtree(run.work, ignore_errors=True)
         raise _submit_error(exc) from exc
     return ex, jobs
 
@@ -150,16 +156,44 @@ def _why(job: Any) -> str:
     return f"{state}{': ' + last[:200] if last else ''} (log: {job.paths.stderr})"
 
 
-def watch(ex: Any, jobs: list[Any], run: ShardedRun,
-          echo: Callable[[str], None]) -> None:
-    """Wait for every shard; re-submit a failed one once; ``ClusterError`` if it fails again."""
+def pending_reasons(job_ids: list[str]) -> set[str]:
+    """Why SLURM holds the pending ones of ``job_ids`` (squeue's reasons; none if squeue
+    cannot tell, e.g. the jobs have just ended)."""
+    done = subprocess.run(["squeue", "-h", "-r", "-t", "PD", "-j", ",".join(job_ids),
+                           "-o", "%r"], capture_output=True, text=True)
+    return set(done.stdout.split()) if done.returncode == 0 else set()
+
+
+def _cancel(jobs: Iterable[Any]) -> None:
+    for job in jobs:
+        if not job.done():
+            job.cancel(check=False)
+
+
+def watch(ex: Any, jobs: list[Any], run: ShardedRun, echo: Callable[[str], None],
+          slurm: bool = True) -> None:
+    """Wait for every shard; re-submit a failed one once; ``ClusterError`` if it fails again,
+    ``NothingRan`` (the jobs cancelled) if SLURM holds them for a reason that means they
+    can never start as asked (``NEVER_STARTS``)."""
     current = dict(enumerate(jobs))
     tries = dict.fromkeys(current, 1)
+    looked = -REASONS_S
     bar = tqdm(total=run.count, desc="shards", unit="shard", file=sys.stderr, disable=None)
     try:
         while True:
             next(iter(current.values())).get_info(mode="force")  # one sacct for all jobs
             states = {k: _state(j) for k, j in current.items()}
+            waiting = [str(current[k].job_id) for k, st in states.items() if st == "PENDING"]
+            if slurm and waiting and time.monotonic() - looked >= REASONS_S:
+                looked = time.monotonic()
+                never = sorted(pending_reasons(waiting) & NEVER_STARTS)
+                if never:
+                    _cancel(current.values())
+                    raise NothingRan(
+                        f"SLURM will never start the shards as asked (pending: "
+                        f"{', '.join(never)}; see https://slurm.schedmd.com/job_reason_codes."
+                        "html): ask for what the partition has (--slurm-cpus, --slurm-time, "
+                        "--slurm-partition); the jobs are cancelled")
             for k, state in states.items():
                 if state != "FAILED":
                     continue
@@ -186,9 +220,7 @@ def watch(ex: Any, jobs: list[Any], run: ShardedRun,
                 return
             time.sleep(POLL_S)
     except KeyboardInterrupt:
-        for job in current.values():
-            if not job.done():
-                job.cancel(check=False)
+        _cancel(current.values())
         echo(f"spatialcad: cancelled the shards still running; the shards made so far are in "
              f"{run.work}: run the same command again to go on")
         raise
@@ -201,13 +233,19 @@ def run(run: ShardedRun, out: Path, overwrite: bool, kind: str, slurm: SlurmSett
     """Submit, watch, merge into ``out`` and check it; return the item count (None with
     ``wait=False``: the job id and the merge command are printed instead)."""
     RunPlan(tuple(run.tasks), run.n).check_shards(run.count)
-    ex, jobs = submit(run, kind, slurm)
-    what = f"job array {array_id(jobs)}" if kind == "slurm" else "local processes"
-    echo(f"spatialcad: submitted {run.count} shards as {what}; logs in {run.work}/logs")
-    if not wait:
-        echo(f"when the jobs have finished: {merge_command(run, out)}")
-        return None
-    watch(ex, jobs, run, echo)
+    fresh = not Path(run.work).exists()  # else an earlier run's, which keeps its shards
+    try:
+        ex, jobs = submit(run, kind, slurm)
+        what = f"job array {array_id(jobs)}" if kind == "slurm" else "local processes"
+        echo(f"spatialcad: submitted {run.count} shards as {what}; logs in {run.work}/logs")
+        if not wait:
+            echo(f"when the jobs have finished: {merge_command(run, out)}")
+            return None
+        watch(ex, jobs, run, echo, kind == "slurm")
+    except NothingRan:
+        if fresh:
+            shutil.rmtree(run.work, ignore_errors=True)
+        raise
     items = shards.merge([run.shard_dir(k) for k in range(run.count)], out, overwrite)
     Benchmark.checked(out)
     shutil.rmtree(run.work, ignore_errors=True)

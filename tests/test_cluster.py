@@ -168,6 +168,18 @@ def test_a_refused_submission_leaves_nothing_but_earlier_shards(slurm, spatialca
     assert not (tmp_path / "c").exists()
 
 
+def test_jobs_slurm_will_never_start_are_cancelled_with_the_reason(slurm, spatialcad, tmp_path):
+    """More CPUs a task than any node has: SLURM takes the array but holds it pending
+    (PartitionConfig) for ever; the run says why, cancels it and leaves nothing behind."""
+    code, _, err = spatialcad(*RUN, "--executor", "slurm", "--shards", 2, "--slurm-cpus",
+                              4096, "--out", tmp_path / "b")
+    assert code == 1 and "SLURM will never start the shards as asked (pending: " \
+        "PartitionConfig" in err and "the jobs are cancelled" in err
+    job = re.search(r"as job array (\d+)", err).group(1)
+    _wait_gone(job, 60)
+    assert list(tmp_path.iterdir()) == []
+
+
 def _wait_gone(job: str, seconds: float = 600) -> None:
     end = time.monotonic() + seconds
     while _state(job):
