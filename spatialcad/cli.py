@@ -323,14 +323,15 @@ def _generate_sharded(names: list[str], level: int, n: int, seed: int, out: Path
         fail("--executor runs every shard itself (resumably): drop --shard / --resume")
     if slurm.time_min < 2 or slurm.cpus < 1:
         fail("--slurm-time must be >= 2 minutes and --slurm-cpus >= 1")
-    try:
-        RunPlan(tuple(names), n).check_shards(shards)
-        check_replaceable_dir(out.resolve(), overwrite)
-    except ValueError as exc:
-        fail(str(exc))
     run = cluster.ShardedRun(names, level, n, seed, command, options, shards,
                              str(cluster.work_dir(out)),
                              slurm.cpus if executor == "slurm" else jobs, split, with_steps)
+    try:
+        RunPlan(tuple(names), n).check_shards(shards)
+        check_replaceable_dir(out.resolve(), overwrite)
+        cluster.claim_work(run, overwrite)
+    except ValueError as exc:
+        fail(str(exc))
     start = time.perf_counter()
     try:
         items = cluster.run(run, out, overwrite, executor, slurm, not no_wait,

@@ -7,13 +7,14 @@ process per shard).  Each array task runs :func:`run_shard`, which is exactly
 where it stopped.  :func:`run` watches the tasks (shards done / running / pending /
 failed), re-submits a failed shard once, merges the shards into OUT (spatialcad/shards.py:
 byte for byte the unsharded run) and checks the merged benchmark.  WORK (``OUT.work``
-beside OUT) holds the shards and submitit's logs; it is removed after a successful merge
-(and when no job ran: the submission was refused, or SLURM would never start the jobs as
-asked) and kept, and named, otherwise.
-"""
+beside OUT) holds the run's identity (``run.json``), the shards and submitit's logs; it is
+removed after a successful merge (and when no job ran: the submission was refused, or SLURM
+would never start the jobs as asked) and kept, and named, otherwise.  A WORK of another run
+is refused before anything is submitted (:func:`claim_work`)."""
 
 from __future__ import annotations
 
+import json
 import shlex
 import shutil
 import subprocess
@@ -31,6 +32,7 @@ from spatialcad.benchmark import Benchmark
 from spatialcad.plan import RunPlan, Shard
 
 POLL_S = 1.0  # seconds between looks at the jobs' states
+RUN_FILE = "run.json"  # in WORK: the run whose shards it holds (ShardedRun.identity)
 REASONS_S = 10.0  # seconds between looks at why pending jobs wait
 # Reasons SLURM gives for holding a job that it will never start as asked (the request
 # itself must change): https://slurm.schedmd.com/job_reason_codes.html
@@ -67,6 +69,32 @@ class ShardedRun:
     def shard_dir(self, k: int) -> Path:
         return Path(self.work) / "shards" / str(k)
 
+    @property
+    def identity(self) -> str:
+        """What makes the shards' files (not how they are run): WORK/run.json."""
+        return json.dumps({"command": self.command, "options": self.options,
+                           "shards": self.count}, sort_keys=True)
+
+
+def claim_work(run: ShardedRun, overwrite: bool) -> None:
+    """Make sure WORK can hold this run's shards: absent, or this run's (its shards go on
+    where they stopped); another run's is removed with ``overwrite``, else ``ValueError``,
+    as for any folder not ours (never removed)."""
+    work = Path(run.work)
+    if not work.exists():
+        return
+    try:
+        held = (work / RUN_FILE).read_text()
+    except OSError:
+        raise ValueError(f"{work} is in the way and holds no spatialcad shards (no {RUN_FILE}): "
+                         "move it, or use another --out") from None
+    if held == run.identity:
+        return
+    if not overwrite:
+        raise ValueError(f"{work} holds the shards of another run (another command or shard "
+                         "count); use --overwrite to discard them, or another --out")
+    shutil.rmtree(work)
+
 
 def run_shard(run: ShardedRun, k: int) -> dict[str, int]:
     """The job of array task ``k``: shard ``k`` of the run into WORK/shards/k (resumable)."""
@@ -102,7 +130,7 @@ def executor(kind: str, folder: Path, slurm: SlurmSettings, count: int) -> Any:
     try:
         ex = submitit.AutoExecutor(folder=str(folder), cluster="slurm")
     except RuntimeError as exc:  # no srun on PATH
-        raise ClusterError(f"SLURM is not available here ({exc}); use --executor local, or "
+        raise NothingRan(f"SLURM is not available here ({exc}); use --executor local, or "
                            "run on a machine with sbatch") from exc
     params: dict[str, Any] = {
         "timeout_min": slurm.time_min, "cpus_per_task": slurm.cpus, "name": "spatialcad",
@@ -233,7 +261,10 @@ def run(run: ShardedRun, out: Path, overwrite: bool, kind: str, slurm: SlurmSett
     """Submit, watch, merge into ``out`` and check it; return the item count (None with
     ``wait=False``: the job id and the merge command are printed instead)."""
     RunPlan(tuple(run.tasks), run.n).check_shards(run.count)
-    fresh = not Path(run.work).exists()  # else an earlier run's, which keeps its shards
+    fresh = not Path(run.work).exists()  # else an earlier try's, which keeps its shards
+    if fresh:
+        Path(run.work).mkdir(parents=True)
+        (Path(run.work) / RUN_FILE).write_text(run.identity)
     try:
         ex, jobs = submit(run, kind, slurm)
         what = f"job array {array_id(jobs)}" if kind == "slurm" else "local processes"

@@ -160,12 +160,13 @@ def test_a_refused_submission_leaves_nothing_but_earlier_shards(slurm, spatialca
     code, _, err = spatialcad(*RUN, *bad, "--out", out)
     assert code == 1 and "submitting the shards failed" in err and "partition" in err
     assert list(tmp_path.iterdir()) == []  # neither OUT nor OUT.work
-    earlier = tmp_path / "c.work" / "shards" / "0" / "kept.txt"  # an interrupted run's shard
-    earlier.parent.mkdir(parents=True)
-    earlier.write_text("made before")
-    code, _, _ = spatialcad(*RUN, *bad, "--out", tmp_path / "c")
-    assert code == 1 and earlier.read_text() == "made before"
-    assert not (tmp_path / "c").exists()
+    code, _, err = spatialcad(*RUN, "--executor", "slurm", "--shards", 2, "--out", out,
+                              "--no-wait")  # an earlier try of the run, its shards made
+    assert code == 0
+    _wait_gone(re.search(r"as job array (\d+)", err).group(1))
+    made = tree_bytes(tmp_path / "b.work" / "shards")
+    assert spatialcad(*RUN, *bad, "--out", out)[0] == 1
+    assert tree_bytes(tmp_path / "b.work" / "shards") == made and not out.exists()
 
 
 def test_jobs_slurm_will_never_start_are_cancelled_with_the_reason(slurm, spatialcad, tmp_path):
@@ -178,6 +179,30 @@ def test_jobs_slurm_will_never_start_are_cancelled_with_the_reason(slurm, spatia
     job = re.search(r"as job array (\d+)", err).group(1)
     _wait_gone(job, 60)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_work_of_another_run_is_refused_up_front(slurm, unsharded, spatialcad, tmp_path):
+    """OUT.work holding another run's shards (here: another seed, left by --no-wait) would
+    make every shard fail twice; it is refused before anything is submitted, and replaced
+    with --overwrite.  A folder that is not spatialcad's is never removed."""
+    out = tmp_path / "b"
+    other = [*RUN[:-1], "3"]  # RUN with --seed 3
+    code, _, err = spatialcad(*other, "--executor", "slurm", "--shards", 2, "--out", out,
+                              "--no-wait")
+    assert code == 0
+    _wait_gone(re.search(r"as job array (\d+)", err).group(1))
+    code, _, err = spatialcad(*RUN, "--executor", "slurm", "--shards", 2, "--out", out)
+    assert code == 2 and "holds the shards of another run" in err and "submitted" not in err
+    code, _, err = spatialcad(*RUN, "--executor", "slurm", "--shards", 2, "--out", out,
+                              "--overwrite")
+    assert code == 0, err
+    assert tree_bytes(out) == tree_bytes(unsharded) and not (tmp_path / "b.work").exists()
+    foreign = tmp_path / "c.work" / "notes.txt"
+    foreign.parent.mkdir()
+    foreign.write_text("mine")
+    code, _, err = spatialcad(*RUN, "--executor", "slurm", "--shards", 2, "--out",
+                              tmp_path / "c", "--overwrite")
+    assert code == 2 and "holds no spatialcad shards" in err and foreign.read_text() == "mine"
 
 
 def _wait_gone(job: str, seconds: float = 600) -> None:
