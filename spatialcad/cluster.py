@@ -205,7 +205,7 @@ def watch(ex: Any, jobs: list[Any], run: ShardedRun, echo: Callable[[str], None]
     can never start as asked (``NEVER_STARTS``)."""
     current = dict(enumerate(jobs))
     tries = dict.fromkeys(current, 1)
-    looked = -REASONS_S
+    looked, reasons = -REASONS_S, set[str]()
     bar = tqdm(total=run.count, desc="shards", unit="shard", file=sys.stderr, disable=None)
     try:
         while True:
@@ -213,8 +213,8 @@ def watch(ex: Any, jobs: list[Any], run: ShardedRun, echo: Callable[[str], None]
             states = {k: _state(j) for k, j in current.items()}
             waiting = [str(current[k].job_id) for k, st in states.items() if st == "PENDING"]
             if slurm and waiting and time.monotonic() - looked >= REASONS_S:
-                looked = time.monotonic()
-                never = sorted(pending_reasons(waiting) & NEVER_STARTS)
+                looked, reasons = time.monotonic(), pending_reasons(waiting)
+                never = sorted(reasons & NEVER_STARTS)
                 if never:
                     _cancel(current.values())
                     raise NothingRan(
@@ -241,7 +241,10 @@ def watch(ex: Any, jobs: list[Any], run: ShardedRun, echo: Callable[[str], None]
             done = sum(s == "DONE" for s in states.values())
             running = sum(s == "RUNNING" for s in states.values())
             bar.n = done
-            bar.set_postfix_str(f"running {running}, pending {run.count - done - running}, "
+            pending = run.count - done - running
+            shown = sorted(reasons - {"None"}) if pending else []  # None: not looked at yet
+            why = f" ({', '.join(shown)})" if shown else ""
+            bar.set_postfix_str(f"running {running}, pending {pending}{why}, "
                                 f"re-submitted {sum(t > 1 for t in tries.values())}")
             bar.refresh()
             if done == run.count:
