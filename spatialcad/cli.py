@@ -9,6 +9,7 @@ import signal
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from spatialcad.cad.part_import import import_parts, import_report_lines
 from spatialcad.cad.parts import SUFFIXES, catalogue, list_parts
 from spatialcad.cli_support import OutputDir, fail
 from spatialcad.cluster import SlurmSettings
-from spatialcad.outdir import check_replaceable_dir
+from spatialcad.outdir import check_replaceable_dir, locked
 from spatialcad.plan import RunPlan, Shard, parse_shard
 from spatialcad.splits import SPLITS
 from spatialcad.tasks import registry
@@ -326,12 +327,19 @@ def _generate_sharded(names: list[str], level: int, n: int, seed: int, out: Path
     run = cluster.ShardedRun(names, level, n, seed, command, options, shards,
                              str(cluster.work_dir(out)),
                              slurm.cpus if executor == "slurm" else jobs, split, with_steps)
-    try:
-        RunPlan(tuple(names), n).check_shards(shards)
-        check_replaceable_dir(out.resolve(), overwrite)
-        cluster.claim_work(run, overwrite)
-    except ValueError as exc:
-        fail(str(exc))
+    with ExitStack() as stack:
+        try:
+            RunPlan(tuple(names), n).check_shards(shards)
+            check_replaceable_dir(out.resolve(), overwrite)
+            stack.enter_context(locked(run.work))  # one submitter of the run at a time
+            cluster.claim_work(run, overwrite)
+        except ValueError as exc:
+            fail(str(exc))
+        _run_sharded(run, out, overwrite, executor, slurm, no_wait)
+
+
+def _run_sharded(run: cluster.ShardedRun, out: Path, overwrite: bool, executor: str,
+                 slurm: SlurmSettings, no_wait: bool) -> None:
     start = time.perf_counter()
     try:
         items = cluster.run(run, out, overwrite, executor, slurm, not no_wait,
@@ -342,7 +350,7 @@ def _generate_sharded(names: list[str], level: int, n: int, seed: int, out: Path
         raise click.ClickException(f"merging the shards failed: {exc}; they are kept in "
                                    f"{run.work}") from exc
     if items is not None:
-        click.echo(f"wrote {items} items in {shards} shards to {out} in "
+        click.echo(f"wrote {items} items in {run.count} shards to {out} in "
                    f"{time.perf_counter() - start:.1f} s (merged and checked)")
 
 

@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from conftest import tree_bytes
 
+from spatialcad.outdir import locked
+
 ROOT = Path(__file__).resolve().parents[1]
 RUN = ["generate", "--task", "cube_counting,rotation_2d,arrow_moving", "--level", "1",
        "--n", "4", "--seed", "2"]
@@ -203,6 +205,14 @@ def test_work_of_another_run_is_refused_up_front(slurm, unsharded, spatialcad, t
     code, _, err = spatialcad(*RUN, "--executor", "slurm", "--shards", 2, "--out",
                               tmp_path / "c", "--overwrite")
     assert code == 2 and "holds no spatialcad shards" in err and foreign.read_text() == "mine"
+
+
+def test_one_submitter_of_a_run_at_a_time(spatialcad, tmp_path):
+    with locked(tmp_path / "b.work"):  # as a second `generate --executor` of OUT b holds it
+        code, _, err = spatialcad(*RUN, "--executor", "local", "--shards", 2, "--out",
+                                  tmp_path / "b")
+    assert code == 2 and "is in use by another spatialcad run" in err
+    assert list(tmp_path.iterdir()) == []
 
 
 def _wait_gone(job: str, seconds: float = 600) -> None:
