@@ -139,6 +139,9 @@ def _warn_past_practical(chosen: list[registry.TaskInfo], level: int) -> None:
 @click.option("--slurm-setup", multiple=True, metavar="LINE",
               help="Shell line each job runs first, e.g. 'conda activate spatialcad' "
               "(repeatable).")
+@click.option("--slurm-option", "slurm_options", multiple=True, metavar="NAME[=VALUE]",
+              help="Any other sbatch option of the jobs, as sbatch spells it without the "
+              "dashes, e.g. account=lab, qos=normal, mem=8G, exclusive (repeatable).")
 @click.option("--no-wait", is_flag=True,
               help="With --executor: submit, print the job id and the merge command, exit.")
 @click.option("--split", type=click.Choice(SPLITS), default=None,
@@ -161,8 +164,9 @@ def generate(task_spec: str, level_spec: str, n: int, seed: int, out: Path | Non
              overwrite: bool, deepcad_dir: Path | None, shard_spec: str | None,
              resume: bool, executor: str | None, shards: int | None,
              slurm_partition: str | None, slurm_time: int, slurm_cpus: int,
-             slurm_setup: tuple[str, ...], no_wait: bool, split: str | None,
-             cache_dir: Path | None, no_cache: bool, with_steps: bool) -> None:
+             slurm_setup: tuple[str, ...], slurm_options: tuple[str, ...], no_wait: bool,
+             split: str | None, cache_dir: Path | None, no_cache: bool,
+             with_steps: bool) -> None:
     """Generate N verified items per task at one level (or several) into OUT.
 
     Every item is proved by its task's verifier before it is written; a candidate that
@@ -221,10 +225,14 @@ def generate(task_spec: str, level_spec: str, n: int, seed: int, out: Path | Non
         runs.append(_LevelRun(names, level, _level_out(out, level, shard), command))
     if executor or shards is not None or no_wait:
         (run,) = runs
+        try:
+            extra = cluster.parse_slurm_options(slurm_options)
+        except ValueError as exc:
+            fail(str(exc))
         _generate_sharded(run.names, run.level, n, seed, run.out, overwrite, run.command,
                           options, executor, shards, shard, resume, jobs, no_wait, split,
                           with_steps, SlurmSettings(slurm_partition, slurm_time, slurm_cpus,
-                                                    list(slurm_setup)))
+                                                    list(slurm_setup), extra))
         return
     with pipeline.worker_pool(jobs) as pool:
         for run in runs:

@@ -15,6 +15,7 @@ is refused before anything is submitted (:func:`claim_work`)."""
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import shutil
 import subprocess
@@ -112,6 +113,29 @@ class SlurmSettings:
     time_min: int = 60
     cpus: int = 1
     setup: list[str] = field(default_factory=list)  # shell lines before the job (env activation)
+    options: dict[str, str | bool] = field(default_factory=dict)  # more #SBATCH --NAME[=VALUE]
+
+
+# sbatch options the run sets itself (or has its own flag for): not taken from --slurm-option
+OWN_OPTIONS = frozenset({"array", "cpus-per-task", "error", "job-name", "nodes", "open-mode",
+                         "output", "partition", "signal", "time", "wckey", "wrap"})
+
+
+def parse_slurm_options(texts: Iterable[str]) -> dict[str, str | bool]:
+    """``NAME=VALUE`` or ``NAME`` (a flag) texts as sbatch options; ``ValueError`` for a
+    malformed one or one the run sets itself."""
+    options: dict[str, str | bool] = {}
+    for text in texts:
+        name, has_value, value = text.partition("=")
+        name = name.strip().removeprefix("--")
+        if not re.fullmatch(r"[a-z][a-z0-9-]*", name) or (has_value and not value):
+            raise ValueError(f"--slurm-option {text!r}: give NAME=VALUE or NAME, as sbatch "
+                             "spells its long options (e.g. account=lab, mem=8G, exclusive)")
+        if name in OWN_OPTIONS:
+            raise ValueError(f"--slurm-option {name}: the run sets it itself (see "
+                             "--slurm-partition, --slurm-time and --slurm-cpus)")
+        options[name] = value if has_value else True
+    return options
 
 
 def work_dir(out: Path) -> Path:
@@ -138,6 +162,8 @@ def executor(kind: str, folder: Path, slurm: SlurmSettings, count: int) -> Any:
         "slurm_signal_delay_s": min(90, max(10, slurm.time_min * 60 // 4))}
     if slurm.partition:
         params["slurm_partition"] = slurm.partition
+    if slurm.options:
+        params["slurm_additional_parameters"] = dict(slurm.options)
     ex.update_parameters(**params)
     return ex
 

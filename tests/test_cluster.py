@@ -48,12 +48,34 @@ def unsharded(tmp_path_factory) -> Path:
 
 def test_slurm_shards_merge_into_the_unsharded_run(slurm, unsharded, spatialcad, tmp_path):
     out = tmp_path / "b"
-    code, stdout, err = spatialcad(*RUN, "--executor", "slurm", "--shards", 2, "--out", out)
+    code, stdout, err = spatialcad(*RUN, "--executor", "slurm", "--shards", 2, "--out", out,
+                                   "--slurm-option", "mem=300M")
     assert code == 0, err
-    assert re.search(r"submitted 2 shards as job array \d+", err)
+    array = re.search(r"submitted 2 shards as job array (\d+)", err).group(1)
     assert "wrote 12 items in 2 shards" in stdout
     assert tree_bytes(out) == tree_bytes(unsharded)
     assert not (tmp_path / "b.work").exists()  # shards and logs go once merged
+    assert _requested_memory(array, 2) == ["300M", "300M"]  # --slurm-option reached sbatch
+
+
+def _requested_memory(array: str, tasks: int) -> list[str]:
+    """ReqMem of each task of job array ``array``, once accounting has them all (it lags)."""
+    end = time.monotonic() + 60
+    while True:
+        asked = subprocess.run(["sacct", "-n", "-X", "-j", array, "-o", "ReqMem"],
+                               capture_output=True, text=True).stdout.split()
+        if len(asked) == tasks or time.monotonic() > end:
+            return asked
+        time.sleep(0.5)
+
+
+@pytest.mark.parametrize(("option", "message"), [
+    ("time=5", "the run sets it itself"), ("mem 8G", "give NAME=VALUE or NAME"),
+    ("mem=", "give NAME=VALUE or NAME")])
+def test_bad_slurm_options_are_refused_up_front(spatialcad, tmp_path, option, message):
+    code, _, err = spatialcad(*RUN, "--executor", "slurm", "--shards", 2, "--out",
+                              tmp_path / "b", "--slurm-option", option)
+    assert code == 2 and message in err and list(tmp_path.iterdir()) == []
 
 
 def test_the_local_executor_takes_the_same_path(unsharded, spatialcad, tmp_path):
