@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 from tqdm import tqdm
 
 from spatialcad import __version__, cluster, freecad_env, pipeline, shards
@@ -183,6 +184,7 @@ def generate(task_spec: str, level_spec: str, n: int, seed: int, out: Path | Non
         fail(str(exc))
     if len(levels) > 1 and (shard or executor or shards is not None or no_wait):
         fail("--shard, --executor, --shards and --no-wait take one --level")
+    _check_slurm_flags(executor)
     if n < 1:
         fail(f"--n must be >= 1, got {n}")
     if jobs < 1:
@@ -238,6 +240,23 @@ def generate(task_spec: str, level_spec: str, n: int, seed: int, out: Path | Non
         for run in runs:
             _generate_level(run, n, seed, jobs, overwrite, options, shard, resume, split,
                             with_steps, pool)
+
+
+SLURM_FLAGS = {"slurm_partition": "--slurm-partition", "slurm_time": "--slurm-time",
+               "slurm_cpus": "--slurm-cpus", "slurm_setup": "--slurm-setup",
+               "slurm_options": "--slurm-option"}
+
+
+def _check_slurm_flags(executor: str | None) -> None:
+    """Refuse --slurm-* flags the run would ignore: all of them without --executor, all
+    but --slurm-time (a shard's time limit) with --executor local."""
+    ctx = click.get_current_context()
+    given = [flag for name, flag in SLURM_FLAGS.items()
+             if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT]
+    if executor is None and given:
+        fail(f"{', '.join(given)}: only with --executor slurm (and --shards N)")
+    if executor == "local" and (unused := [f for f in given if f != "--slurm-time"]):
+        fail(f"{', '.join(unused)}: only with --executor slurm, not local")
 
 
 def parse_levels(spec: str) -> list[int]:

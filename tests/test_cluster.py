@@ -69,12 +69,19 @@ def _requested_memory(array: str, tasks: int) -> list[str]:
         time.sleep(0.5)
 
 
-@pytest.mark.parametrize(("option", "message"), [
-    ("time=5", "the run sets it itself"), ("mem 8G", "give NAME=VALUE or NAME"),
-    ("mem=", "give NAME=VALUE or NAME")])
-def test_bad_slurm_options_are_refused_up_front(spatialcad, tmp_path, option, message):
-    code, _, err = spatialcad(*RUN, "--executor", "slurm", "--shards", 2, "--out",
-                              tmp_path / "b", "--slurm-option", option)
+@pytest.mark.parametrize(("args", "message"), [
+    (["--executor", "slurm", "--shards", 2, "--slurm-option", "time=5"],
+     "the run sets it itself"),
+    (["--executor", "slurm", "--shards", 2, "--slurm-option", "mem 8G"],
+     "give NAME=VALUE or NAME"),
+    (["--executor", "slurm", "--shards", 2, "--slurm-option", "mem="], "give NAME=VALUE"),
+    (["--slurm-cpus", 4, "--slurm-time", 5], "--slurm-time, --slurm-cpus: only with "
+     "--executor slurm (and --shards N)"),
+    (["--executor", "local", "--shards", 2, "--slurm-time", 5, "--slurm-partition", "p"],
+     "--slurm-partition: only with --executor slurm, not local")])
+def test_slurm_flags_that_would_be_ignored_or_are_bad_are_refused(spatialcad, tmp_path, args,
+                                                                  message):
+    code, _, err = spatialcad(*RUN, "--out", tmp_path / "b", *args)
     assert code == 2 and message in err and list(tmp_path.iterdir()) == []
 
 
