@@ -225,7 +225,7 @@ def _cancel(jobs: Iterable[Any]) -> None:
 
 
 def watch(ex: Any, jobs: list[Any], run: ShardedRun, echo: Callable[[str], None],
-          slurm: bool = True) -> None:
+          slurm: bool) -> None:
     """Wait for every shard; re-submit a failed one once; ``ClusterError`` if it fails again,
     ``NothingRan`` (the jobs cancelled) if SLURM holds them for a reason that means they
     can never start as asked (``NEVER_STARTS``)."""
@@ -303,7 +303,7 @@ def run(run: ShardedRun, out: Path, overwrite: bool, kind: str, slurm: SlurmSett
             return None
         watch(ex, jobs, run, echo, kind == "slurm")
     except NothingRan:
-        if fresh:
+        if fresh and not (Path(run.work) / "shards").exists():
             shutil.rmtree(run.work, ignore_errors=True)
         raise
     items = shards.merge([run.shard_dir(k) for k in range(run.count)], out, overwrite)
