@@ -6,7 +6,8 @@ Sections (``--section``, repeatable; ``make perf`` runs ``tasks``, ``bench`` and
   timed (items/s; round by round across the tasks and levels), then up to 8 of them again
   under cProfile to split the time into geometry (scene building, exact answers, FreeCAD),
   rendering (rasterizer, 2D drawings, composite layout), PNG encoding/decoding and
-  verification (shares from the cumulative time of the stage entry points); then each
+  verification (shares from the cumulative time of the stage entry points), and the share
+  of all of it spent in FreeCAD's own methods, wherever called from; then each
   task's items/s over the levels together, the three-level benchmark's mix, and the tasks
   slower than a third of the median (the 3x rule).
 - ``bench``: the three-level benchmark (every task at levels 0, 1 and 2, ``--bench-n``
@@ -61,6 +62,16 @@ CHEAP_TASKS = "cube_counting,rotation_2d,arrow_moving"
 PROFILED = 8  # items per task and level run again under cProfile for the time shares
 
 
+FREECAD_CALL = re.compile(r"of '(Part|TechDraw|FreeCAD|Base)\.")  # cProfile's name of a method
+
+
+def freecad_seconds(stats: pstats.Stats) -> float:
+    """Seconds inside FreeCAD's own methods (OpenCASCADE's booleans, sections, tessellation,
+    hidden-line removal), wherever they were called from."""
+    return sum(row[2] for (path, _, func), row in stats.stats.items()  # type: ignore[attr-defined]
+               if path == "~" and FREECAD_CALL.search(func))
+
+
 def stage_seconds(stats: pstats.Stats) -> dict[str, float]:
     seconds = dict.fromkeys(STAGES, 0.0)
     for (path, _, func), row in stats.stats.items():  # type: ignore[attr-defined]
@@ -91,13 +102,13 @@ def task_speeds(levels: list[int], n: int, seed: int, names: list[str]) -> None:
             rejected[run] += make_item(*run, i, n, seed).rejected
             seconds[run] += time.perf_counter() - start
     click.echo(f"{'task':<20} {'level':>5} {'items/s':>8} {'rejects/item':>12} "
-               f"{'geometry':>9} {'rendering':>9} {'png':>6} {'verify':>7}")
+               f"{'geometry':>9} {'rendering':>9} {'png':>6} {'verify':>7} {'freecad':>8}")
     for run in runs:
         share = _time_shares(*run, min(n, PROFILED), seed)
         click.echo(
             f"{run[0]:<20} {run[1]:>5} {n / seconds[run]:>8.2f} {rejected[run] / n:>12.2f} "
             f"{share['geometry']:>8.0f}% {share['rendering']:>8.0f}% {share['png']:>5.0f}% "
-            f"{share['verification']:>6.0f}%")
+            f"{share['verification']:>6.0f}% {share['freecad']:>7.0f}%")
     spent = dict.fromkeys(names, 0.0)  # seconds of each task's n items a level
     for (name, _), t in seconds.items():
         spent[name] += t
@@ -115,7 +126,7 @@ def task_speeds(levels: list[int], n: int, seed: int, names: list[str]) -> None:
 
 def _time_shares(name: str, level: int, n: int, seed: int) -> dict[str, float]:
     """Percent of the time of ``n`` items in geometry, rendering, PNG and verification
-    (from a cProfile run of them)."""
+    (from a cProfile run of them), and, across all of them, in FreeCAD's own methods."""
     prof = cProfile.Profile()
     prof.enable()
     for i in range(n):
@@ -125,7 +136,8 @@ def _time_shares(name: str, level: int, n: int, seed: int) -> dict[str, float]:
     total = stats.total_tt  # type: ignore[attr-defined]
     parts = stage_seconds(stats)
     geometry = max(0.0, total - sum(parts.values()))
-    return {k: 100 * v / total for k, v in {"geometry": geometry, **parts}.items()}
+    shares = {"geometry": geometry, **parts, "freecad": freecad_seconds(stats)}
+    return {k: 100 * v / total for k, v in shares.items()}
 
 
 def _encode_seconds(paths: list[str]) -> float:

@@ -19,6 +19,9 @@ def test_tasks_and_forms_sections_report_each_task():
     tasks = [r for r in rows if r and r[0] in ("cube_counting", "arrow_moving", "rotation_2d")]
     assert len(tasks) == 9  # tasks: one row per task and level; forms: one per task
     assert [(r[0], r[1]) for r in tasks[:2]] == [("cube_counting", "0"), ("cube_counting", "1")]
+    assert ["task", "level", "items/s", "rejects/item", "geometry", "rendering", "png", "verify",
+            "freecad"] in rows
+    assert all(len(r) == 9 and r[8] == "0%" for r in tasks[:6])  # no FreeCAD in these tasks
     forms = {r[0]: r for r in tasks if r[3].endswith("x")}  # the forms section's rows
     assert len(forms) == 3
     over = next(x for x in done.stdout.splitlines() if x.startswith("items/s over levels"))
@@ -48,3 +51,25 @@ def test_bench_section_reports_three_levels_and_the_png_floor(tmp_path):
                         r"besides the encoding itself, \d+\.\d s of it for its 2 workers' starts",
                         start)
     assert "part cache" in done.stdout and "cold" in done.stdout  # a fresh cache dir
+
+
+def test_freecad_share_counts_freecads_own_methods_only():
+    import cProfile
+    import pstats
+
+    from spatialcad import freecad_env
+    from spatialcad.perf import freecad_seconds
+
+    FreeCAD, Part = freecad_env.load()
+    prof = cProfile.Profile()
+    prof.enable()
+    box = Part.makeBox(2, 2, 2)
+    for _ in range(20):
+        box.section(Part.Plane(FreeCAD.Vector(0, 0, 1), FreeCAD.Vector(0, 0, 1)).toShape())
+    sum(i * i for i in range(200_000))  # Python time: not FreeCAD's
+    prof.disable()
+    stats = pstats.Stats(prof)
+    sections = sum(row[2] for (_, _, func), row in stats.stats.items()
+                   if func == "<method 'section' of 'Part.Shape' objects>")
+    assert sections > 0
+    assert sections <= freecad_seconds(stats) < stats.total_tt  # type: ignore[attr-defined]
