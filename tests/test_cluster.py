@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -55,18 +56,8 @@ def test_slurm_shards_merge_into_the_unsharded_run(slurm, unsharded, spatialcad,
     assert "wrote 12 items in 2 shards" in stdout
     assert tree_bytes(out) == tree_bytes(unsharded)
     assert not (tmp_path / "b.work").exists()  # shards and logs go once merged
-    assert _requested_memory(array, 2) == ["300M", "300M"]  # --slurm-option reached sbatch
-
-
-def _requested_memory(array: str, tasks: int) -> list[str]:
-    """ReqMem of each task of job array ``array``, once accounting has them all (it lags)."""
-    end = time.monotonic() + 60
-    while True:
-        asked = subprocess.run(["sacct", "-n", "-X", "-j", array, "-o", "ReqMem"],
-                               capture_output=True, text=True).stdout.split()
-        if len(asked) == tasks or time.monotonic() > end:
-            return asked
-        time.sleep(0.5)
+    asked = _accounted(array, "ReqMem", lambda rows: len(rows) == 2)
+    assert asked == ["300M", "300M"]  # --slurm-option reached sbatch
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -253,14 +244,22 @@ def _wait_gone(job: str, seconds: float = 600) -> None:
 
 def _sacct_state(job: str) -> str:
     """The final state of a (non-array) job from accounting, e.g. COMPLETED or CANCELLED."""
+    final = _accounted(job, "State", lambda rows: bool(rows) and rows[0] not in (
+        "PENDING", "RUNNING"))
+    return final[0]
+
+
+def _accounted(job: str, field: str, ready: Callable[[list[str]], bool]) -> list[str]:
+    """sacct's ``field`` of ``job`` (one value per array task) once ``ready`` says the
+    values are in: accounting lags a little behind the jobs."""
     end = time.monotonic() + 60
     while time.monotonic() < end:
-        out = subprocess.run(["sacct", "-n", "-X", "-P", "-j", job, "-o", "State"],
-                             capture_output=True, text=True).stdout.split()
-        if out and out[0] not in ("PENDING", "RUNNING"):
-            return out[0]
+        rows = subprocess.run(["sacct", "-n", "-X", "-P", "-j", job, "-o", field],
+                              capture_output=True, text=True).stdout.split()
+        if ready(rows):
+            return rows
         time.sleep(0.5)
-    raise AssertionError(f"no final state for job {job}")
+    raise AssertionError(f"accounting has no {field} for job {job}")
 
 
 def _submit_example(tmp_path: Path, **settings: str) -> tuple[str, str]:
