@@ -131,3 +131,10 @@ def test_every_task_package_has_its_parts():
         assert info.package == f"spatialcad.tasks.{info.name}"
         for part in ("__init__", "spec", "generate", "verify", "scene"):
             assert (folder / f"{part}.py").is_file(), f"{info.name} has no {part}.py"
+
+
+def test_only_render_opencv_imports_opencv():
+    """OpenCV's CPU-dependent dispatch is switched off where it is imported (same bytes on
+    every CPU, docs/ARCHITECTURE.md): every other module takes cv2 from there."""
+    bad = [m for m in MODULES if "cv2" in imports(m) and m != "spatialcad.render.opencv"]
+    assert not bad, bad

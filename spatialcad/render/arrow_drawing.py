@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import cv2
 import numpy as np
 
 from spatialcad.geometry.colours import Colour
+
+from .opencv import cv2
 
 PANEL = (280, 280)
 MARGIN = 12

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-import cv2
 import numpy as np
 
 from spatialcad.geometry.colours import Colour as Color
@@ -13,6 +12,7 @@ from spatialcad.geometry.voxels import Voxel
 
 from .camera import Camera
 from .drawing import FONT
+from .opencv import cv2
 from .stacks import Framing, box_framing, stack_picture
 
 LENGTH = 30  # arrow length in pixels

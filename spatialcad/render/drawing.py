@@ -6,7 +6,6 @@ import hashlib
 import math
 from collections.abc import Iterable, Sequence
 
-import cv2
 import numba
 import numpy as np
 import numpy.typing as npt
@@ -25,6 +24,8 @@ from shapely.geometry.base import BaseGeometry
 from spatialcad.geometry.colours import Colour as Color
 from spatialcad.render.pixels import plain
 from spatialcad.render.raster import remembered
+
+from .opencv import cv2
 
 FONT = cv2.FONT_HERSHEY_SIMPLEX
 _SHIFT = 4  # sub-pixel bits for cv2 drawing

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from functools import cache
 
-import cv2
 import numpy as np
 
 from spatialcad.geometry.colours import GRID_CELL_COLOURS as PALETTE
@@ -20,6 +19,8 @@ from spatialcad.geometry.colours import GRID_MARKER as MARKER
 from spatialcad.geometry.colours import Colour
 from spatialcad.geometry.grid2d import COLOURS, FLIP_SYMMETRIC, PATTERNS, Grid
 from spatialcad.render.pixels import fill
+
+from .opencv import cv2
 
 LINE: Colour = (0, 0, 0)
 

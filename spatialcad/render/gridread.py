@@ -7,11 +7,12 @@ cell pitch, and the bounding box of everything that is not background gives the 
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from spatialcad.geometry.colours import Colour as Color
 from spatialcad.render.pixels import brightest
+
+from .opencv import cv2
 
 
 class GridReadError(ValueError):

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import cv2
 import numpy as np
 
 from .drawing import FONT, put_text_block
+from .opencv import cv2
 
 PAD = 16  # outer padding
 GAP = 24  # horizontal gap between panels

@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
-import cv2
 import numpy as np
 import shapely
 from shapely.geometry import LineString, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from spatialcad.geometry.colours import PAPER, Colour
+
+from .opencv import cv2
 
 PANEL = (240, 240)
 MARGIN = 14

@@ -4,8 +4,9 @@ one colour."""
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
+
+from .opencv import cv2
 
 
 def darkest(image: np.ndarray) -> np.ndarray:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 
-import cv2
 import numpy as np
+
+from .opencv import cv2
 
 # The images are flat colour areas with thin lines: unfiltered rows compress better than
 # libpng's adaptive per-row filter choice, which cost most of the encode time.  zlib level 3

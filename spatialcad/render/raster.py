@@ -8,7 +8,6 @@ import math
 from collections import OrderedDict
 from collections.abc import Callable
 
-import cv2
 import numba
 import numpy as np
 
@@ -17,6 +16,7 @@ from spatialcad.render.pixels import plain
 
 from .camera import Camera
 from .mesh import Mesh, merge
+from .opencv import cv2
 
 # light direction in camera coordinates (right, up, forward), pointing toward the light:
 # from the upper left, behind the viewer. In the isometric view a cube's top, front and

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import combinations
 
-import cv2
 import numpy as np
 import numpy.typing as npt
+
+from .opencv import cv2
 
 THUMB = 32  # side of a thumbnail, pixels
 TIE = 1e-4  # distances closer than this are a near tie (one grey level is ~1e-6)

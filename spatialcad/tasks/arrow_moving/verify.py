@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import cv2
 import numpy as np
 
+from spatialcad.render.opencv import cv2
 from spatialcad.render.pixels import brightest, darkest
 from spatialcad.tasks.arrow_moving.spec import (
     Arrow,

@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import cv2
 import numpy as np
 
+from spatialcad.render.opencv import cv2
 from spatialcad.render.pixels import darkest
 from spatialcad.tasks.paper_folding.spec import (
     Fold,

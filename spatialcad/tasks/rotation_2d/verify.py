@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import cv2
 import numpy as np
 
 from spatialcad.render.grid2d import draw_grid
+from spatialcad.render.opencv import cv2
 from spatialcad.render.pixels import pixels_differing
 from spatialcad.tasks.rotation_2d.spec import (
     GridSpec,

@@ -21,12 +21,12 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-import cv2
 import numpy as np
 
 from spatialcad.geometry.voxels import Voxel
 from spatialcad.render import legibility
 from spatialcad.render.camera import camera
+from spatialcad.render.opencv import cv2
 from spatialcad.render.stacks import IsometricLook, common_isometric_framing, stack_picture
 from spatialcad.tasks.rotation_3d.spec import OptionData, Spec, parse_option, parse_spec
 from spatialcad.verify.base import crop

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import cv2
 import numpy as np
 
 from spatialcad.cad.part_views import part_triangles, part_view
@@ -25,6 +24,7 @@ from spatialcad.cad.projection import turned
 from spatialcad.render.camera import VIEWS
 from spatialcad.render.engineering import draw_view
 from spatialcad.render.mesh import solid_mesh
+from spatialcad.render.opencv import cv2
 from spatialcad.render.pixels import darkest, pixels_differing
 from spatialcad.render.raster import triangle_ids
 from spatialcad.tasks.three_view.spec import PartOption, PartSpec, parse_option
