@@ -21,7 +21,7 @@ import numpy as np
 
 from spatialcad.cad import disk_cache, projection, tessellate
 from spatialcad.cad.parts import cached_part, part_sha256
-from spatialcad.geometry import line_drawing
+from spatialcad.geometry import exact, line_drawing
 from spatialcad.geometry.line_drawing import LineDrawing
 
 
@@ -110,5 +110,5 @@ def part_edges(path: Path, rotation: np.ndarray, deflection: float) -> np.ndarra
     ``rotation`` (one of the 24): the part's own, found once per process, turned (the
     rotation only permutes and negates coordinates; FreeCAD finds the same points for the
     turned part, up to round-off in the last bit)."""
-    turned: np.ndarray = _feature_edges(path, deflection) @ np.asarray(rotation, float).T
+    turned: np.ndarray = exact.matmul(_feature_edges(path, deflection), np.asarray(rotation).T)
     return turned

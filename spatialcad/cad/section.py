@@ -23,6 +23,7 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from spatialcad import freecad_env
+from spatialcad.geometry import exact
 
 AXIS_FAMILIES = ("XY", "XZ", "YZ")
 OBLIQUE_FAMILIES = ("X45", "X135", "Y45", "Y135", "Z45", "Z135")
@@ -48,7 +49,7 @@ def family_normal(name: str) -> np.ndarray:
 def _clean(v: np.ndarray) -> np.ndarray:
     """Unit vector with round-off zeros snapped (e.g. cos 90 deg), for stable records."""
     v = np.where(np.abs(v) < 1e-12, 0.0, v)
-    return v / np.linalg.norm(v) + 0.0  # + 0.0 turns -0.0 into 0.0
+    return v / exact.norm(v) + 0.0  # + 0.0 turns -0.0 into 0.0
 
 
 def plane_basis(normal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -60,9 +61,9 @@ def plane_basis(normal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 @lru_cache(maxsize=256)
 def _plane_basis(normal: tuple[float, float, float]) -> tuple[np.ndarray, np.ndarray]:
     n = np.array(normal)
-    n = n / np.linalg.norm(n)
+    n = exact.unit(n)
     h = np.cross((0.0, 0.0, 1.0), n)
-    if np.linalg.norm(h) < 1e-9:
+    if exact.norm(h) < 1e-9:
         u, v = np.array([1.0, 0.0, 0.0]), np.array([0.0, 1.0, 0.0])
     else:
         u = _clean(h)
@@ -82,7 +83,7 @@ def section(shape: Any, normal: np.ndarray, offset: float, deflection: float = 5
     """
     FreeCAD, Part = freecad_env.load()
     n = np.asarray(normal, dtype=np.float64)
-    n = n / np.linalg.norm(n)
+    n = exact.unit(n)
     frame = np.stack(plane_basis(n), axis=1)
     # a common with the unbounded plane: half the time of shape.slice, same curves
     plane = Part.Plane(FreeCAD.Vector(*(n * float(offset))), FreeCAD.Vector(*n)).toShape()
@@ -92,11 +93,11 @@ def section(shape: Any, normal: np.ndarray, offset: float, deflection: float = 5
         if not wire.isClosed():
             continue
         pts = np.array([(p.x, p.y, p.z) for p in wire.discretize(Deflection=deflection)])
-        if np.linalg.norm(pts[0] - pts[-1]) < 1e-7:
+        if exact.norm(pts[0] - pts[-1]) < 1e-7:
             pts = pts[:-1]  # a closed wire's last point (nearly) repeats its first
         if len(pts) < 3:
             continue  # a plane touching an edge
-        ring = shapely.Polygon(pts @ frame)
+        ring = shapely.Polygon(exact.matmul(pts, frame))
         if ring.is_valid and ring.area > 0.0:
             rings.append(ring)
     result: BaseGeometry = shapely.Polygon()
@@ -112,10 +113,10 @@ def union_section(shapes: list[Any], normal: np.ndarray, offset: float,
     grid so that two sections meeting along a joint share it exactly.  About a third of the
     CPU time of fusing three solids and cutting the fused one."""
     n = np.asarray(normal, dtype=np.float64)
-    n = n / np.linalg.norm(n)
+    n = exact.unit(n)
     parts = []
     for shape in shapes:
-        reach = box_corners(shape) @ n
+        reach = exact.matmul(box_corners(shape), n)
         if reach.min() <= offset <= reach.max():  # else the plane misses it
             parts.append(section(shape, n, offset, deflection))
     union = shapely.union_all(parts, grid_size=1e-7)

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from spatialcad import freecad_env
+from spatialcad.geometry import exact
 
 Desc = dict[str, Any]
 
@@ -87,12 +88,8 @@ def outline_points(fp: Footprint, n_circle: int = 96) -> np.ndarray:
     if fp.outline in ("rectangle", "square"):
         return np.array([[-a / 2, -b / 2], [a / 2, -b / 2], [a / 2, b / 2], [-a / 2, b / 2]])
     if fp.outline == "triangle":
-        angles = np.radians([90.0, 210.0, 330.0])
-        radius = a / math.sqrt(3.0)
-    else:
-        angles = np.linspace(0.0, 2.0 * math.pi, n_circle, endpoint=False)
-        radius = a
-    return radius * np.stack([np.cos(angles), np.sin(angles)], axis=1)
+        return a / math.sqrt(3.0) * exact.cos_sin(np.radians([90.0, 210.0, 330.0]))
+    return a * exact.cos_sin(np.linspace(0.0, 2.0 * math.pi, n_circle, endpoint=False))
 
 
 def stack_bases(descs: list[Desc]) -> list[float]:

@@ -16,7 +16,7 @@ import numpy as np
 
 from spatialcad.cad import solids
 from spatialcad.cad.section import plane_basis
-from spatialcad.geometry import convex_pieces
+from spatialcad.geometry import convex_pieces, exact
 from spatialcad.geometry.section_shape import unions
 
 N_CIRCLE = 128
@@ -75,7 +75,7 @@ def stack_edges(descs: list[solids.Desc]) -> list[np.ndarray]:
 
 def offset_range(edges: list[np.ndarray], normal: np.ndarray) -> tuple[float, float]:
     """Offsets d for which the plane n.p = d meets the stack."""
-    d = np.concatenate([e.reshape(-1, 3) for e in edges]) @ np.asarray(normal, dtype=float)
+    d = exact.matmul(np.concatenate([e.reshape(-1, 3) for e in edges]), normal)
     return float(d.min()), float(d.max())
 
 
@@ -92,16 +92,16 @@ def section_pieces(edges: list[np.ndarray], normal: np.ndarray,
     """The section of each solid (pieces k, top to bottom) at every offset (rows): the
     rows' unions are :func:`sections`."""
     n = np.asarray(normal, dtype=np.float64)
-    n = n / np.linalg.norm(n)
+    n = exact.unit(n)
     frame = np.stack(plane_basis(n), axis=1)
     offsets = np.asarray(offsets, dtype=np.float64)
     points, groups = [], []
     for column, e in enumerate(edges):
-        a, b = e[:, 0] @ n, e[:, 1] @ n  # (E,) signed heights of the edge ends
+        a, b = exact.matmul(e[:, 0], n), exact.matmul(e[:, 1], n)  # (E,) heights of the ends
         at, plane = _crossings(np.ascontiguousarray(e), a, b, offsets)
         points.append(at)
         groups.append(plane * len(edges) + column)
-    return convex_pieces.hulls(np.concatenate(points) @ frame, np.concatenate(groups),
+    return convex_pieces.hulls(exact.matmul(np.concatenate(points), frame), np.concatenate(groups),
                                (len(offsets), len(edges)))
 
 

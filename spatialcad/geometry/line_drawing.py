@@ -18,6 +18,8 @@ import shapely
 from shapely.geometry import MultiLineString
 from shapely.ops import polygonize, unary_union
 
+from spatialcad.geometry import exact
+
 Polyline = np.ndarray  # (k, 2) float64, k >= 2
 
 
@@ -46,7 +48,7 @@ class LineDrawing:
         m = np.asarray(matrix, dtype=np.float64)
 
         def f(lines: tuple[Polyline, ...]) -> tuple[Polyline, ...]:
-            return tuple((p - c) @ m.T + c for p in lines)
+            return tuple(exact.matmul(p - c, m.T) + c for p in lines)
 
         return LineDrawing(f(self.visible), f(self.hidden))
 

@@ -22,6 +22,8 @@ import shapely
 from shapely import unary_union
 from shapely.geometry import LineString, Point, Polygon, box
 
+from spatialcad.geometry import exact
+
 Cell = tuple[int, int]  # (row, col)
 GRID = 0.5  # every vertex of every region lies on this lattice
 _FAR = 1000.0
@@ -181,7 +183,7 @@ class Paper:
 
 def _moved(ring: np.ndarray, iso: Iso) -> np.ndarray:
     """Vertices ``ring`` (N x 2) moved by ``iso``."""
-    moved: np.ndarray = ring @ np.reshape(iso.m, (2, 2)).T + iso.t
+    moved: np.ndarray = exact.matmul(ring, np.reshape(iso.m, (2, 2)).T) + iso.t
     return moved
 
 
@@ -192,7 +194,7 @@ def _clip(ring: np.ndarray, line: tuple[int, int, int], sign: int) -> np.ndarray
     every vertex lies on the ``GRID`` lattice, and the cut points are rounded onto it as a
     snapping overlay would."""
     a, b, c = line
-    f = sign * (ring @ (a, b) - c)
+    f = sign * (exact.matmul(ring, (a, b)) - c)
     if not (f > 0).any():  # a vertex strictly inside: the part around it has area
         return None
     out = []

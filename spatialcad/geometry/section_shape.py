@@ -41,6 +41,7 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from spatialcad.geometry import convex_pieces as cp
+from spatialcad.geometry import exact
 
 SIMILAR_BELOW = 0.08
 OPTIONS_APART = 0.2
@@ -76,7 +77,8 @@ def symmetries(geom: BaseGeometry, inverse: bool = False) -> np.ndarray:
     """The 8 images of ``geom`` under the symmetries of the square about the origin, in the
     order of ``_D4`` (or under their inverses)."""
     mats = [m.T if inverse else m for m in _D4]
-    return np.array([shapely.transform(geom, lambda c, m=m: c @ m) for m in mats], dtype=object)
+    return np.array([shapely.transform(geom, lambda c, m=m: exact.matmul(c, m)) for m in mats],
+                    dtype=object)
 
 
 def dissimilarities(shape: BaseGeometry, others: np.ndarray | list[BaseGeometry]) -> np.ndarray:
@@ -181,8 +183,8 @@ def _edge_profiles(a: np.ndarray, b: np.ndarray, owner: np.ndarray,
     bounds = np.searchsorted(owner, np.arange(len(total) + 1))
     below = []
     for e in _DIRS:
-        s1, s2 = a @ e, b @ e
-        w1, w2 = a @ [-e[1], e[0]], b @ [-e[1], e[0]]
+        s1, s2 = exact.matmul(a, e), exact.matmul(b, e)
+        w1, w2 = exact.matmul(a, [-e[1], e[0]]), exact.matmul(b, [-e[1], e[0]])
         below.append(_areas_below(s1, w1, s2 - s1, w2 - w1, bounds, _CUTS))
     return _slabs(np.stack(below, axis=1), total)
 

@@ -9,6 +9,8 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
+from spatialcad.geometry import exact
+
 Vec3 = tuple[float, float, float]
 
 
@@ -33,10 +35,10 @@ class Camera:
     def __post_init__(self) -> None:
         d = _vec3(self.direction, "direction")
         u = _vec3(self.up, "up")
-        nd, nu = np.linalg.norm(d), np.linalg.norm(u)
+        nd, nu = exact.norm(d), exact.norm(u)
         if nd == 0.0 or nu == 0.0:
             raise ValueError("camera direction and up must be non-zero")
-        if np.linalg.norm(np.cross(d, u)) < 1e-9 * nd * nu:
+        if exact.norm(np.cross(d, u)) < 1e-9 * nd * nu:
             raise ValueError("camera up must not be parallel to the viewing direction")
         object.__setattr__(self, "direction", d)
         object.__setattr__(self, "up", u)
@@ -52,11 +54,9 @@ class Camera:
         self,
     ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
         f = np.asarray(self.direction, dtype=np.float64)
-        f = f / np.linalg.norm(f)
-        r = np.cross(f, np.asarray(self.up, dtype=np.float64))
-        r = r / np.linalg.norm(r)
-        u = np.cross(r, f)
-        u = u / np.linalg.norm(u)
+        f = exact.unit(f)
+        r = exact.unit(np.cross(f, np.asarray(self.up, dtype=np.float64)))
+        u = exact.unit(np.cross(r, f))
         for v in (r, u, f):
             v.flags.writeable = False  # shared by every call: nobody may change them
         return r, u, f
@@ -67,8 +67,7 @@ class Camera:
         u is screen-right, v is screen-up and depth grows away from the eye.
         """
         p = np.asarray(points, dtype=np.float64).reshape(-1, 3)
-        projected: npt.NDArray[np.float64] = p @ self._to_camera
-        return projected
+        return exact.matmul(p, self._to_camera)
 
     @cached_property
     def _to_camera(self) -> npt.NDArray[np.float64]:

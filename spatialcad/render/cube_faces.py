@@ -13,14 +13,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
+from spatialcad.geometry import exact
 from spatialcad.geometry.colours import Colour
 from spatialcad.render.pixels import plain
 
 from .camera import camera
+from .opencv import cv2
 
 Vec = tuple[int, int, int]
 
@@ -136,12 +137,13 @@ def draw_cube(
     """
     right, up, _ = camera("isometric").basis()
     corners = np.array([(x, y, z) for x in (-0.5, 0.5) for y in (-0.5, 0.5) for z in (-0.5, 0.5)])
-    span = max(np.ptp(corners @ right), np.ptp(corners @ up))
+    span = max(np.ptp(exact.matmul(corners, right)), np.ptp(exact.matmul(corners, up)))
     scale = (size - 2 * margin) / span
     center = (size / 2, size / 2)
 
     def screen(p: np.ndarray) -> np.ndarray:
-        return np.array([center[0] + scale * p @ right, center[1] - scale * p @ up])
+        return np.array([center[0] + exact.matmul(scale * p, right),
+                         center[1] - exact.matmul(scale * p, up)])
 
     big = np.full((size * SS, size * SS, 3), 255, dtype=np.uint8)
     tex = 96 * SS

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -212,7 +213,7 @@ def feature_edges(
     pairs_sorted = np.sort(pairs, axis=1)
     order = np.lexsort((face, pairs_sorted[:, 1], pairs_sorted[:, 0]))
     ps, fs, os_ = pairs_sorted[order], face[order], orig[order]
-    cos_lim = np.cos(np.radians(angle_deg))
+    cos_lim = math.cos(math.radians(angle_deg))
     new_group = np.ones(len(ps), dtype=bool)
     new_group[1:] = np.any(ps[1:] != ps[:-1], axis=1)
     starts = np.flatnonzero(new_group)

@@ -13,13 +13,15 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
+from spatialcad.geometry import exact
 from spatialcad.geometry.colours import Colour
 from spatialcad.render import legibility
 from spatialcad.render.camera import camera
 from spatialcad.render.cube_faces import SS, downsample, face_image, outline, warp_face
+
+from .opencv import cv2
 
 # a cell's square: its drawing's top-left, top-right, bottom-right and bottom-left corners in
 # 3D (spatialcad.geometry.net_folding.Square, or the same as JSON lists)
@@ -75,11 +77,11 @@ def draw_folding(
     w, h = frame.size
     big = np.full((h * SS, w * SS, 3), 255, dtype=np.uint8)
     corners = [np.asarray(sq, dtype=float) for sq in squares]
-    order = sorted(range(len(squares)), key=lambda i: -float(corners[i].mean(axis=0) @ forward))
+    order = sorted(range(len(squares)), key=lambda i: -exact.dot(corners[i].mean(axis=0), forward))
     for i in order:
         tl, tr, br, bl = corners[i]
         screen = frame.screen(corners[i])
-        if float(np.cross(tr - tl, tl - bl) @ forward) < 0:  # its drawn side faces us
+        if exact.dot(np.cross(tr - tl, tl - bl), forward) < 0:  # its drawn side faces us
             tex = face_image(pictures[i], style, palette, frame.scale * SS)
             warp_face(tex, screen * SS, big)
         else:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from spatialcad.geometry.colours import CUBE_GREY, Colour
@@ -15,6 +15,8 @@ from spatialcad.render.camera import Camera, camera, orbit
 from spatialcad.render.mesh import Mesh, voxel_mesh
 from spatialcad.render.pixels import pixels_differing
 from spatialcad.render.raster import fit_scale, render, triangle_ids, triangle_pixels
+
+from .opencv import cv2
 
 MARGIN = 12
 
@@ -138,7 +140,7 @@ def _coded_mesh(voxels: Sequence[Voxel]) -> tuple[Mesh, np.ndarray]:
 
 
 def _iso_elevation() -> float:
-    return float(np.degrees(np.arctan(1.0 / np.sqrt(2.0))))
+    return math.degrees(math.atan(1.0 / math.sqrt(2.0)))
 
 
 # Two isometric viewpoints from opposite sides: together they show most cubes a single

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from spatialcad.geometry import exact
 from spatialcad.geometry.cube_fields import CubeDrawingFields, FaceSetFields, NetDrawingFields
 from spatialcad.render import legibility
 from spatialcad.verify.cube_rolling import SHOWN, NetPicture
@@ -50,8 +51,8 @@ def read_view(panel: np.ndarray, drawing: CubeDrawingFields, faces: FaceSetField
     out = {}
     for name, (w, right, up) in SHOWN.items():
         p = 0.5 * w + t[None, :, None] * right - t[:, None, None] * up
-        xs = (cx + s * p @ SCREEN_RIGHT).astype(int)
-        ys = (cy - s * p @ SCREEN_UP).astype(int)
+        xs = (cx + exact.matmul(s * p, SCREEN_RIGHT)).astype(int)
+        ys = (cy - exact.matmul(s * p, SCREEN_UP)).astype(int)
         out[name] = _classify(panel[ys, xs], faces)
     return out
 

@@ -24,14 +24,14 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-import cv2
 import numba
 import numpy as np
 import shapely
 
-from spatialcad.geometry import convex_pieces
+from spatialcad.geometry import convex_pieces, exact
 from spatialcad.geometry import section_shape as shape
 from spatialcad.render.drawing import draw_shapes
+from spatialcad.render.opencv import cv2
 from spatialcad.render.pixels import darkest
 from spatialcad.tasks.cross_section.spec import (
     OptionData,
@@ -110,11 +110,10 @@ class Solid:
             self.corners = np.array([[a, b], [-a, b], [-a, -b], [a, -b]])
         elif outline == "triangle":
             r = p[base] / math.sqrt(3.0)  # circumradius; the inradius is r / 2
-            angles = np.radians([270.0, 30.0, 150.0])  # outward normals of the three sides
-            self.normals = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+            # the outward normals of the three sides
+            self.normals = exact.cos_sin(np.radians([270.0, 30.0, 150.0]))
             self.limits = np.full(3, r / 2.0)
-            vertex_angles = np.radians([90.0, 210.0, 330.0])
-            self.corners = r * np.stack([np.cos(vertex_angles), np.sin(vertex_angles)], axis=1)
+            self.corners = r * exact.cos_sin(np.radians([90.0, 210.0, 330.0]))
         else:
             self.normals = np.zeros((0, 2))
             self.limits = np.zeros(0)
@@ -130,7 +129,7 @@ class Solid:
         if self.radius:
             reach = self.radius * float(np.hypot(nxy[0], nxy[1]))
             return -reach, reach
-        along = self.corners @ nxy
+        along = exact.matmul(self.corners, nxy)
         return float(along.min()), float(along.max())
 
     def support(self, n: np.ndarray) -> tuple[float, float]:
@@ -142,7 +141,7 @@ class Solid:
                 reach = self.radius * k * float(np.hypot(n[0], n[1]))
                 values += [n[2] * z - reach, n[2] * z + reach]
             else:
-                values += list(k * self.corners @ n[:2] + n[2] * z)
+                values += list(exact.matmul(k * self.corners, n[:2]) + n[2] * z)
         return min(values), max(values)
 
 
@@ -290,7 +289,7 @@ def without_mirror_twins(families: list[str], solids: list[Solid]) -> list[str]:
     def symmetric(mirror: np.ndarray) -> bool:  # disks are; polygons if corners map onto corners
         for s in solids:
             if len(s.corners):
-                mirrored = s.corners @ mirror
+                mirrored = exact.matmul(s.corners, mirror)
                 gaps = np.abs(mirrored[:, None] - s.corners[None]).sum(axis=2).min(axis=1)
                 if gaps.max() > 1e-9:
                     return False

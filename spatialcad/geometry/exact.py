@@ -1,0 +1,75 @@
+"""Products and lengths of float arrays that give the same bits on every CPU.
+
+numpy hands ``a @ b``, ``np.dot`` and ``np.linalg.norm`` of a vector to BLAS, whose kernels
+are chosen by the CPU (OpenBLAS's Haswell, SkylakeX, ... kernels block, vectorise and fuse
+multiply-adds differently), so the last bit of a projected coordinate could differ from
+one machine to the next, and with it a rounded pixel.  These functions multiply and add
+elementwise, in a fixed order, with separate IEEE multiplies and adds: the result is the
+same on every machine.  Use them for every float product whose result reaches an output
+byte or a decision (integer arrays may use ``@``: numpy never sends integers to BLAS).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import numpy.typing as npt
+
+Floats = npt.NDArray[np.float64]
+
+
+def matmul(a: npt.ArrayLike, b: npt.ArrayLike) -> Floats:
+    """``a @ b`` (numpy's shapes and broadcasting, 1-D operands included), each entry the
+    sum over the inner index taken in order."""
+    x = np.asarray(a, dtype=np.float64)
+    y = np.asarray(b, dtype=np.float64)
+    row, col = x.ndim == 1, y.ndim == 1
+    if x.ndim == 0 or y.ndim == 0:
+        raise ValueError("matmul: operands must have at least one dimension")
+    if row:
+        x = x[None, :]
+    if col:
+        y = y[:, None]
+    k = x.shape[-1]
+    if y.shape[-2] != k:
+        raise ValueError(f"matmul: inner dimensions differ: {x.shape} and {y.shape}")
+    out: Floats = x[..., :, 0:1] * y[..., 0:1, :]
+    for i in range(1, k):
+        out = out + x[..., :, i : i + 1] * y[..., i : i + 1, :]
+    if col:
+        out = out[..., 0]
+    if row:
+        out = out[..., 0] if col else out[..., 0, :]
+    return out
+
+
+def dot(a: npt.ArrayLike, b: npt.ArrayLike) -> float:
+    """The dot product of two vectors, summed in order."""
+    x = np.asarray(a, dtype=np.float64)
+    y = np.asarray(b, dtype=np.float64)
+    if x.ndim != 1 or x.shape != y.shape:
+        raise ValueError(f"dot: expected two vectors of one length, got {x.shape}, {y.shape}")
+    total = 0.0
+    for p, q in zip(x.tolist(), y.tolist(), strict=True):
+        total += p * q
+    return total
+
+
+def norm(v: npt.ArrayLike) -> float:
+    """The Euclidean length of a vector (``sqrt`` of its squares summed in order)."""
+    return math.sqrt(dot(v, v))
+
+
+def unit(v: npt.ArrayLike) -> Floats:
+    """``v`` divided by its length (``norm``)."""
+    x = np.asarray(v, dtype=np.float64)
+    out: Floats = x / norm(x)
+    return out
+
+
+def cos_sin(radians: npt.ArrayLike) -> Floats:
+    """(N, 2) rows of (cos, sin) of angles in radians, from the C library's scalar functions
+    (numpy's array versions take a CPU-dependent SIMD path on some machines)."""
+    rad = np.ravel(np.asarray(radians, dtype=np.float64)).tolist()
+    return np.array([[math.cos(r), math.sin(r)] for r in rad], dtype=np.float64).reshape(-1, 2)
