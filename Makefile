@@ -48,10 +48,11 @@ freecad:
 	  exit 1; \
 	fi
 
-$(VENV)/.installed: pyproject.toml
+# constraints.txt pins the libraries that decide output bytes (same bytes on every machine)
+$(VENV)/.installed: pyproject.toml constraints.txt
 	@test -x $(VPY) || $(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install -q --upgrade pip
-	$(VPY) -m pip install -q -e '.[dev]'
+	$(VPY) -m pip install -q -c constraints.txt -e '.[dev]'
 	@touch $@
 
 # Python caches compiled modules itself unless PYTHONDONTWRITEBYTECODE is set (as on some

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
-from spatialcad import __version__
+from spatialcad import __version__, versions
 from spatialcad.plan import RunPlan, Shard
 from spatialcad.records import (
     BENCHMARK,
@@ -73,14 +73,17 @@ def counts_of(records: Iterable[Record]) -> dict[str, int]:
 
 
 def manifest_bytes(params: dict[str, Any], counts: dict[str, int], items: int,
-                   files: dict[str, str], shard: dict[str, Any] | None = None) -> bytes:
-    """manifest.json: parameters, counts per task/level, the checksum of every file (sorted
+                   files: dict[str, str], shard: dict[str, Any] | None = None,
+                   environment: dict[str, str] | None = None) -> bytes:
+    """manifest.json: parameters, the library versions that made the bytes
+    (:mod:`spatialcad.versions`), counts per task/level, the checksum of every file (sorted
     by path components); a shard's manifest also says which shard it is."""
     manifest = {
         "generator": GENERATOR,
         "version": __version__,
         "command": params["command"],
         "parameters": {k: v for k, v in params.items() if k != "command"},
+        "environment": environment if environment is not None else versions.byte_versions(),
         **({"shard": shard} if shard is not None else {}),
         "counts": counts,
         "items": items,
@@ -97,21 +100,25 @@ class BenchmarkWriter:
     spool into ``benchmark.json`` (its bytes equal ``dumps(records)``) and writes the
     manifest.  A directory an interrupted run left behind is taken up again by opening a
     writer on it with the same parameters: the items spooled with intact images are kept
-    (:attr:`items` of them), and the run goes on from the next one.
+    (:attr:`items` of them), and the run goes on from the next one, with the same library
+    versions (``environment``: this process's unless given, as when merging shards).
     """
 
-    def __init__(self, root: Path, params: dict[str, Any]) -> None:
+    def __init__(self, root: Path, params: dict[str, Any],
+                 environment: dict[str, str] | None = None) -> None:
         self.root = Path(root)
         self.items = 0
+        self.environment = environment if environment is not None else versions.byte_versions()
         spool = self.root / SPOOL
-        kept = self._intact(spool, params) if spool.is_file() else 0
+        header = {"run": params, "environment": self.environment}
+        kept = self._intact(spool, header) if spool.is_file() else 0
         if not kept:
-            spool.write_bytes((json.dumps({"run": params}) + "\n").encode())
+            spool.write_bytes((json.dumps(header) + "\n").encode())
         self._spool: IO[bytes] = open(spool, "r+b")  # noqa: SIM115
         self._spool.seek(kept or spool.stat().st_size)
         self._spool.truncate()
 
-    def _intact(self, spool: Path, params: dict[str, Any]) -> int:
+    def _intact(self, spool: Path, expected: dict[str, Any]) -> int:
         """Byte length of the spool's header and of the items whose images are intact; 0
         when the spool belongs to another run.  Sets :attr:`items`."""
         with open(spool, "rb") as f:
@@ -120,9 +127,14 @@ class BenchmarkWriter:
             header = json.loads(lines[0])
         except ValueError:
             return 0
-        if header != {"run": params}:
+        if not isinstance(header, dict) or header.get("run") != expected["run"]:
             raise BenchmarkError(f"the interrupted run in {self.root} was made by another "
                                  "command; run without --resume to start afresh")
+        if header.get("environment") != expected["environment"]:
+            changed = ", ".join(versions.differences(header.get("environment")))
+            raise BenchmarkError(f"the interrupted run in {self.root} was made with other "
+                                 f"library versions ({changed}): its items would not match "
+                                 "the rest; run without --resume to start afresh")
         size = len(lines[0]) + 1
         for raw in lines[1:-1]:  # the last piece has no newline: cut short
             try:
@@ -186,7 +198,8 @@ class BenchmarkWriter:
         (self.root / SPOOL).unlink()
         files[BENCHMARK] = digest.hexdigest()
         (self.root / MANIFEST).write_bytes(
-            manifest_bytes(params, counts, sum(counts.values()), files, shard))
+            manifest_bytes(params, counts, sum(counts.values()), files, shard,
+                           self.environment))
 
     def close(self) -> None:
         self._spool.close()

@@ -18,7 +18,8 @@ import click
 from click.core import ParameterSource
 from tqdm import tqdm
 
-from spatialcad import __version__, cluster, freecad_env, pipeline, shards
+from spatialcad import __version__, cluster, freecad_env, pipeline, shards, versions
+from spatialcad.benchmark import read_manifest
 from spatialcad.cad.disk_cache import CACHE_ENV
 from spatialcad.cad.part_import import import_parts, import_report_lines
 from spatialcad.cad.parts import SUFFIXES, catalogue, list_parts
@@ -388,12 +389,19 @@ def verify(out: Path, jobs: int) -> None:
     """Re-run every item's verifier from its stored spec and image.
 
     Exits 0 only if every item passes and every file matches manifest.json; otherwise
-    lists the failures and exits 1.
+    lists the failures and exits 1.  Also says (without failing) when the benchmark was
+    made with other versions of the libraries that decide its bytes: generating it again
+    here could then give other bytes.
     """
     try:
         total, failed = pipeline.verify_dir(out, jobs)
     except ValueError as exc:
         fail(str(exc))
+    changed = versions.differences(read_manifest(out).get("environment"))
+    if changed:
+        click.echo(f"note: made with other library versions than this machine's "
+                   f"({'; '.join(changed)}): the items verify, but generating them again "
+                   "here may not give the same bytes (constraints.txt pins the versions)")
     for name, problems in failed:
         for p in problems:
             click.echo(f"FAIL {name}: {p}")

@@ -45,8 +45,15 @@ def _read_shard(path: Path) -> ShardDir:
     if not str(manifest.get("command", "")).endswith(suffix):
         raise ValueError(f"{path}: the manifest's command does not end with {suffix.strip()!r}")
     run = {"version": manifest.get("version"), "command": manifest["command"][:-len(suffix)],
-           "parameters": manifest["parameters"], "shard count": shard.count}
+           "parameters": manifest["parameters"], "shard count": shard.count,
+           "environment": manifest.get("environment")}
     return ShardDir(bench, shard, run)
+
+
+def _version_changes(a: ShardDir, b: ShardDir) -> list[str]:
+    x, y = a.run["environment"] or {}, b.run["environment"] or {}
+    return [f"{k} {x.get(k)} -> {y.get(k)}" for k in sorted(set(x) | set(y))
+            if x.get(k) != y.get(k)]
 
 
 def _in_order(shards: list[ShardDir]) -> list[ShardDir]:
@@ -58,6 +65,12 @@ def _in_order(shards: list[ShardDir]) -> list[ShardDir]:
                          "merged dataset holds one split")
     for s in shards[1:]:
         differs = [key for key, value in first.run.items() if s.run[key] != value]
+        if differs == ["environment"]:
+            changed = ", ".join(
+                d.replace(" -> ", " and ") for d in _version_changes(first, s))
+            raise ValueError(f"{s.path} and {first.path} were made with different library "
+                             f"versions ({changed}): install constraints.txt's versions on "
+                             "every node and make the shards again")
         if differs:
             raise ValueError(f"{s.path} and {first.path} are shards of different runs "
                              f"({', '.join(differs)} differ)")
@@ -91,7 +104,8 @@ def merge(paths: list[Path], out: Path, overwrite: bool = False) -> int:
                          f"{MAX_ITEMS_PER_OUTPUT:,} per output directory")
     run = shards[0].run
     with atomic_dir(out, overwrite) as tmp:
-        writer = BenchmarkWriter(tmp, {"command": run["command"], **run["parameters"]})
+        writer = BenchmarkWriter(tmp, {"command": run["command"], **run["parameters"]},
+                                 run["environment"])
         try:
             for s in shards:
                 for r in s.bench.records:

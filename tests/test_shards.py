@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import tree_bytes
 
-from spatialcad import cli
+from spatialcad import cli, versions
 from spatialcad.shards import Shard
 
 RUN = ["generate", "--task", "cube_counting,rotation_2d", "--level", "0", "--n", "5",
@@ -120,6 +120,42 @@ def test_bad_merges_exit_2_and_write_nothing(spatialcad, runs, tmp_path, shards,
     assert not out.exists()
 
 
+def _made_elsewhere(shard: Path, tmp_path: Path) -> Path:
+    """A copy of ``shard`` whose manifest says another numpy made it (a node of a cluster
+    with other library versions)."""
+    copy = tmp_path / f"{shard.name}-elsewhere"
+    shutil.copytree(shard, copy)
+    manifest = json.loads((copy / "manifest.json").read_text())
+    manifest["environment"]["numpy"] = "1.0.0"
+    (copy / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
+    return copy
+
+
+def test_the_manifest_records_the_versions_that_made_the_bytes(runs):
+    environment = json.loads((runs / "full" / "manifest.json").read_text())["environment"]
+    assert environment == versions.byte_versions()
+    assert {"numpy", "opencv", "zlib", "freecad", "numba", "shapely"} <= set(environment)
+
+
+def test_shards_made_with_other_library_versions_are_not_merged(spatialcad, runs, tmp_path):
+    out = tmp_path / "merged"
+    code, _, err = spatialcad("merge", runs / "s0", _made_elsewhere(runs / "s1", tmp_path),
+                              runs / "s2", "--out", out)
+    assert code == 2 and not out.exists()
+    here = versions.byte_versions()["numpy"]
+    assert f"different library versions (numpy {here} and 1.0.0)" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_verify_says_when_other_library_versions_made_a_benchmark(spatialcad, runs, tmp_path):
+    code, out, _ = spatialcad("verify", _made_elsewhere(runs / "s1", tmp_path))
+    here = versions.byte_versions()["numpy"]
+    assert code == 0  # the files are sound: only regenerating could differ
+    assert ("note: made with other library versions than this machine's "
+            f"(numpy 1.0.0 -> {here})") in out
+    assert "note:" not in spatialcad("verify", runs / "s1")[1]
+
+
 def test_merge_needs_overwrite_for_a_non_empty_out(spatialcad, runs, tmp_path):
     out = tmp_path / "merged"
     out.mkdir()
@@ -177,6 +213,22 @@ def test_an_interrupted_run_resumes_to_the_same_bytes(spatialcad, runs, tmp_path
     assert tree_bytes(out) == tree_bytes(runs / "full") and not _partial_dirs(out)
     code, stdout, _ = spatialcad(*args)
     assert code == 0 and "is already complete (10 items); nothing to do" in stdout
+
+
+def test_resume_refuses_a_partial_run_made_with_other_library_versions(spatialcad, tmp_path):
+    """Items made by another numpy would not match the rest: the run starts afresh."""
+    out = tmp_path / "b"
+    partial = tmp_path / f".b.tmp-{os.uname().nodename.split('.')[0]}-999999"
+    partial.mkdir()
+    assert spatialcad(*RUN, "--out", tmp_path / "ref")[0] == 0
+    header = json.loads((tmp_path / "ref" / "manifest.json").read_text())
+    params = {"command": header["command"], **header["parameters"]}
+    elsewhere = {**header["environment"], "numpy": "1.0.0"}
+    (partial / ".spool.jsonl").write_text(
+        json.dumps({"run": params, "environment": elsewhere}) + "\n")
+    code, _, err = spatialcad(*RUN, "--out", out, "--resume")
+    assert code == 2 and "made with other library versions (numpy 1.0.0 -> " in err
+    assert "run without --resume" in err
 
 
 def test_resume_refuses_a_partial_run_of_another_command(spatialcad, tmp_path):
