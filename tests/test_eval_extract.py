@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import time
+import re
+import sys
 
 import pytest
 
+import spatialcad.evaluate.extract as extract_module
 from spatialcad.evaluate.extract import (
     extract,
     extract_choice,
@@ -171,22 +173,76 @@ LOOPING = ["<answer>" * 50_000, "\\boxed{" * 50_000, "answer: " * 50_000,
            "The answer is " * 50_000, "yes no " * 50_000, "(A) " * 100_000]
 
 
-@pytest.mark.parametrize("reply", LOOPING)
-def test_a_looping_reply_is_read_in_linear_time(reply):
-    """Replies of one marker repeated (models do loop) cost about as much as their length:
-    the same reply ten times shorter must not be 100x faster (each timed at its best of
-    three, so that a busy machine does not stretch one run)."""
-    def seconds(text: str) -> float:
-        best = float("inf")
-        for _ in range(3):
-            start = time.perf_counter()
-            for form in ("choice", "open", "judge"):
-                extract(form, text, ["1", "2", "3", "4"])
-            best = min(best, time.perf_counter() - start)
-        return best
+class _Counting:
+    """A compiled pattern that adds up how many characters its calls are given to scan."""
 
-    short, long = seconds(reply[: len(reply) // 10]), seconds(reply)
-    assert long < 3.0 and long < 30 * max(short, 1e-3)
+    def __init__(self, pattern: re.Pattern[str], scanned: list[int]) -> None:
+        self._pattern, self._scanned = pattern, scanned
+
+    def _count(self, text: str, pos: int = 0, endpos: int | None = None) -> None:
+        self._scanned[0] += max(0, min(len(text), len(text) if endpos is None else endpos) - pos)
+
+    def __getattr__(self, name: str):
+        method = getattr(self._pattern, name)
+        if name in ("sub", "subn"):
+            def call(repl, text, *args, **kwargs):
+                self._count(text)
+                return method(repl, text, *args, **kwargs)
+        else:
+            def call(text, *args, **kwargs):
+                self._count(text, *args, **kwargs)
+                return method(text, *args, **kwargs)
+        return call
+
+
+class _CountingRe:
+    """The ``re`` module as the extractor calls it (``re.search(pattern, text)``, ...), each
+    call counted like a compiled pattern's."""
+
+    def __init__(self, scanned: list[int]) -> None:
+        self._scanned = scanned
+
+    def __getattr__(self, name: str):
+        def call(pattern, *args, flags=0, **kwargs):
+            counted = _Counting(re.compile(pattern, flags), self._scanned)
+            return getattr(counted, name)(*args, **kwargs)
+        return call
+
+
+def _characters_scanned(text: str, monkeypatch: pytest.MonkeyPatch) -> int:
+    """Characters handed to regular expressions while every form reads ``text``: each
+    module pattern and each ``re.*`` call of the extractor, counted."""
+    scanned = [0]
+    for name, value in vars(extract_module).items():
+        if isinstance(value, re.Pattern):
+            monkeypatch.setattr(extract_module, name, _Counting(value, scanned))
+    monkeypatch.setattr(extract_module, "re", _CountingRe(scanned))
+    for form in ("choice", "open", "judge"):
+        extract(form, text, ["1", "2", "3", "4"])
+    monkeypatch.undo()
+    return scanned[0]
+
+
+@pytest.mark.parametrize("reply", LOOPING)
+def test_a_looping_reply_is_read_in_linear_time(reply, monkeypatch):
+    """Replies of one marker repeated (models do loop) are read in a number of regular
+    expression passes that does not grow with their length: the characters handed to the
+    patterns are a bounded multiple of the reply's length, and the same reply ten times
+    shorter needs a tenth of them (counted, not timed: a busy machine cannot change it)."""
+    long = _characters_scanned(reply, monkeypatch)
+    short = _characters_scanned(reply[: len(reply) // 10], monkeypatch)
+    assert long <= 40 * len(reply)
+    assert long <= 12 * short
+
+
+def test_the_character_count_sees_a_quadratic_reader(monkeypatch):
+    """The count is able to fail: a reader that searches every suffix is caught."""
+    def quadratic(form, text, choices=None):
+        for i in range(0, len(text), 8):
+            extract_module._LETTER.search(text, i)
+    monkeypatch.setattr(sys.modules[__name__], "extract", quadratic)
+    reply = LOOPING[0][:40_000]
+    assert _characters_scanned(reply, monkeypatch) > 40 * len(reply)
 
 
 def test_the_last_answer_tag_counts():
