@@ -1,0 +1,55 @@
+"""geometry/exact.py: numpy's shapes, and every entry the in-order sum of IEEE products
+(checked against Python floats, which round each multiply and add on its own)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from spatialcad.geometry import exact
+
+
+def reference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a @ b for 2-D operands, each entry summed left to right in Python floats."""
+    out = np.empty((a.shape[0], b.shape[1]))
+    for i in range(a.shape[0]):
+        for j in range(b.shape[1]):
+            total = float(a[i, 0]) * float(b[0, j])
+            for k in range(1, a.shape[1]):
+                total += float(a[i, k]) * float(b[k, j])
+            out[i, j] = total
+    return out
+
+
+@pytest.mark.parametrize(("sa", "sb"), [((5, 3), (3, 4)), ((3,), (3, 4)), ((5, 3), (3,)),
+                                        ((3,), (3,)), ((2, 2), (2, 7)), ((6, 5, 3), (3, 3)),
+                                        ((4, 2, 3), (4, 3, 2))])
+def test_matmul_has_numpys_shapes_and_in_order_sums(sa, sb):
+    rng = np.random.default_rng(7)
+    a, b = rng.normal(size=sa), rng.normal(size=sb)
+    got = exact.matmul(a, b)
+    assert got.shape == np.shape(a @ b)
+    assert np.allclose(got, a @ b)
+    if len(sa) <= 2 and len(sb) <= 2:
+        want = reference(np.atleast_2d(a), b if b.ndim == 2 else b[:, None])
+        assert np.array_equal(got.reshape(-1), want.reshape(-1))  # to the bit
+
+
+def test_dot_norm_unit_and_cos_sin():
+    v = np.array([0.1, 0.2, 0.3])
+    assert exact.dot(v, v) == 0.1 * 0.1 + 0.2 * 0.2 + 0.3 * 0.3
+    assert exact.norm(v) == math.sqrt(0.1 * 0.1 + 0.2 * 0.2 + 0.3 * 0.3)
+    assert np.array_equal(exact.unit([3.0, 4.0]), [0.6, 0.8])
+    angles = np.radians([0.0, 30.0, 123.0])
+    assert np.array_equal(exact.cos_sin(angles),
+                          [[math.cos(r), math.sin(r)] for r in angles.tolist()])
+    with pytest.raises(ValueError, match="inner dimensions"):
+        exact.matmul(np.ones((2, 3)), np.ones((2, 3)))
+
+
+def test_opencv_runs_its_baseline_code_once_spatialcad_renders():
+    from spatialcad.render.opencv import cv2
+
+    assert not cv2.useOptimized() and not cv2.ipp.useIPP()
