@@ -19,7 +19,7 @@ import shutil
 import socket
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
@@ -192,6 +192,28 @@ def check_replaceable_dir(out: Path, overwrite: bool) -> None:
     if not is_ours(out):
         raise OutputError(f"refusing to overwrite {out}: it is not a spatialcad output (no "
                           f"spatialcad {MANIFEST}); remove it yourself or choose another path")
+
+
+def check_apart(out: str | Path, inputs: Iterable[str | Path],
+                default_inside: str | None = None) -> None:
+    """``OutputError`` if output ``out`` is one of ``inputs``, contains one, or lies inside
+    one (symlinks resolved): writing it could destroy what the command reads.  The one
+    exception is ``default_inside``, the spot inside its input where a command writes by
+    default (the gallery's ``DIR/gallery.html``, the report's ``RUN/report``)."""
+    target = Path(os.path.realpath(out))
+    for given in inputs:
+        source = Path(os.path.realpath(given))
+        if target == source:
+            clash = "is"
+        elif source.is_relative_to(target):
+            clash = "contains"
+        elif target.is_relative_to(source) and (
+                default_inside is None or target != source / default_inside):
+            clash = "lies inside"
+        else:
+            continue
+        raise OutputError(f"--out {out} {clash} the input {given}: writing it would destroy "
+                          "what this command reads; choose another output path")
 
 
 def _replace(tmp: Path, out: Path) -> None:

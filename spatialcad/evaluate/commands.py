@@ -15,7 +15,7 @@ from spatialcad.evaluate import baselines, ladder, report, runner, stats
 from spatialcad.evaluate import steps as eval_steps
 from spatialcad.evaluate.client import ChatClient, EndpointError
 from spatialcad.evaluate.prompts import FORMS, STYLES
-from spatialcad.outdir import OutputError, locked
+from spatialcad.outdir import OutputError, check_apart, locked
 from spatialcad.pipeline import GenerationError
 
 
@@ -188,6 +188,7 @@ def eval_cmd(dir_: Path | None, out: Path, model: str | None, base_url: str | No
                 **({"steps": steps} if steps != "none" else {})}
     extra = {"base_url": base_url}
     try:
+        check_apart(out, [dir_] if dir_ is not None else [])
         with locked(out):
             if restart:
                 runner.clear_run(out)
@@ -302,7 +303,7 @@ def report_cmd(runs: tuple[Path, ...], out: Path | None) -> None:
         if len(runs) > 1:
             fail("give --out DIR when reporting several runs")
         base = runs[0] if runs[0].is_dir() else runs[0].parent
-        out = base / "report"
+        out = base / report.DEFAULT_DIR
     try:
         path, md = report.write(list(runs), out)
     except ValueError as exc:
@@ -374,9 +375,9 @@ def gallery_cmd(dir_: Path, out: Path | None, embed: bool, runs: tuple[Path, ...
     the page on that view or item.  With --run, each item shows the answer each system
     gave (extracted, right or wrong, the raw reply folded).
     """
-    from spatialcad.export.gallery import write_gallery
+    from spatialcad.export.gallery import DEFAULT_PAGE, write_gallery
 
-    out = out or dir_ / "gallery.html"
+    out = out or dir_ / DEFAULT_PAGE
     try:
         n = write_gallery(dir_, out, embed, list(runs))
     except (ValueError, OSError) as exc:

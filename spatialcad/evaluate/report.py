@@ -25,8 +25,10 @@ from spatialcad.evaluate import human, stats
 from spatialcad.evaluate.runner import META, RESULTS, Line, read_lines
 from spatialcad.evaluate.steps import comparison as steps_comparison
 from spatialcad.evaluate.steps import mode_of as steps_mode
+from spatialcad.outdir import check_apart
 
 LADDER = "ladder.json"
+DEFAULT_DIR = "report"  # a single run's report goes to RUN/report
 
 
 @dataclass
@@ -465,6 +467,7 @@ def plot(columns: list[Column], out: Path) -> list[Path]:
 
 def write(paths: list[Path], out: Path) -> tuple[Path, str]:
     """Write report.md, summary.json and the plots of the runs at ``paths`` into ``out``."""
+    check_apart(out, paths, default_inside=DEFAULT_DIR)
     columns = load_columns(paths)
     md, summary = build(columns)
     out.mkdir(parents=True, exist_ok=True)

@@ -133,7 +133,7 @@ def write_quiz(bench_dir: Path, out: Path, n: int, seed: int = 0,
                overwrite: bool = False, command: str = "") -> Quiz:
     """Write the quiz page, quiz.json and the manifest into directory ``out`` (all or
     nothing)."""
-    bench = load(bench_dir)
+    bench = load(bench_dir, out)
     quiz = plan_quiz(bench, n, seed, tasks, form)
     page = render(bench, quiz).encode()
     with atomic_dir(out, overwrite) as tmp:
