@@ -10,13 +10,16 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 from pathlib import Path
 
 import pytest
 from conftest import tree_bytes
+from eval_server import FakeEndpoint, gold_table
 
 from spatialcad import pipeline
+from spatialcad.evaluate.redact import redact
 
 
 @pytest.fixture(scope="module")
@@ -100,3 +103,43 @@ def test_the_gallery_keeps_its_default_page_inside_the_benchmark(sc, bench, tmp_
     copy = _copy(bench, tmp_path)
     assert sc("gallery", copy, "--out", copy / "gallery.html")[0] == 0
     assert sc("verify", copy)[0] == 0
+
+
+# 3. the key is redacted from echoes, never from the answer
+
+@pytest.mark.parametrize("key", ["B", "answer", "A", "Level0"])
+def test_a_short_key_never_rewrites_the_reply_that_is_scored(sc, bench, tmp_path, monkeypatch,
+                                                             key):
+    monkeypatch.setenv("SC_KEY", key)
+    run = tmp_path / "run"
+    with FakeEndpoint(gold=gold_table(bench), api_key=key) as ep:
+        code, stdout, err = sc("eval", bench, "--model", "fake-vl", "--base-url", ep.base_url,
+                               "--api-key-env", "SC_KEY", "--out", run, "--concurrency", 1)
+    assert code == 0, err
+    assert "100.0% [" in stdout and "0 unparsed" in stdout, stdout
+    assert "[redacted]" not in (run / "results.jsonl").read_text()
+
+
+def test_a_long_key_is_redacted_as_a_whole_token_only():
+    key = "sk-0123456789"
+    text = f"Bearer {key}; x{key}; {key}9; '{key}'"
+    assert redact(text, key) == "Bearer [redacted]; x" + key + "; " + key + "9; '[redacted]'"
+    assert redact("<answer>B</answer>", "B") == "<answer>B</answer>"
+    assert redact("the answer is", "answer") == "the answer is"
+
+
+def test_a_key_echoed_in_a_reply_is_stored_redacted_but_scored_as_sent(sc, bench, tmp_path,
+                                                                       monkeypatch):
+    key = "sk-0123456789"
+    monkeypatch.setenv("SC_KEY", key)
+    answer = json.loads((bench / "benchmark.json").read_text())[0]["Answer"]
+    reply = f"{key} says <answer>{answer}</answer>"
+    run = tmp_path / "run"
+    payload = {"choices": [{"message": {"content": reply}, "finish_reason": "stop"}]}
+    with FakeEndpoint(gold=gold_table(bench), api_key=key, faults={1: {"payload": payload}}) as ep:
+        code, _, err = sc("eval", bench, "--model", "fake-vl", "--base-url", ep.base_url,
+                          "--api-key-env", "SC_KEY", "--out", run, "--concurrency", 1,
+                          "--limit", "1")
+    assert code == 0, err
+    first = [json.loads(x) for x in (run / "results.jsonl").read_text().splitlines()][0]
+    assert first["raw"] == f"[redacted] says <answer>{answer}</answer>" and first["correct"]
