@@ -71,7 +71,7 @@ def locked(out: str | Path) -> Iterator[Path]:
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise OutputError(f"cannot write to {out}: {exc.strerror or exc}") from exc
+        raise OutputError(f"cannot write to {out}: {_mkdir_failure(out.parent, exc)}") from exc
     while True:
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
@@ -108,14 +108,31 @@ def locked(out: str | Path) -> Iterator[Path]:
         os.close(fd)
 
 
+def _mkdir_failure(folder: Path, exc: OSError) -> str:
+    """Why ``folder`` could not be made: a path above it that is a file (``/dev/full/x``:
+    mkdir says "File exists"), else the system's reason."""
+    for above in [folder, *folder.parents]:
+        if above.exists():
+            if not above.is_dir():
+                return f"{above} is not a directory"
+            break
+    return exc.strerror or str(exc)
+
+
 def _pid_alive(pid: int) -> bool:
+    """True if process ``pid`` runs; a zombie (killed, not yet reaped by its parent) is
+    dead: it holds no lock and writes nothing more."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
-        return True
-    return True
+        pass
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True  # no /proc: the signal's answer stands
+    return state not in ("Z", "X")
 
 
 def _remove(path: Path) -> None:

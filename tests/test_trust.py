@@ -9,9 +9,15 @@
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
+import os
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -19,7 +25,9 @@ from conftest import tree_bytes
 from eval_server import FakeEndpoint, gold_table
 
 from spatialcad import pipeline
+from spatialcad.api import create_dataset
 from spatialcad.evaluate.redact import redact
+from spatialcad.outdir import lock_path
 
 
 @pytest.fixture(scope="module")
@@ -143,3 +151,85 @@ def test_a_key_echoed_in_a_reply_is_stored_redacted_but_scored_as_sent(sc, bench
     assert code == 0, err
     first = [json.loads(x) for x in (run / "results.jsonl").read_text().splitlines()][0]
     assert first["raw"] == f"[redacted] says <answer>{answer}</answer>" and first["correct"]
+
+
+# 6. unwritable outputs, unreaped runs, the Python API's arguments
+
+def test_an_output_under_a_file_says_so(sc, tmp_path):
+    code, _, err = sc("generate", "--task", "cube_counting", "--n", "1", "--out", "/dev/full/x")
+    assert code == 2 and "/dev/full is not a directory" in one_line(err)
+    assert "File exists" not in err
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    code, _, err = sc("export", "--format", "jsonl", "--out", blocker / "a" / "x.jsonl",
+                      str(tmp_path))  # not a benchmark either: the first problem is named
+    assert code == 2
+
+
+def _state(pid: int) -> str:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
+
+def _lock_free(out: Path) -> bool:
+    with open(lock_path(out), "a") as f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        fcntl.flock(f, fcntl.LOCK_UN)
+        return True
+
+
+def _temp_dirs(out: Path) -> list[Path]:
+    return list(out.parent.glob(f".{out.name}.tmp-*"))
+
+
+def test_resume_after_a_kill_whose_process_is_not_reaped_goes_on(sc, tmp_path):
+    out = tmp_path / "b"
+    args = ["generate", "--task", "cube_counting", "--n", "40", "--out", str(out), "--resume"]
+    run = subprocess.Popen([sys.executable, "-m", "spatialcad.cli", *args],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        def spooled() -> int:
+            return sum(len(p.read_bytes().splitlines()) - 1
+                       for d in _temp_dirs(out) for p in d.glob(".spool.jsonl"))
+        end = time.monotonic() + 120
+        while spooled() < 2:
+            assert time.monotonic() < end and run.poll() is None, "the run made no items"
+            time.sleep(0.01)
+        os.kill(run.pid, signal.SIGKILL)  # as `timeout -s KILL`; nobody reaps it yet
+        end = time.monotonic() + 10
+        while _state(run.pid) != "Z" or not _lock_free(out):  # its other threads end too
+            assert time.monotonic() < end
+            time.sleep(0.02)
+        code, stdout, err = sc(*args)
+        assert _state(run.pid) == "Z"  # still unreaped: its PID exists
+    finally:
+        run.kill()
+        run.wait()
+    assert code == 0, err
+    assert "going on after" in stdout, stdout
+    assert not _temp_dirs(out)
+    assert sc("verify", out)[0] == 0
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"task": None}, "takes one task name"),
+    ({}, "takes one task name"),
+    ({"tasks": None}, "takes one task name"),
+    ({"tasks": 3}, "tasks must be a task name"),
+    ({"tasks": [{"task": None}]}, "a task is given by its CLI name"),
+    ({"task": "cube_counting", "seed": "0"}, "seed must be an int, got '0'"),
+    ({"task": "cube_counting", "seed": 1.5}, "seed must be an int"),
+    ({"task": "cube_counting", "level": True}, "level must be an int, got True"),
+    ({"tasks": [{"task": "cube_counting", "level": "1"}]}, "level must be an int"),
+    ({"tasks": [{"task": "cube_counting", "weight": "2"}]}, "weight must be a number"),
+])
+def test_create_dataset_refuses_arguments_of_the_wrong_type(kwargs, message):
+    with pytest.raises(TypeError, match=message):
+        create_dataset(**kwargs)
+
+
+def test_create_dataset_takes_task_as_a_keyword_too():
+    assert create_dataset(task="cube_counting", size=2)[1] == create_dataset(
+        "cube_counting", size=2)[1]
