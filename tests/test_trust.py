@@ -23,11 +23,13 @@ from pathlib import Path
 import pytest
 from conftest import tree_bytes
 from eval_server import FakeEndpoint, gold_table
+from test_faults import reseal, tampered
 
 from spatialcad import pipeline
 from spatialcad.api import create_dataset
 from spatialcad.evaluate.redact import redact
 from spatialcad.outdir import lock_path
+from spatialcad.records import dumps
 
 
 @pytest.fixture(scope="module")
@@ -233,3 +235,77 @@ def test_create_dataset_refuses_arguments_of_the_wrong_type(kwargs, message):
 def test_create_dataset_takes_task_as_a_keyword_too():
     assert create_dataset(task="cube_counting", size=2)[1] == create_dataset(
         "cube_counting", size=2)[1]
+
+
+# 4. one rule for readers: records of the documented types, or refused
+
+WRONG_TYPES = {
+    "Choices a string": ("Choices", lambda r: "ABCD"),
+    "Choices 5 long": ("Choices", lambda r: [*r["Choices"], "E"]),
+    "Answer an int": ("Answer", lambda r: 1),
+    "Answer a word": ("Answer", lambda r: "B "),
+    "Explanation a dict": ("Explanation", lambda r: {"A": "x"}),
+    "seed NaN": ("seed", lambda r: float("nan")),
+    "seed a float": ("seed", lambda r: 1.5),
+    "layout number NaN": ("layout", lambda r: {**r["layout"], "width": float("nan")}),
+    "a NaN deep in the spec": ("spec", lambda r: {**r["spec"], "extra": [1, float("inf")]}),
+    "options not 4": ("options", lambda r: r["options"][:3]),
+    "judge answer": ("judge", lambda r: [{"question": "q", "answer": 1}, *r["judge"][1:]]),
+    "Question missing": ("Question", None),
+}
+READERS = {
+    "eval": ["eval", "{B}", "--baseline", "random", "--out", "{T}/run"],
+    "hf": ["export", "{B}", "--format", "hf", "--out", "{T}/hf"],
+    "vlmeval": ["export", "{B}", "--format", "vlmeval", "--out", "{T}/x.tsv"],
+    "jsonl": ["export", "{B}", "--format", "jsonl", "--out", "{T}/x.jsonl"],
+    "spatialviz": ["export", "{B}", "--format", "spatialviz", "--out", "{T}/sv"],
+    "gallery": ["gallery", "{B}", "--out", "{T}/g.html"],
+    "quiz": ["quiz", "{B}", "--n", "2", "--out", "{T}/q"],
+}
+
+
+def _with_wrong_type(bench: Path, tmp_path: Path, case: str) -> tuple[Path, str]:
+    field, value = WRONG_TYPES[case]
+
+    def edit(records, copy):
+        if value is None:
+            del records[1][field]
+        else:
+            records[1][field] = value(records[1])
+        return records
+    return tampered(bench, tmp_path, edit), field
+
+
+@pytest.mark.parametrize("case", WRONG_TYPES)
+def test_every_reader_refuses_a_record_of_the_wrong_type(sc, bench, tmp_path, case):
+    copy, field = _with_wrong_type(bench, tmp_path, case)
+    item = "VisualPenetration/CubeCounting/Level0/0001"
+    code, stdout, _ = sc("verify", copy)
+    assert code == 1 and f"FAIL {item}: it" in stdout and field in stdout
+    assert "\n1 of 6 items" in stdout  # the problem, not a second failure of the item
+    for name, args in READERS.items():
+        code, _, err = sc(*[a.replace("{B}", str(copy)).replace("{T}", str(tmp_path))
+                            for a in args])
+        line = one_line(err)
+        assert code == 2 and f"{item}: " in line and field in line, (name, err)
+    assert not {"run", "hf", "x.tsv", "x.jsonl", "sv", "g.html", "q"} & {
+        p.name for p in tmp_path.iterdir()}
+
+
+def test_merge_refuses_a_shard_with_a_record_of_the_wrong_type(sc, tmp_path):
+    shards = [tmp_path / f"s{k}" for k in range(2)]
+    for k, shard in enumerate(shards):
+        assert sc("generate", "--task", "cube_counting", "--n", "4", "--shard", f"{k}/2",
+                  "--out", shard)[0] == 0
+    records = json.loads((shards[1] / "benchmark.json").read_text())
+    records[0]["Choices"] = "ABCD"
+    (shards[1] / "benchmark.json").write_text(json.dumps(records))
+    reseal(shards[1])
+    code, _, err = sc("merge", *shards, "--out", tmp_path / "m")
+    assert code == 2 and "its Choices is not a list of 4 strings" in one_line(err)
+    assert not (tmp_path / "m").exists()
+
+
+def test_json_is_never_written_with_nan():
+    with pytest.raises(ValueError):
+        dumps({"x": float("nan")})

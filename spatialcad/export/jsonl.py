@@ -16,5 +16,5 @@ def export_jsonl(bench: Path, out: Path, overwrite: bool = False) -> int:
     with atomic_text(out, overwrite) as f:
         for r in records:
             line = {**r, "image_base64": base64.b64encode(checked.png(r)).decode("ascii")}
-            f.write(json.dumps(line, ensure_ascii=False) + "\n")
+            f.write(json.dumps(line, ensure_ascii=False, allow_nan=False) + "\n")
     return len(records)
