@@ -29,7 +29,7 @@ from spatialcad import pipeline
 from spatialcad.api import create_dataset
 from spatialcad.evaluate.redact import redact
 from spatialcad.outdir import lock_path
-from spatialcad.records import dumps
+from spatialcad.records import dumps, image_path
 
 
 @pytest.fixture(scope="module")
@@ -309,3 +309,165 @@ def test_merge_refuses_a_shard_with_a_record_of_the_wrong_type(sc, tmp_path):
 def test_json_is_never_written_with_nan():
     with pytest.raises(ValueError):
         dumps({"x": float("nan")})
+
+
+# 2. and 5. human results files: scored against the benchmark, one quiz's file or refused
+
+def _quiz(sc, bench: Path, tmp_path: Path, n: int = 4) -> dict:
+    assert sc("quiz", bench, "--n", n, "--seed", 2, "--out", tmp_path / "quiz")[0] == 0
+    return json.loads((tmp_path / "quiz" / "quiz.json").read_text())
+
+
+def _page_lines(bench: Path, plan: dict, answers: list[str | None], name: str = "eve"):
+    """The lines the quiz page downloads (see templates/quiz.js) for these answers."""
+    recs = {image_path(r): r for r in json.loads((bench / "benchmark.json").read_text())}
+    return [{"id": i, "system": f"human:{name}", "category": recs[i]["Category"],
+             "task": recs[i]["Task"], "level": recs[i]["Level"], "form": "choice",
+             "extracted": a, "rule": "human", "latency_s": 2.5, "quiz": plan["quiz"],
+             "quiz_parameters": {"n": len(plan["items"]), "seed": 2, "tasks": []},
+             "benchmark_sha256": plan["benchmark_sha256"],
+             "benchmark_manifest_sha256": plan["benchmark_manifest_sha256"],
+             "benchmark_path": plan["benchmark"]}
+            for i, a in zip(plan["items"], answers, strict=True)]
+
+
+def _golds(bench: Path, ids: list[str]) -> list[str]:
+    recs = {image_path(r): r for r in json.loads((bench / "benchmark.json").read_text())}
+    return [recs[i]["Answer"] for i in ids]
+
+
+def _write(path: Path, lines: list, tail: str = "") -> Path:
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines) + tail)
+    return path
+
+
+def _wrong(letter: str) -> str:
+    return "ABCD"[("ABCD".index(letter) + 1) % 4]
+
+
+def _score(sc, path: Path, tmp_path: Path, *more: str) -> tuple[int, dict | None, str]:
+    code, _, err = sc("report", path, "--out", tmp_path / "rep", *more)
+    summary = tmp_path / "rep" / "summary.json"
+    return code, (json.loads(summary.read_text())["columns"][0] if code == 0 else None), err
+
+
+def test_a_human_file_is_scored_by_the_benchmark_not_by_its_own_gold(sc, bench, tmp_path):
+    plan = _quiz(sc, bench, tmp_path)
+    golds = _golds(bench, plan["items"])
+    answers = [g if k < 2 else _wrong(g) for k, g in enumerate(golds)]  # 2 of 4 right
+    lines = _page_lines(bench, plan, answers)
+    for x in lines:  # an edited key, as an old page's file would carry it
+        x.update(gold=x["extracted"], correct=True)
+    path = _write(tmp_path / "human-eve.jsonl", lines)
+    code, col, err = _score(sc, path, tmp_path)
+    assert code == 0, err
+    assert col["overall"]["correct"] == 2 and col["overall"]["n"] == 4
+
+
+def test_without_its_benchmark_a_human_file_is_not_scored(sc, bench, tmp_path):
+    copy = _copy(bench, tmp_path)
+    plan = _quiz(sc, copy, tmp_path)
+    lines = _page_lines(copy, plan, _golds(copy, plan["items"]))
+    path = _write(tmp_path / "human-eve.jsonl", lines)
+    moved = copy.rename(tmp_path / "moved")
+    code, col, err = _score(sc, path, tmp_path)
+    assert code == 2 and "its benchmark" in one_line(err) and "--benchmark DIR" in err
+    code, col, err = _score(sc, path, tmp_path, "--benchmark", str(moved))
+    assert code == 0 and col["overall"]["correct"] == 4, err
+    # a run of the same benchmark in the same report names it too
+    run = tmp_path / "run"
+    assert sc("eval", moved, "--baseline", "constant", "--out", run)[0] == 0
+    code, _, err = sc("report", run, path, "--out", tmp_path / "rep2")
+    assert code == 0, err
+
+
+def _not_one_quizs(bench, plan, lines, tmp_path, case):
+    recs = json.loads((bench / "benchmark.json").read_text())
+    others = [image_path(r) for r in recs if image_path(r) not in plan["items"]]
+    if case == "invented items":
+        fake = {**lines[0], "task": "FakeTask", "category": "Fake"}
+        return lines + [{**fake, "id": f"Fake/FakeTask/Level0/{i:04d}"} for i in range(50)]
+    if case == "an item not in the quiz":
+        return [*lines[:3], {**lines[3], "id": others[0]}]
+    if case == "an extra benchmark item":
+        return [*lines, {**lines[3], "id": others[0]}]
+    if case == "the same item twice":
+        return [*lines[:3], lines[0]]
+    if case == "a task renamed":
+        return [{**lines[0], "task": "CubeCountingX"}, *lines[1:]]
+    if case == "another quiz id":
+        return [{**x, "quiz": "0" * 16} for x in lines]
+    if case == "an unfinished quiz":
+        return lines[:3]
+    raise AssertionError(case)
+
+
+@pytest.mark.parametrize(("case", "message"), [
+    ("invented items", "more lines than its quiz has items (4)"),
+    ("an item not in the quiz", "is not one of its quiz's items"),
+    ("an extra benchmark item", "more lines than its quiz has items"),
+    ("the same item twice", "answers the item"),
+    ("a task renamed", "another category, task or level"),
+    ("another quiz id", "no quiz of"),
+    ("an unfinished quiz", "answers 3 of its quiz's 4 items"),
+])
+def test_a_file_that_is_not_one_quizs_is_refused(sc, bench, tmp_path, case, message):
+    plan = _quiz(sc, bench, tmp_path)
+    lines = _page_lines(bench, plan, _golds(bench, plan["items"]))
+    path = _write(tmp_path / "human-eve.jsonl", _not_one_quizs(bench, plan, lines, tmp_path, case))
+    code, _, err = _score(sc, path, tmp_path)
+    assert code == 2 and message in one_line(err), err
+    code, _, err = sc("gallery", bench, "--run", path, "--out", tmp_path / "g.html")
+    assert code == 2 and message in one_line(err), err
+
+
+def test_reading_stops_once_a_file_is_bigger_than_its_quiz(sc, bench, tmp_path):
+    plan = _quiz(sc, bench, tmp_path)
+    lines = _page_lines(bench, plan, _golds(bench, plan["items"]))
+    # line 5 is one too many; whatever follows (here 200,000 lines of junk) is never read
+    path = _write(tmp_path / "human-eve.jsonl", [*lines, lines[0]], "junk\n" * 200_000)
+    code, _, err = _score(sc, path, tmp_path)
+    assert code == 2 and "more lines than its quiz has items" in one_line(err)
+
+
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("latency_s", "3", 'its latency_s "3" is not a finite number'),
+    ("latency_s", float("nan"), "its latency_s NaN is not a finite number"),
+    ("latency_s", -1e308, "its latency_s -1e+308 is not a finite number of seconds >= 0"),
+    ("latency_s", True, "its latency_s true is not a finite number"),
+    ("id", 3, "its id 3 is not a string"),
+    ("task", None, "its task null is not a string"),
+    ("system", "human:<script>alert(1)</script>", "its system"),
+    ("extracted", 1, "its extracted 1 is not a string or null"),
+    ("quiz_parameters", None, "its quiz_parameters null is not"),
+])
+def test_human_lines_of_the_wrong_type_are_refused_in_one_line(sc, bench, tmp_path, field,
+                                                               value, message):
+    plan = _quiz(sc, bench, tmp_path)
+    lines = _page_lines(bench, plan, _golds(bench, plan["items"]))
+    lines[2][field] = value
+    path = _write(tmp_path / "human-eve.jsonl", lines)
+    code, _, err = _score(sc, path, tmp_path)
+    assert code == 2 and f"human-eve.jsonl: line 3: {message}" in one_line(err), err
+
+
+def test_a_truncated_last_line_is_reported(sc, bench, tmp_path):
+    plan = _quiz(sc, bench, tmp_path)
+    lines = _page_lines(bench, plan, _golds(bench, plan["items"]))
+    text = "".join(json.dumps(x) + "\n" for x in lines)
+    path = tmp_path / "human-eve.jsonl"
+    path.write_text(text[:-30])
+    code, _, err = _score(sc, path, tmp_path)
+    assert code == 2 and "line 4 is cut short" in one_line(err)
+    path.write_text(text[:-1])  # only the last newline lost: cut short all the same
+    assert _score(sc, path, tmp_path)[0] == 2
+
+
+def test_names_are_escaped_in_the_report(sc, bench, tmp_path):
+    plan = _quiz(sc, bench, tmp_path)
+    lines = _page_lines(bench, plan, _golds(bench, plan["items"]))
+    path = _write(tmp_path / "human-<script>x|y.jsonl", lines)
+    code, md, err = sc("report", path, "--out", tmp_path / "rep")
+    assert code == 0, err
+    report_md = (tmp_path / "rep" / "report.md").read_text()
+    assert "<script>" not in report_md and "human-&lt;script&gt;x\\|y" in report_md

@@ -290,14 +290,22 @@ def _run_ladder(out: Path, task: str, answerer: Any, identity: dict[str, Any],
 @click.argument("runs", nargs=-1, required=True, type=click.Path(path_type=Path, exists=True))
 @click.option("--out", type=click.Path(path_type=Path),
               help="Report directory (default: RUN/report for a single run).")
-def report_cmd(runs: tuple[Path, ...], out: Path | None) -> None:
+@click.option("--benchmark", "benchmarks", multiple=True, type=OutputDir(),
+              help="A benchmark the runs scored (repeatable): human-*.jsonl quiz files are "
+              "scored against theirs (found by its manifest digest: here, among the "
+              "benchmarks of the other runs, or where the quiz was made), and a run of it "
+              "is re-scored from its records.")
+def report_cmd(runs: tuple[Path, ...], out: Path | None,
+               benchmarks: tuple[Path, ...]) -> None:
     """Accuracy tables with 95% Wilson intervals and plots for one or more runs.
 
     Accuracy overall, per category, task and level, beside the chance interval; several
     runs are compared with the first (McNemar's exact test on paired items).  Writes
     report.md, summary.json, accuracy_by_task.png and accuracy_by_level.png to OUT and
     prints the markdown.  Include an audit run (`spatialcad eval DIR --baseline audit`)
-    to flag tasks with shortcuts.
+    to flag tasks with shortcuts.  A human-<name>.jsonl file of `spatialcad quiz` is
+    scored against its benchmark only (it carries no answer key): it must answer exactly
+    its quiz's items, each once.
     """
     if out is None:
         if len(runs) > 1:
@@ -305,7 +313,7 @@ def report_cmd(runs: tuple[Path, ...], out: Path | None) -> None:
         base = runs[0] if runs[0].is_dir() else runs[0].parent
         out = base / report.DEFAULT_DIR
     try:
-        path, md = report.write(list(runs), out)
+        path, md = report.write(list(runs), out, list(benchmarks))
     except ValueError as exc:
         fail(str(exc))
     click.echo(md)

@@ -105,7 +105,7 @@ def load_runs(bench: Path, paths: list[Path]) -> list[report.Column]:
     """The columns of the runs at ``paths``; ValueError unless each scored ``bench``."""
     digest = runner.benchmark_digest(bench)
     manifest = runner.manifest_digest(bench)
-    columns = report.load_columns(paths)
+    columns = report.load_columns(paths, [bench])
     for c in columns:
         if c.benchmark is None and c.manifest is None:
             raise ValueError(f"{c.run} names no benchmark (a ladder run?): nothing to show")
