@@ -471,3 +471,18 @@ def test_names_are_escaped_in_the_report(sc, bench, tmp_path):
     assert code == 0, err
     report_md = (tmp_path / "rep" / "report.md").read_text()
     assert "<script>" not in report_md and "human-&lt;script&gt;x\\|y" in report_md
+
+
+def test_report_rescores_an_eval_run_against_the_benchmark_given(sc, bench, tmp_path):
+    run = tmp_path / "run"
+    assert sc("eval", bench, "--baseline", "constant", "--letter", "A", "--out", run)[0] == 0
+    lines = [json.loads(x) for x in (run / "results.jsonl").read_text().splitlines()]
+    right = sum(x["correct"] for x in lines)
+    assert 0 < right < len(lines)
+    _write(run / "results.jsonl", [{**x, "gold": "A", "correct": True} for x in lines])
+    code, col, err = _score(sc, run, tmp_path, "--benchmark", str(bench))
+    assert code == 0 and col["overall"]["correct"] == right, err
+    lines[0]["id"] = "Fake/FakeTask/Level0/0000"
+    _write(run / "results.jsonl", lines)
+    code, col, err = _score(sc, run, tmp_path, "--benchmark", str(bench))
+    assert code == 2 and "is not an item of" in one_line(err)
