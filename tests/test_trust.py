@@ -117,7 +117,7 @@ def test_the_gallery_keeps_its_default_page_inside_the_benchmark(sc, bench, tmp_
 
 # 3. the key is redacted from echoes, never from the answer
 
-@pytest.mark.parametrize("key", ["B", "answer", "A", "Level0"])
+@pytest.mark.parametrize("key", ["B", "answer", "A"])
 def test_a_short_key_never_rewrites_the_reply_that_is_scored(sc, bench, tmp_path, monkeypatch,
                                                              key):
     monkeypatch.setenv("SC_KEY", key)
@@ -486,3 +486,14 @@ def test_report_rescores_an_eval_run_against_the_benchmark_given(sc, bench, tmp_
     _write(run / "results.jsonl", lines)
     code, col, err = _score(sc, run, tmp_path, "--benchmark", str(bench))
     assert code == 2 and "is not an item of" in one_line(err)
+
+
+def test_quiz_answers_behind_a_broken_first_line_are_not_scored_by_themselves(sc, bench,
+                                                                                tmp_path):
+    plan = _quiz(sc, bench, tmp_path)
+    lines = _page_lines(bench, plan, ["A"] * 4)
+    path = tmp_path / "human-eve.jsonl"
+    path.write_text("junk\n" + "".join(json.dumps({**x, "gold": "A", "correct": True}) + "\n"
+                                       for x in lines))
+    code, _, err = _score(sc, path, tmp_path)
+    assert code == 2 and "not a quiz page's file" in one_line(err)

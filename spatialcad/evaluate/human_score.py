@@ -62,6 +62,9 @@ def score_file(path: Path, benchmarks: Iterable[Path]) -> tuple[list[Line], dict
     except StopIteration:
         raise ValueError(f"{path} holds no answers") from None
     bench = find_benchmark(path, first, benchmarks)
+    if first["benchmark_sha256"] != runner.benchmark_digest(bench.root):
+        raise ValueError(f"{path}: its benchmark_sha256 is not that of {bench.root}'s "
+                         "benchmark.json: not a quiz page's file")
     quiz = _quiz_of(path, bench, first)
     items = {image_path(r): r for r in quiz.items}
     got = [first]

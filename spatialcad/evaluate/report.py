@@ -134,6 +134,9 @@ def load_columns(paths: list[Path], benchmarks: Iterable[Path] = ()) -> list[Col
                                   {line["id"]: line for line in lines}))
             continue
         lines = rescored(read_lines(results), meta, given)
+        if any(human.is_human_line(line) for line in lines):
+            raise ValueError(f"{results} holds quiz answers (system {human.PREFIX}...) but does "
+                             "not start with one: not a quiz page's file")
         by_system: dict[str, dict[str, Line]] = {}
         for line in lines:
             if "error" not in line and "system" in line:
