@@ -497,3 +497,13 @@ def test_quiz_answers_behind_a_broken_first_line_are_not_scored_by_themselves(sc
                                        for x in lines))
     code, _, err = _score(sc, path, tmp_path)
     assert code == 2 and "not a quiz page's file" in one_line(err)
+
+
+def test_a_file_of_the_old_page_is_refused_not_scored_by_its_own_key(sc, bench, tmp_path):
+    plan = _quiz(sc, bench, tmp_path)
+    lines = _page_lines(bench, plan, ["A"] * 4)
+    for x in lines:  # the old page: a key in the file, no quiz parameters
+        del x["quiz_parameters"]
+        x.update(gold="A", correct=True)
+    code, _, err = _score(sc, _write(tmp_path / "human-eve.jsonl", lines), tmp_path)
+    assert code == 2 and "made by an older quiz page" in one_line(err)

@@ -423,7 +423,8 @@ def quiz_cmd(dir_: Path, out: Path, n: int, tasks: str | None, seed: int, form: 
     choose, Enter to go on, Esc to pause; the time on each item is recorded.  Progress is
     kept in the browser (a reload resumes).  At the end the participant downloads
     human-<name>.jsonl, in the line format of `spatialcad eval`'s results.jsonl and naming
-    the benchmark's manifest digest; `spatialcad report` reads it as the system human:<name>.
+    the benchmark's manifest digest; `spatialcad report` reads it as the system human:<name>,
+    scored against DIR (neither the page nor the file holds the quiz items' answers).
     """
     from spatialcad.export.quiz import PAGE, write_quiz
 
