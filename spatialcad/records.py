@@ -84,8 +84,23 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _is_box(v: Any) -> bool:
-    return isinstance(v, list) and len(v) == 4 and all(_is_int(x) for x in v)
+def _is_layout(v: Any) -> bool:
+    """Integer width and height, and ``reference`` and ``options`` lists of ``[x, y, w, h]``
+    integer boxes inside the image (a reader crops them)."""
+    if not (isinstance(v, dict) and _is_int(v.get("width")) and _is_int(v.get("height"))):
+        return False
+    for key in ("reference", "options"):
+        boxes = v.get(key)
+        if not isinstance(boxes, list):
+            return False
+        for b in boxes:
+            if not (isinstance(b, list) and len(b) == 4 and all(_is_int(x) for x in b)):
+                return False
+            x, y, w, h = b
+            if not (0 <= x and 0 <= y and w >= 1 and h >= 1 and x + w <= v["width"]
+                    and y + h <= v["height"]):
+                return False
+    return True
 
 
 def _bad_number(value: Any, where: str = "") -> str | None:
@@ -121,12 +136,8 @@ _FIELD_TYPES: dict[str, tuple[str, Any]] = {
                 and all(isinstance(o, dict) and o.get("letter") == LETTERS[i]
                         and isinstance(o.get("is_answer"), bool)
                         and isinstance(o.get("operator"), str) for i, o in enumerate(v))),
-    "layout": ("an object with integer width, height and lists of integer boxes "
-               "reference and options",
-               lambda v: isinstance(v, dict) and _is_int(v.get("width"))
-               and _is_int(v.get("height"))
-               and all(isinstance(v.get(k), list) and all(_is_box(b) for b in v[k])
-                       for k in ("reference", "options"))),
+    "layout": ("an object with integer width, height and lists reference and options of "
+               "integer boxes inside the image", _is_layout),
     "judge": ("a list of 4 entries, each null or a question and a yes/no answer",
               lambda v: isinstance(v, list) and len(v) == 4
               and all(j is None or (isinstance(j, dict) and isinstance(j.get("question"), str)

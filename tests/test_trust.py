@@ -248,6 +248,8 @@ WRONG_TYPES = {
     "seed NaN": ("seed", lambda r: float("nan")),
     "seed a float": ("seed", lambda r: 1.5),
     "layout number NaN": ("layout", lambda r: {**r["layout"], "width": float("nan")}),
+    "a layout box outside": ("layout", lambda r: {**r["layout"],
+                                                  "reference": [[0, 0, 99999, 10]]}),
     "a NaN deep in the spec": ("spec", lambda r: {**r["spec"], "extra": [1, float("inf")]}),
     "options not 4": ("options", lambda r: r["options"][:3]),
     "judge answer": ("judge", lambda r: [{"question": "q", "answer": 1}, *r["judge"][1:]]),
