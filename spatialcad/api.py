@@ -24,6 +24,7 @@ evenly, so any stretch of positions holds the components about in their weights.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -59,9 +60,9 @@ def _component(raw: Mapping[str, Any], level: int, form: str, split: str | None)
     unknown = sorted(set(raw) - set(COMPONENT_KEYS))
     if unknown:
         raise ValueError(f"unknown component keys {unknown}; use {', '.join(COMPONENT_KEYS)}")
-    comp = Component(str(raw["task"]), int(raw.get("level", level)),
-                     forms.canonical(str(raw.get("form", form))), raw.get("split", split),
-                     float(raw.get("weight", 1.0)))
+    comp = Component(_task_name(raw["task"]), _int("level", raw.get("level", level)),
+                     forms.canonical(_str("form", raw.get("form", form))),
+                     raw.get("split", split), _number("weight", raw.get("weight", 1.0)))
     info = registry.task(comp.task)  # KeyError naming the known tasks
     if comp.form == "open" and not info.open_form:
         raise ValueError(f"{comp.task} has no open form; {_open_forms()}")
@@ -72,6 +73,32 @@ def _component(raw: Mapping[str, Any], level: int, form: str, split: str | None)
     if not (math.isfinite(comp.weight) and comp.weight > 0):
         raise ValueError(f"{comp.task}: weight must be a positive number, got {comp.weight}")
     return comp
+
+
+def _task_name(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError("a task is given by its CLI name, a str such as 'cube_counting' (see "
+                        f"`spatialcad tasks`), got {value!r}")
+    return value
+
+
+def _int(name: str, value: Any) -> int:
+    """``value`` if it is an integer (not a bool, str or float); ``TypeError`` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an int, got {value!r}")
+    return int(value)
+
+
+def _number(name: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number, got {value!r}")
+    return float(value)
+
+
+def _str(name: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, got {value!r}")
+    return value
 
 
 def apportion(weights: Sequence[float], size: int) -> list[int]:
@@ -184,17 +211,30 @@ def score_answer(answer: Any, entry: Any) -> float:
     return 1.0 if right else 0.0
 
 
-def create_dataset(tasks: str | Sequence[Mapping[str, Any]], *, level: int = 1,
-                   size: int = 100, seed: int = 0, form: str = "choice",
-                   split: str | None = None, options: Mapping[str, Any] | None = None,
-                   ) -> Dataset:
-    """A lazy dataset of one task (its CLI name) or a mixture (a list of component dicts
-    ``{"task", "weight", "level", "form", "split"}``; see the module docstring).
-    ``options`` are the run's task settings (as ``generate``'s, e.g. ``deepcad_dir``)."""
+def create_dataset(tasks: str | Sequence[Mapping[str, Any]] | None = None, *,
+                   task: str | None = None, level: int = 1, size: int = 100, seed: int = 0,
+                   form: str = "choice", split: str | None = None,
+                   options: Mapping[str, Any] | None = None) -> Dataset:
+    """A lazy dataset of one task (its CLI name, as ``tasks`` or ``task=``) or a mixture (a
+    list of component dicts ``{"task", "weight", "level", "form", "split"}``; see the
+    module docstring).  ``options`` are the run's task settings (as ``generate``'s, e.g.
+    ``deepcad_dir``).  Arguments of the wrong type (``seed="0"``, ``level=True``,
+    ``task=None``) raise ``TypeError``; they are never converted."""
+    if (tasks is None) == (task is None):
+        raise TypeError("create_dataset takes one task name (tasks='cube_counting' or "
+                        "task='cube_counting') or a list of component dicts (tasks=[...]), "
+                        f"got tasks={tasks!r}, task={task!r}")
     if isinstance(size, bool) or not isinstance(size, int) or size < 1:
         raise ValueError(f"size must be a positive int, got {size!r}")
-    raw = [{"task": tasks}] if isinstance(tasks, str) else list(tasks)
+    if task is not None or isinstance(tasks, str):
+        raw: list[Any] = [{"task": _task_name(task if task is not None else tasks)}]
+    elif isinstance(tasks, Sequence):
+        raw = list(tasks)
+    else:
+        raise TypeError(f"tasks must be a task name or a list of component dicts, got "
+                        f"{tasks!r}")
     if not raw:
         raise ValueError("give a task name or a non-empty list of components")
+    seed = _int("seed", seed)
     comps = [_component(c, level, form, split) for c in raw]
-    return Dataset(comps, size, int(seed), options)
+    return Dataset(comps, size, seed, options)

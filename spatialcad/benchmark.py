@@ -37,6 +37,7 @@ from spatialcad.records import (
     item_key,
     step_images,
     task_name,
+    type_problem,
 )
 from spatialcad.splits import split_of
 
@@ -308,6 +309,9 @@ class Benchmark:
                 images += step_images(r)
             except ValueError as exc:
                 out.append((name, str(exc)))
+            problem = type_problem(r)
+            if problem:
+                out.append((name, problem))
         return images
 
     def _manifest_problems(self, out: list[tuple[str, str]], images: list[str]) -> dict[str, str]:

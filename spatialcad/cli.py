@@ -25,7 +25,7 @@ from spatialcad.cad.part_import import import_parts, import_report_lines
 from spatialcad.cad.parts import SUFFIXES, catalogue, list_parts
 from spatialcad.cli_support import OutputDir, fail
 from spatialcad.cluster import SlurmSettings
-from spatialcad.outdir import check_replaceable_dir, locked
+from spatialcad.outdir import check_apart, check_replaceable_dir, locked
 from spatialcad.plan import RunPlan, Shard, parse_shard
 from spatialcad.splits import SPLITS
 from spatialcad.tasks import registry
@@ -226,6 +226,12 @@ def generate(task_spec: str, level_spec: str, n: int, seed: int, out: Path | Non
             *(["--deepcad-dir", str(deepcad_dir)] if deepcad_dir else []),
             *(["--split", split] if split else []), *(["--with-steps"] if with_steps else [])])
         runs.append(_LevelRun(names, level, _level_out(out, level, shard), command))
+    inputs = [p for p in (deepcad_dir, cache_dir) if p is not None]
+    try:
+        for run in runs:
+            check_apart(run.out, inputs)
+    except ValueError as exc:
+        fail(str(exc))
     if executor or shards is not None or no_wait:
         (run,) = runs
         try:
@@ -484,9 +490,10 @@ def deepcad_import(paths: tuple[Path, ...], out: Path, overwrite: bool) -> None:
     """
     files = _part_files(paths)
     try:
+        check_apart(out, paths)
         freecad_env.load()
         out.mkdir(parents=True, exist_ok=True)
-    except freecad_env.FreeCADNotFound as exc:
+    except (freecad_env.FreeCADNotFound, ValueError) as exc:
         fail(str(exc))
     except OSError as exc:
         fail(f"cannot create {out}: {exc.strerror or exc}")

@@ -19,7 +19,7 @@ import shutil
 import socket
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
@@ -71,7 +71,7 @@ def locked(out: str | Path) -> Iterator[Path]:
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise OutputError(f"cannot write to {out}: {exc.strerror or exc}") from exc
+        raise OutputError(f"cannot write to {out}: {_mkdir_failure(out.parent, exc)}") from exc
     while True:
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
@@ -108,14 +108,31 @@ def locked(out: str | Path) -> Iterator[Path]:
         os.close(fd)
 
 
+def _mkdir_failure(folder: Path, exc: OSError) -> str:
+    """Why ``folder`` could not be made: a path above it that is a file (``/dev/full/x``:
+    mkdir says "File exists"), else the system's reason."""
+    for above in [folder, *folder.parents]:
+        if above.exists():
+            if not above.is_dir():
+                return f"{above} is not a directory"
+            break
+    return exc.strerror or str(exc)
+
+
 def _pid_alive(pid: int) -> bool:
+    """True if process ``pid`` runs; a zombie (killed, not yet reaped by its parent) is
+    dead: it holds no lock and writes nothing more."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
-        return True
-    return True
+        pass
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True  # no /proc: the signal's answer stands
+    return state not in ("Z", "X")
 
 
 def _remove(path: Path) -> None:
@@ -192,6 +209,28 @@ def check_replaceable_dir(out: Path, overwrite: bool) -> None:
     if not is_ours(out):
         raise OutputError(f"refusing to overwrite {out}: it is not a spatialcad output (no "
                           f"spatialcad {MANIFEST}); remove it yourself or choose another path")
+
+
+def check_apart(out: str | Path, inputs: Iterable[str | Path],
+                default_inside: str | None = None) -> None:
+    """``OutputError`` if output ``out`` is one of ``inputs``, contains one, or lies inside
+    one (symlinks resolved): writing it could destroy what the command reads.  The one
+    exception is ``default_inside``, the spot inside its input where a command writes by
+    default (the gallery's ``DIR/gallery.html``, the report's ``RUN/report``)."""
+    target = Path(os.path.realpath(out))
+    for given in inputs:
+        source = Path(os.path.realpath(given))
+        if target == source:
+            clash = "is"
+        elif source.is_relative_to(target):
+            clash = "contains"
+        elif target.is_relative_to(source) and (
+                default_inside is None or target != source / default_inside):
+            clash = "lies inside"
+        else:
+            continue
+        raise OutputError(f"--out {out} {clash} the input {given}: writing it would destroy "
+                          "what this command reads; choose another output path")
 
 
 def _replace(tmp: Path, out: Path) -> None:

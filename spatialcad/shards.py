@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from spatialcad.benchmark import Benchmark, BenchmarkWriter
-from spatialcad.outdir import absent, atomic_dir
+from spatialcad.outdir import absent, atomic_dir, check_apart
 from spatialcad.plan import MAX_ITEMS_PER_OUTPUT, Shard
 
 
@@ -97,6 +97,7 @@ def merge(paths: list[Path], out: Path, overwrite: bool = False) -> int:
     """
     if not paths:
         raise ValueError("no shard given")
+    check_apart(out, paths)
     shards = _in_order([_read_shard(Path(p)) for p in paths])
     total = sum(len(s.bench.records) for s in shards)
     if total > MAX_ITEMS_PER_OUTPUT:

@@ -21,6 +21,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from spatialcad.evaluate.redact import redact
+
 MAX_WAIT = 60.0  # longest single backoff, seconds
 
 
@@ -97,22 +99,21 @@ class ChatClient:
         }
 
     def redact(self, text: str) -> str:
-        """``text`` with the API key blanked out (servers may echo it in error bodies)."""
-        return text.replace(self.api_key, "[redacted]") if self.api_key else text
+        """``text`` with the API key blanked out (see :mod:`spatialcad.evaluate.redact`)."""
+        return redact(text, self.api_key)
 
     def chat(self, text: str, png: bytes | None, more: Sequence[bytes] = ()) -> Reply:
         """Send one prompt (and image); retry transient failures; return the reply.
 
-        Every text that comes back (reply, reasoning, error messages) has the key redacted.
+        Error messages (which may echo the request's headers) have the key redacted; the
+        reply is returned as it came, to be scored (its stored copy is redacted by the
+        caller, :meth:`redact`).
         """
         try:
-            reply = self._chat(text, png, more)
+            return self._chat(text, png, more)
         except (EndpointError, ItemError) as exc:
             exc.args = (self.redact(str(exc)),)
             raise
-        reply.text = self.redact(reply.text)
-        reply.reasoning = reply.reasoning and self.redact(reply.reasoning)
-        return reply
 
     def _chat(self, text: str, png: bytes | None, more: Sequence[bytes] = ()) -> Reply:
         body = json.dumps(self.payload(text, png, more)).encode()

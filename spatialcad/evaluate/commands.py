@@ -15,7 +15,7 @@ from spatialcad.evaluate import baselines, ladder, report, runner, stats
 from spatialcad.evaluate import steps as eval_steps
 from spatialcad.evaluate.client import ChatClient, EndpointError
 from spatialcad.evaluate.prompts import FORMS, STYLES
-from spatialcad.outdir import OutputError, locked
+from spatialcad.outdir import OutputError, check_apart, locked
 from spatialcad.pipeline import GenerationError
 
 
@@ -188,6 +188,7 @@ def eval_cmd(dir_: Path | None, out: Path, model: str | None, base_url: str | No
                 **({"steps": steps} if steps != "none" else {})}
     extra = {"base_url": base_url}
     try:
+        check_apart(out, [dir_] if dir_ is not None else [])
         with locked(out):
             if restart:
                 runner.clear_run(out)
@@ -289,22 +290,30 @@ def _run_ladder(out: Path, task: str, answerer: Any, identity: dict[str, Any],
 @click.argument("runs", nargs=-1, required=True, type=click.Path(path_type=Path, exists=True))
 @click.option("--out", type=click.Path(path_type=Path),
               help="Report directory (default: RUN/report for a single run).")
-def report_cmd(runs: tuple[Path, ...], out: Path | None) -> None:
+@click.option("--benchmark", "benchmarks", multiple=True, type=OutputDir(),
+              help="A benchmark the runs scored (repeatable): human-*.jsonl quiz files are "
+              "scored against theirs (found by its manifest digest: here, among the "
+              "benchmarks of the other runs, or where the quiz was made), and a run of it "
+              "is re-scored from its records.")
+def report_cmd(runs: tuple[Path, ...], out: Path | None,
+               benchmarks: tuple[Path, ...]) -> None:
     """Accuracy tables with 95% Wilson intervals and plots for one or more runs.
 
     Accuracy overall, per category, task and level, beside the chance interval; several
     runs are compared with the first (McNemar's exact test on paired items).  Writes
     report.md, summary.json, accuracy_by_task.png and accuracy_by_level.png to OUT and
     prints the markdown.  Include an audit run (`spatialcad eval DIR --baseline audit`)
-    to flag tasks with shortcuts.
+    to flag tasks with shortcuts.  A human-<name>.jsonl file of `spatialcad quiz` is
+    scored against its benchmark only (it carries no answer key): it must answer exactly
+    its quiz's items, each once.
     """
     if out is None:
         if len(runs) > 1:
             fail("give --out DIR when reporting several runs")
         base = runs[0] if runs[0].is_dir() else runs[0].parent
-        out = base / "report"
+        out = base / report.DEFAULT_DIR
     try:
-        path, md = report.write(list(runs), out)
+        path, md = report.write(list(runs), out, list(benchmarks))
     except ValueError as exc:
         fail(str(exc))
     click.echo(md)
@@ -374,9 +383,9 @@ def gallery_cmd(dir_: Path, out: Path | None, embed: bool, runs: tuple[Path, ...
     the page on that view or item.  With --run, each item shows the answer each system
     gave (extracted, right or wrong, the raw reply folded).
     """
-    from spatialcad.export.gallery import write_gallery
+    from spatialcad.export.gallery import DEFAULT_PAGE, write_gallery
 
-    out = out or dir_ / "gallery.html"
+    out = out or dir_ / DEFAULT_PAGE
     try:
         n = write_gallery(dir_, out, embed, list(runs))
     except (ValueError, OSError) as exc:
@@ -414,7 +423,8 @@ def quiz_cmd(dir_: Path, out: Path, n: int, tasks: str | None, seed: int, form: 
     choose, Enter to go on, Esc to pause; the time on each item is recorded.  Progress is
     kept in the browser (a reload resumes).  At the end the participant downloads
     human-<name>.jsonl, in the line format of `spatialcad eval`'s results.jsonl and naming
-    the benchmark's manifest digest; `spatialcad report` reads it as the system human:<name>.
+    the benchmark's manifest digest; `spatialcad report` reads it as the system human:<name>,
+    scored against DIR (neither the page nor the file holds the quiz items' answers).
     """
     from spatialcad.export.quiz import PAGE, write_quiz
 

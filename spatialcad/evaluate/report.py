@@ -21,12 +21,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from spatialcad.evaluate import human, stats
+from spatialcad import forms
+from spatialcad.benchmark import Benchmark
+from spatialcad.evaluate import human, human_score, runner, stats
+from spatialcad.evaluate.extract import is_correct
+from spatialcad.evaluate.markdown import md_text
 from spatialcad.evaluate.runner import META, RESULTS, Line, read_lines
 from spatialcad.evaluate.steps import comparison as steps_comparison
 from spatialcad.evaluate.steps import mode_of as steps_mode
+from spatialcad.outdir import check_apart
+from spatialcad.records import LETTERS
 
 LADDER = "ladder.json"
+DEFAULT_DIR = "report"  # a single run's report goes to RUN/report
 
 
 @dataclass
@@ -91,20 +98,45 @@ def _run_dir(path: Path) -> tuple[Path, Path]:
     return path, path / RESULTS
 
 
-def load_columns(paths: list[Path]) -> list[Column]:
+def _run_meta(run: Path) -> dict[str, Any]:
+    meta_path = run / META
+    try:
+        meta = json.loads(meta_path.read_text()) if meta_path.is_file() else {}
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{meta_path} is unreadable") from exc
+    if not isinstance(meta, dict):
+        raise ValueError(f"{meta_path} is not a JSON object")
+    return meta
+
+
+def load_columns(paths: list[Path], benchmarks: Iterable[Path] = ()) -> list[Column]:
     """The columns of the given runs (a run dir or its results.jsonl, or a human results
-    file); ValueError if empty."""
-    columns = []
-    for path in paths:
-        run, results = _run_dir(path)
+    file); ValueError if empty.  A human file is scored against its benchmark: one of
+    ``benchmarks``, of the runs' own or where its quiz was made
+    (:mod:`spatialcad.evaluate.human_score`); a run that scored one of ``benchmarks`` is
+    re-scored against it."""
+    benchmarks = list(benchmarks)
+    found = [_run_dir(path) for path in paths]
+    for path, (_, results) in zip(paths, found, strict=True):
         if not results.is_file():
             raise ValueError(f"{path} is not a run: no {RESULTS}")
-        lines = read_lines(results)
-        if human.is_human(lines):
-            columns.append(_human_column(results, lines))
+    humans = [human.is_human_line(human.first_line(results)) for _, results in found]
+    metas = [{} if is_human else _run_meta(run)
+             for (run, _), is_human in zip(found, humans, strict=True)]
+    given = [Benchmark.checked(b) for b in benchmarks]
+    named = [*benchmarks, *(Path(m["benchmark"]) for m in metas
+                            if isinstance(m.get("benchmark"), str))]
+    columns = []
+    for (run, results), is_human, meta in zip(found, humans, metas, strict=True):
+        if is_human:
+            lines, hmeta = human_score.score_file(results, named)
+            columns.append(Column(results.stem, results, hmeta["identity"]["system"], hmeta,
+                                  {line["id"]: line for line in lines}))
             continue
-        meta_path = run / META
-        meta = json.loads(meta_path.read_text()) if meta_path.is_file() else {}
+        lines = rescored(read_lines(results), meta, given)
+        if any(human.is_human_line(line) for line in lines):
+            raise ValueError(f"{results} holds quiz answers (system {human.PREFIX}...) but does "
+                             "not start with one: not a quiz page's file")
         by_system: dict[str, dict[str, Line]] = {}
         for line in lines:
             if "error" not in line and "system" in line:
@@ -123,14 +155,29 @@ def load_columns(paths: list[Path]) -> list[Column]:
     return columns
 
 
-def _human_column(path: Path, lines: list[Line]) -> Column:
-    """A human results file as a column labelled by the file's name (``human-<name>``)."""
-    good = human.rescore(line for line in lines if "error" not in line)
-    if not good:
-        raise ValueError(f"{path} has no answered items")
-    meta = human.meta(good, path)
-    return Column(path.stem, path, meta["identity"]["system"], meta,
-                  {line["id"]: line for line in good})
+def rescored(lines: list[Line], meta: dict[str, Any], benchmarks: list[Benchmark]) -> list[Line]:
+    """``lines`` of a run whose ``meta`` names one of ``benchmarks`` with ``gold`` and
+    ``correct`` taken again from that benchmark's records (a line of an item it does not
+    hold is refused); other runs' lines as they are."""
+    digest = meta.get("identity", {}).get("benchmark_sha256")
+    bench = next((b for b in benchmarks if runner.benchmark_digest(b.root) == digest), None)
+    if bench is None:
+        return lines
+    records = {runner.item_id(r): r for r in bench.records}
+    form = forms.canonical(str(meta["identity"].get("form", "choice")))
+    out = []
+    for line in lines:
+        if "error" in line:
+            out.append(line)
+            continue
+        item, _, letter = str(line["id"]).partition("#")
+        record = records.get(item)
+        if record is None or (letter and letter not in LETTERS):
+            raise ValueError(f"{line['id']!r} is not an item of {bench.root}")
+        gold = forms.gold(record, form, LETTERS.index(letter) if letter else None)
+        out.append({**line, "gold": gold,
+                    "correct": is_correct(form, line.get("extracted"), gold)})
+    return out
 
 
 def by_category(line: Line) -> tuple[str, ...]:
@@ -168,8 +215,9 @@ def chance_cell(n: int, p: float = stats.CHANCE) -> str:
 
 
 def _table(head: list[str], rows: list[list[str]]) -> list[str]:
-    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    out += ["| " + " | ".join(r) + " |" for r in rows]
+    """A markdown table; every cell escaped (:func:`md_text`)."""
+    out = ["| " + " | ".join(map(md_text, head)) + " |", "|" + "---|" * len(head)]
+    out += ["| " + " | ".join(map(md_text, r)) + " |" for r in rows]
     return out
 
 
@@ -272,7 +320,7 @@ def _compare(columns: list[Column]) -> list[str]:
     if len(shown) < 2:
         return []
     first = shown[0]
-    out = [f"## Compared with {first.label}", "",
+    out = [f"## Compared with {md_text(first.label)}", "",
            "Δ = accuracy minus the first run's, in points. Same benchmark: McNemar's exact "
            "test on paired items (b = only the first right, c = only this one right); "
            "otherwise a two-proportion z-test. * marks p < 0.05.", ""]
@@ -334,7 +382,7 @@ def _ladder(columns: list[Column]) -> list[str]:
             continue
         lad = json.loads(path.read_text())
         finals = ", ".join(str(r["final_level"]) for r in lad["runs"])
-        out += [f"## Ladder: {run.name}", "",
+        out += [f"## Ladder: {md_text(run.name)}", "",
                 f"Task {lad['task']}, {len(lad['runs'])} runs: mean final level "
                 f"**{lad['mean_final_level']:.2f}** (sd {lad['sd_final_level']:.2f}); "
                 f"final levels {finals}.", ""]
@@ -360,7 +408,7 @@ def _incomplete(columns: list[Column]) -> list[str]:
         planned, gaps = missing(c)
         if gaps:
             where = ", ".join(f"{k} ({n} missing)" for k, n in sorted(gaps.items()))
-            md.append(f"**Incomplete run {c.label}: {len(c.lines)} of {planned} items "
+            md.append(f"**Incomplete run {md_text(c.label)}: {len(c.lines)} of {planned} items "
                       f"answered.** Unanswered: {where}. Re-run the same `spatialcad eval` "
                       "command to finish it.")
     return [*md, ""] if md else []
@@ -463,9 +511,12 @@ def plot(columns: list[Column], out: Path) -> list[Path]:
     return [bars_png, levels_png]
 
 
-def write(paths: list[Path], out: Path) -> tuple[Path, str]:
-    """Write report.md, summary.json and the plots of the runs at ``paths`` into ``out``."""
-    columns = load_columns(paths)
+def write(paths: list[Path], out: Path,
+          benchmarks: Iterable[Path] = ()) -> tuple[Path, str]:
+    """Write report.md, summary.json and the plots of the runs at ``paths`` (scored against
+    ``benchmarks`` where they name one, see :func:`load_columns`) into ``out``."""
+    check_apart(out, [*paths, *benchmarks], default_inside=DEFAULT_DIR)
+    columns = load_columns(paths, benchmarks)
     md, summary = build(columns)
     out.mkdir(parents=True, exist_ok=True)
     pngs = plot(columns, out)

@@ -129,7 +129,9 @@ class ModelAnswerer:
                                  [] if self.text_only else more)
         line = base_line(record, self.system, self.form, option)
         line.update(score(record, self.form, reply.text, option))
-        line.update(raw=reply.text, reasoning=reply.reasoning, latency_s=reply.latency_s,
+        line.update(raw=self.client.redact(reply.text),  # scored as it came, stored redacted
+                    reasoning=reply.reasoning and self.client.redact(reply.reasoning),
+                    latency_s=reply.latency_s,
                     usage=reply.usage, attempts=reply.attempts, finish_reason=reply.finish_reason)
         return line
 

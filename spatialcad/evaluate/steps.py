@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spatialcad.evaluate import stats
+from spatialcad.evaluate.markdown import md_text
 
 MODES = ("none", "text", "images", "partial")
 Record = dict[str, Any]
@@ -77,7 +78,8 @@ def comparison(columns: list[Any]) -> list[str]:
             if not pair.n:
                 continue
             star = "*" if pair.p < 0.05 else ""
-            rows.append(f"| {task} | {base.label} | {other.label} | {mode_of(other.meta)} | "
+            rows.append(f"| {md_text(task)} | {md_text(base.label)} | "
+                        f"{md_text(other.label)} | {mode_of(other.meta)} | "
                         f"{100 * pair.first / pair.n:.1f} | {100 * pair.second / pair.n:.1f} | "
                         f"{100 * pair.delta:+.1f} | {pair.n} | b={pair.b}, c={pair.c} | "
                         f"{pair.p:.4f}{star} |")

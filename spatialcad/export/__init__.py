@@ -10,19 +10,23 @@ it later (spatialcad/outdir.py replaces only spatialcad outputs).
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
 from spatialcad import __version__
 from spatialcad.benchmark import GENERATOR, Benchmark, file_sha256
-from spatialcad.outdir import atomic_file
+from spatialcad.outdir import atomic_file, check_apart
 from spatialcad.records import MANIFEST, dumps
 
 
-def load(bench: Path) -> Benchmark:
-    """Benchmark ``bench``, checked; ``BenchmarkError`` (one line) if it is not sound."""
+def load(bench: Path, out: Path, others: Iterable[Path] = (),
+         default_inside: str | None = None) -> Benchmark:
+    """Benchmark ``bench``, checked, for an export to ``out``: ``BenchmarkError`` (one line)
+    if it is not sound, ``OutputError`` if ``out`` is, contains or lies inside ``bench`` or
+    one of ``others`` (the command's other inputs; see :func:`outdir.check_apart`)."""
+    check_apart(out, [bench, *others], default_inside)
     return Benchmark.checked(bench)
 
 

@@ -24,6 +24,7 @@ from spatialcad.export.pages import document, esc, image_src, level_order, step_
 from spatialcad.records import image_path
 
 LETTERS = "ABCD"
+DEFAULT_PAGE = "gallery.html"  # the page's default place: DIR/gallery.html
 
 
 def _select(name: str, values: list[str]) -> str:
@@ -104,7 +105,7 @@ def load_runs(bench: Path, paths: list[Path]) -> list[report.Column]:
     """The columns of the runs at ``paths``; ValueError unless each scored ``bench``."""
     digest = runner.benchmark_digest(bench)
     manifest = runner.manifest_digest(bench)
-    columns = report.load_columns(paths)
+    columns = report.load_columns(paths, [bench])
     for c in columns:
         if c.benchmark is None and c.manifest is None:
             raise ValueError(f"{c.run} names no benchmark (a ladder run?): nothing to show")
@@ -117,7 +118,7 @@ def write_gallery(bench: Path, out: Path, embed: bool = False,
                   runs: list[Path] | None = None) -> int:
     """Write the gallery of ``bench`` (with the answers of ``runs``) to the HTML file ``out``;
     return the item count."""
-    checked: Benchmark = load(bench)
+    checked: Benchmark = load(bench, out, runs or [], default_inside=DEFAULT_PAGE)
     columns = load_runs(bench, runs) if runs else []
     records = checked.records
     runs_by_item = [(c, by_item(c)) for c in columns]

@@ -139,7 +139,7 @@ def write_shard(checked: Benchmark, records: list[dict[str, Any]], path: Path) -
 def export_hf(bench: Path, out: Path, overwrite: bool = False,
               max_shard_bytes: int = MAX_SHARD_BYTES) -> int:
     """Write the benchmark at ``bench`` as the hub folder ``out``; return the item count."""
-    checked = load(bench)
+    checked = load(bench, out)
     parts = shards(checked, max_shard_bytes)
     split = split_of_benchmark(checked)
     with atomic_dir(out, overwrite) as tmp:

@@ -12,13 +12,14 @@ clicks, Enter to go on) or the typed open-form answer and the seconds spent on e
 keeps its state in the browser's localStorage under the quiz's id (so it can be paused
 and resumed across reloads), and at the end offers ``human-<name>.jsonl``: the line format
 of a run's results.jsonl (see :mod:`spatialcad.evaluate.human`), naming the benchmark by
-the SHA-256 of its manifest.json.  The answer key is embedded lightly obfuscated (XOR with
-the quiz id): a study tool, not a security boundary.
+the SHA-256 of its manifest.json and the quiz by its id and parameters.  Neither the page
+nor the file holds the answers of the quiz items (only the practice item's, which the page
+shows): ``report`` scores the file against the benchmark itself
+(:mod:`spatialcad.evaluate.human_score`), so editing the file cannot raise a score.
 """
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
 from collections.abc import Sequence
@@ -45,6 +46,7 @@ class Quiz:
     id: str
     form: str
     seed: int
+    tasks: tuple[str, ...]
     practice: Record
     items: list[Record]
     benchmark_sha256: str
@@ -83,8 +85,8 @@ def plan_quiz(bench: Benchmark, n: int, seed: int = 0, tasks: Sequence[str] | No
     items = [chosen[int(i)] for i in rng.permutation(len(chosen))]
     manifest = runner.manifest_digest(bench.root)
     ident = json.dumps([manifest, form, image_path(practice), [image_path(r) for r in items]])
-    return Quiz(hashlib.sha256(ident.encode()).hexdigest()[:16], form, seed, practice, items,
-                runner.benchmark_digest(bench.root), manifest)
+    return Quiz(hashlib.sha256(ident.encode()).hexdigest()[:16], form, seed, tuple(tasks or ()),
+                practice, items, runner.benchmark_digest(bench.root), manifest)
 
 
 def _gold(record: Record, form: str) -> Any:
@@ -98,25 +100,19 @@ def _item(bench: Benchmark, record: Record, form: str) -> dict[str, Any]:
             "level": record["Level"], **shown, "image": data_url(bench.png(record))}
 
 
-def obfuscate(obj: Any, key: str) -> str:
-    """JSON of ``obj`` XOR-ed with the characters of ``key``, base64 (the page undoes it)."""
-    raw = json.dumps(obj).encode()  # ASCII: the page decodes it byte by byte
-    mask = key.encode()
-    return base64.b64encode(bytes(b ^ mask[i % len(mask)] for i, b in enumerate(raw))).decode()
-
-
 def page_data(bench: Benchmark, quiz: Quiz) -> dict[str, Any]:
-    """What the page's script reads: the items (no answers), the obfuscated key, ids."""
-    key = {"practice": _gold(quiz.practice, quiz.form),
-           "items": [_gold(r, quiz.form) for r in quiz.items]}
+    """What the page's script reads: the items (no answers: only the practice item's, which
+    the page shows the participant), what names the quiz and its benchmark."""
     return {
         "quiz": quiz.id, "form": quiz.form, "benchmark": bench.root.resolve().name,
+        "quiz_parameters": {"n": len(quiz.items), "seed": quiz.seed, "tasks": list(quiz.tasks)},
         "benchmark_sha256": quiz.benchmark_sha256,
         "benchmark_manifest_sha256": quiz.manifest_sha256,
+        "benchmark_path": str(bench.root.resolve()),
         "system_prefix": human.PREFIX, "file_prefix": human.FILE_PREFIX, "name_pattern": human.NAME,
         "practice": _item(bench, quiz.practice, quiz.form),
         "items": [_item(bench, r, quiz.form) for r in quiz.items],
-        "key": obfuscate(key, quiz.id),
+        "practice_answer": _gold(quiz.practice, quiz.form),
     }
 
 
@@ -133,7 +129,7 @@ def write_quiz(bench_dir: Path, out: Path, n: int, seed: int = 0,
                overwrite: bool = False, command: str = "") -> Quiz:
     """Write the quiz page, quiz.json and the manifest into directory ``out`` (all or
     nothing)."""
-    bench = load(bench_dir)
+    bench = load(bench_dir, out)
     quiz = plan_quiz(bench, n, seed, tasks, form)
     page = render(bench, quiz).encode()
     with atomic_dir(out, overwrite) as tmp:

@@ -45,7 +45,7 @@ def upstream_record(record: dict[str, Any]) -> dict[str, Any]:
 def export_spatialviz(bench: Path, out: Path, overwrite: bool = False) -> int:
     """Write benchmark ``bench`` in SpatialViz-Bench's layout to directory ``out``; return
     the item count."""
-    checked = load(bench)
+    checked = load(bench, out)
     records = checked.records
     with atomic_dir(out, overwrite) as tmp:
         for r in records:

@@ -25,7 +25,7 @@ COLUMNS = ["index", "image", "question", "A", "B", "C", "D", "answer", "category
 
 def export_tsv(bench: Path, out: Path, overwrite: bool = False) -> int:
     """Write benchmark ``bench`` as a VLMEvalKit TSV ``out``; return the item count."""
-    checked = load(bench)
+    checked = load(bench, out)
     records = checked.records
     with atomic_text(out, overwrite) as f:
         writer = csv.writer(f, delimiter="\t", lineterminator="\n")

@@ -10,17 +10,7 @@
   const N = DATA.items.length;
   const FILL = DATA.form === 'open';
   const NAME = new RegExp('^(?:' + DATA.name_pattern + ')$');
-  const KEY = unmask(DATA.key, DATA.quiz);
   const app = document.getElementById('app');
-
-  function unmask(text, key) {
-    const raw = atob(text);
-    let out = '';
-    for (let i = 0; i < raw.length; i++) {
-      out += String.fromCharCode(raw.charCodeAt(i) ^ key.charCodeAt(i % key.length));
-    }
-    return JSON.parse(out);
-  }
 
   // ---- state, saved after every change ------------------------------------------------
   function fresh() {
@@ -54,7 +44,8 @@
     } catch (e) { /* storage full or off: the quiz goes on, without resume */ }
   }
 
-  // ---- scoring (report re-derives it from gold and extracted) -------------------------
+  // ---- the practice item's feedback (the quiz items are scored by report, from the
+  // benchmark: the page holds no answer of theirs) ---------------------------------------
   const NUMBER = /-?\d+(?:\.\d+)?/g;
   function numbers(text) { return (String(text).match(NUMBER) || []).map(Number); }
   function normal(text) { return String(text).replace(/[\s*_`'".]+/g, ' ').trim().toLowerCase(); }
@@ -72,13 +63,13 @@
   function resultLines() {
     return DATA.items.map((item, i) => {
       const a = state.answers[i];
-      const gold = KEY.items[i];
       return {
         id: item.id, system: DATA.system_prefix + state.name, category: item.category,
-        task: item.task, level: item.level, form: DATA.form, gold: gold,
-        extracted: a.extracted, rule: 'human', correct: correct(a.extracted, gold),
-        latency_s: a.latency_s, quiz: DATA.quiz, benchmark_sha256: DATA.benchmark_sha256,
+        task: item.task, level: item.level, form: DATA.form, extracted: a.extracted,
+        rule: 'human', latency_s: a.latency_s, quiz: DATA.quiz,
+        quiz_parameters: DATA.quiz_parameters, benchmark_sha256: DATA.benchmark_sha256,
         benchmark_manifest_sha256: DATA.benchmark_manifest_sha256,
+        benchmark_path: DATA.benchmark_path,
       };
     });
   }
@@ -251,7 +242,7 @@
   }
 
   function practiced() {
-    const gold = KEY.practice;
+    const gold = DATA.practice_answer;
     const right = correct(state.practice, gold);
     show(el('section', { class: 'card' },
       el('h1', {}, 'Practice done'),
