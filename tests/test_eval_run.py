@@ -6,7 +6,7 @@ import json
 import time
 
 import pytest
-from eval_server import FakeEndpoint, dead_url, gold_table, judge_table
+from eval_server import FakeEndpoint, ForwardingProxy, dead_url, gold_table, judge_table
 
 from spatialcad import forms, pipeline
 from spatialcad.evaluate import ladder, stats
@@ -54,6 +54,38 @@ def test_gold_run_survives_500_timeout_429_and_drop(sc, bench, gold, tmp_path):
     content = ep.requests[-1]["messages"][0]["content"]
     assert content[0]["image_url"]["url"].startswith("data:image/png;base64,")
     assert "Options:\nA. " in content[1]["text"]
+
+
+@pytest.mark.parametrize("variable", ["HTTP_PROXY", "http_proxy", "ALL_PROXY"])
+def test_eval_goes_through_the_proxy_the_environment_names(sc, bench, gold, tmp_path,
+                                                          monkeypatch, variable):
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY"):
+        for spelled in (name, name.lower()):
+            monkeypatch.delenv(spelled, raising=False)
+    with FakeEndpoint(gold=gold) as ep, ForwardingProxy() as proxy:
+        monkeypatch.setenv(variable, proxy.url)
+        code, out, err = sc("eval", bench, "--model", "fake-vl", "--base-url", ep.base_url,
+                            "--out", tmp_path / "run", "--limit", 2, *FAST)
+        assert code == 0, err
+        through = ep.count
+        assert through > 0 and proxy.seen == [ep.base_url + "/chat/completions"] * through
+        assert len(answered_ids(tmp_path / "run")) == through
+        # NO_PROXY naming the endpoint's host goes around the proxy
+        monkeypatch.setenv("NO_PROXY", "127.0.0.1")
+        code, _, err = sc("eval", bench, "--model", "fake-vl", "--base-url", ep.base_url,
+                          "--out", tmp_path / "direct", "--limit", 1, *FAST)
+        assert code == 0, err
+        assert len(proxy.seen) == through and ep.count > through
+
+
+def test_a_ca_bundle_that_cannot_be_read_is_refused_in_one_line(sc, bench, tmp_path,
+                                                                monkeypatch):
+    for name in ("SSL_CERT_FILE", "CURL_CA_BUNDLE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(tmp_path / "missing.pem"))
+    code, _, err = sc("eval", bench, "--model", "m", "--base-url", "https://127.0.0.1:9/v1",
+                      "--out", tmp_path / "run", *FAST)
+    assert code == 2 and "missing.pem" in err and "Traceback" not in err
 
 
 def test_resume_after_interruption(sc, bench, gold, tmp_path):
