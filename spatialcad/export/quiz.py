@@ -124,7 +124,7 @@ def render(bench: Benchmark, quiz: Quiz) -> str:
     """The quiz page: a shell the script fills in (it says so if scripts are off)."""
     body = ('<main id="app"><noscript><p>This quiz needs JavaScript: please allow scripts for '
             "this page.</p></noscript></main>")
-    title = f"Spatial reasoning quiz ({bench.root.resolve().name}, {len(quiz.items)} items)"
+    title = f"Spatial reasoning quiz: {len(quiz.items)} items"
     return document(title, body, style="quiz.css", script="quiz.js", data=page_data(bench, quiz))
 
 
