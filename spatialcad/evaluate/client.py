@@ -168,6 +168,10 @@ class ChatClient:
             if _caused_by(exc, socket.gaierror):
                 raise EndpointError(f"cannot resolve host {self._url.hostname!r} of --base-url",
                                     config=True) from exc
+            if _caused_by(exc, ssl.SSLCertVerificationError):
+                raise EndpointError(f"cannot verify the TLS certificate of {self.endpoint} "
+                                    f"({exc}): name the CA bundle that signed it in "
+                                    "SSL_CERT_FILE or REQUESTS_CA_BUNDLE", config=True) from exc
             if _caused_by(exc, ConnectionRefusedError):
                 raise EndpointError(f"cannot connect to {self.endpoint}: connection refused (is "
                                     "the server running?)", config=True) from exc
