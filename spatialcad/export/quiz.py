@@ -10,7 +10,7 @@ The page (``templates/quiz.js``) asks for the participant's name, runs the pract
 then shows the items one at a time without feedback, records the choice (A-D keys or
 clicks, Enter to go on) or the typed open-form answer and the seconds spent on each item,
 keeps its state in the browser's localStorage under the quiz's id (so it can be paused
-and resumed across reloads), and at the end offers ``human-<name>.jsonl``: the line format
+and resumed across reloads, or started over from the pause screen), and at the end offers ``human-<name>.jsonl``: the line format
 of a run's results.jsonl (see :mod:`spatialcad.evaluate.human`), naming the benchmark by
 the SHA-256 of its manifest.json.  The answer key is embedded lightly obfuscated (XOR with
 the quiz id): a study tool, not a security boundary.
