@@ -5,15 +5,20 @@ spatialcad[rl]``).
 
 Entries are the Python API's (:mod:`spatialcad.api`): ``question`` and ``answer`` are
 text, and since reasoning-gym is text-first the image travels in ``metadata``
-(``image_bytes``: the PNG; ``spec``: the scene spec; ``record``: the whole record).
-``score_answer`` is the API's: exact, on a bare answer or a model's whole reply.
+(``image``: the PNG as base64 text; ``spec``: the scene spec; ``record``: the whole
+record). Every entry is plain JSON, so reasoning-gym's ``--save-metadata`` (``json.dumps``
+of the entries) works; :func:`image_bytes` and :func:`image` give the PNG back as bytes or
+a PIL image. ``score_answer`` is the API's: exact, on a bare answer or a model's whole reply.
 """
 
 from __future__ import annotations
 
+import base64
+import io
 from dataclasses import dataclass
 from typing import Any
 
+from PIL import Image
 from reasoning_gym.dataset import ProceduralDataset
 from reasoning_gym.factory import DATASETS, register_dataset
 
@@ -50,7 +55,7 @@ class SpatialDataset(ProceduralDataset):
 
     def __getitem__(self, idx: int) -> dict[str, Any]:
         entry = self._data[idx]
-        meta = {**entry["metadata"], "image_bytes": entry["image_bytes"],
+        meta = {**entry["metadata"], "image": base64.b64encode(entry["image_bytes"]).decode(),
                 "source_dataset": PREFIX + self.config.task, "source_index": idx}
         if "choices" in entry:
             meta["choices"] = entry["choices"]
@@ -61,6 +66,16 @@ class SpatialDataset(ProceduralDataset):
         choices = meta.get("choices") if isinstance(meta, dict) else None
         return api.score_answer(answer, {**entry, "choices": choices}
                                 if isinstance(entry, dict) else entry)
+
+
+def image_bytes(entry: dict[str, Any]) -> bytes:
+    """The PNG of a reasoning-gym ``entry`` (kept in its metadata as base64 text)."""
+    return base64.b64decode(entry["metadata"]["image"], validate=True)
+
+
+def image(entry: dict[str, Any]) -> Image.Image:
+    """The picture of a reasoning-gym ``entry``, as an RGB PIL image."""
+    return Image.open(io.BytesIO(image_bytes(entry))).convert("RGB")
 
 
 def _config_for(task: str) -> type[SpatialConfig]:

@@ -202,6 +202,67 @@ class FakeEndpoint:
         return Handler
 
 
+class ForwardingProxy:
+    """A plain HTTP forward proxy on 127.0.0.1, from a thread: it takes requests in the
+    absolute form proxies get (``POST http://host:port/path``), sends them on and relays
+    the reply; ``seen`` lists the URLs it forwarded."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def __enter__(self) -> ForwardingProxy:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        proxy = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+                import http.client
+                import urllib.parse
+
+                target = urllib.parse.urlsplit(self.path)
+                if not target.hostname:  # not a proxy request
+                    self.send_error(400, "a proxy wants an absolute URL")
+                    return
+                proxy.seen.append(self.path)
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                headers = {k: v for k, v in self.headers.items()
+                           if k.lower() not in ("host", "proxy-connection", "connection")}
+                conn = http.client.HTTPConnection(target.hostname, target.port, timeout=30)
+                try:
+                    conn.request("POST", target.path, body=body, headers=headers)
+                    reply = conn.getresponse()
+                    raw = reply.read()
+                    self.send_response(reply.status)
+                    for k, v in reply.getheaders():
+                        if k.lower() not in ("content-length", "connection",
+                                             "transfer-encoding", "date", "server"):
+                            self.send_header(k, v)
+                    self.send_header("Content-Length", str(len(raw)))
+                    self.end_headers()
+                    self.wfile.write(raw)
+                finally:
+                    conn.close()
+
+        return Handler
+
+
 def dead_url() -> str:
     """An API root on 127.0.0.1 where nothing listens (connection refused)."""
     import socket

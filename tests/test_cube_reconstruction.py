@@ -122,3 +122,13 @@ def test_a_mirrored_view_of_a_symmetric_cube_is_possible():
         mirrored = cn.corner_view(cube, grids, m @ cn.MIRROR)
         assert cn.possible_poses(cube, grids, mirrored)
         assert shows(rolled, mirrored)
+
+
+@pytest.mark.parametrize("task", ["cube_reconstruction", "cube_unfolding"])
+def test_glyph_faces_are_not_called_letters(task):
+    """Level 1's glyphs are block shapes that often do not read as letters (and turn with
+    their face): the question must not promise letters."""
+    record, _ = next(generated_items(task, (1,), 1))
+    assert record["spec"]["faces"]["style"] == "glyph"
+    assert "letter" not in record["Question"].lower()
+    assert "each with its own black block pattern" in record["Question"]

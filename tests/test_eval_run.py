@@ -6,7 +6,7 @@ import json
 import time
 
 import pytest
-from eval_server import FakeEndpoint, dead_url, gold_table, judge_table
+from eval_server import FakeEndpoint, ForwardingProxy, dead_url, gold_table, judge_table
 
 from spatialcad import forms, pipeline
 from spatialcad.evaluate import ladder, stats
@@ -54,6 +54,74 @@ def test_gold_run_survives_500_timeout_429_and_drop(sc, bench, gold, tmp_path):
     content = ep.requests[-1]["messages"][0]["content"]
     assert content[0]["image_url"]["url"].startswith("data:image/png;base64,")
     assert "Options:\nA. " in content[1]["text"]
+
+
+@pytest.mark.parametrize("variable", ["HTTP_PROXY", "http_proxy", "ALL_PROXY"])
+def test_eval_goes_through_the_proxy_the_environment_names(sc, bench, gold, tmp_path,
+                                                          monkeypatch, variable):
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY"):
+        for spelled in (name, name.lower()):
+            monkeypatch.delenv(spelled, raising=False)
+    with FakeEndpoint(gold=gold) as ep, ForwardingProxy() as proxy:
+        monkeypatch.setenv(variable, proxy.url)
+        code, out, err = sc("eval", bench, "--model", "fake-vl", "--base-url", ep.base_url,
+                            "--out", tmp_path / "run", "--limit", 2, *FAST)
+        assert code == 0, err
+        through = ep.count
+        assert through > 0 and proxy.seen == [ep.base_url + "/chat/completions"] * through
+        assert len(answered_ids(tmp_path / "run")) == through
+        # NO_PROXY naming the endpoint's host goes around the proxy
+        monkeypatch.setenv("NO_PROXY", "127.0.0.1")
+        code, _, err = sc("eval", bench, "--model", "fake-vl", "--base-url", ep.base_url,
+                          "--out", tmp_path / "direct", "--limit", 1, *FAST)
+        assert code == 0, err
+        assert len(proxy.seen) == through and ep.count > through
+
+
+def _tls_endpoint(ep: FakeEndpoint, folder) -> tuple[str, str]:
+    """Serve ``ep`` over TLS with a fresh self-signed certificate for 127.0.0.1: its https
+    base URL and the certificate (the CA bundle that trusts it)."""
+    import ssl
+    import subprocess
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-keyout", str(key), "-out", str(cert), "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1"], check=True, capture_output=True)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    ep.server.socket = context.wrap_socket(ep.server.socket, server_side=True)
+    return ep.base_url.replace("http://", "https://"), str(cert)
+
+
+def test_eval_trusts_the_ca_bundle_the_environment_names(sc, bench, gold, tmp_path,
+                                                         monkeypatch):
+    for name in ("SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"):
+        monkeypatch.delenv(name, raising=False)
+    ep = FakeEndpoint(gold=gold)
+    url, bundle = _tls_endpoint(ep, tmp_path)
+    with ep:
+        code, _, err = sc("eval", bench, "--model", "fake-vl", "--base-url", url,
+                          "--out", tmp_path / "untrusted", "--limit", 1, *FAST)
+        assert code == 2 and "cannot verify the TLS certificate" in err, err
+        assert "REQUESTS_CA_BUNDLE" in err and ep.count == 0
+        for name in ("REQUESTS_CA_BUNDLE", "SSL_CERT_FILE"):
+            monkeypatch.setenv(name, bundle)
+            run = tmp_path / name
+            code, _, err = sc("eval", bench, "--model", "fake-vl", "--base-url", url,
+                              "--out", run, "--limit", 1, *FAST)
+            assert code == 0, err
+            assert answered_ids(run) and all(x["correct"] for x in results(run))
+            monkeypatch.delenv(name)
+
+
+def test_a_ca_bundle_that_cannot_be_read_is_refused_in_one_line(sc, bench, tmp_path,
+                                                                monkeypatch):
+    for name in ("SSL_CERT_FILE", "CURL_CA_BUNDLE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(tmp_path / "missing.pem"))
+    code, _, err = sc("eval", bench, "--model", "m", "--base-url", "https://127.0.0.1:9/v1",
+                      "--out", tmp_path / "run", *FAST)
+    assert code == 2 and "missing.pem" in err and "Traceback" not in err
 
 
 def test_resume_after_interruption(sc, bench, gold, tmp_path):

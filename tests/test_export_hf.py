@@ -7,6 +7,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import json
+import logging
 import subprocess
 import sys
 import tempfile
@@ -78,6 +79,32 @@ def test_newest_datasets_loads_the_folder_and_the_parquet(export, bench):
                                   decode_png(bench / rec["image"]))
 
 
+class _Kept(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+def test_the_card_loads_without_a_warning(export, tmp_path):
+    """datasets warns (and ignores the card's splits) when a split lacks num_bytes; a fresh
+    cache makes it read the card rather than a prepared copy."""
+    import datasets
+    kept = _Kept()
+    root = logging.getLogger("datasets")
+    root.addHandler(kept)
+    try:
+        ds = datasets.load_dataset(str(export), split="test", cache_dir=str(tmp_path / "cache"))
+    finally:
+        root.removeHandler(kept)
+    assert len(ds) == 6
+    assert not [m for m in kept.messages if "dataset_info" in m], kept.messages
+    [split] = card(export)[0]["dataset_info"]["splits"]
+    assert split["num_bytes"] == ds.data.nbytes  # the rows' Arrow size, as datasets counts
+
+
 def test_features_are_written_in_the_form_old_and_new_datasets_read(export):
     import pyarrow.parquet as pq
     meta = json.loads(pq.read_schema(export / "data/test-00000-of-00001.parquet")
@@ -98,7 +125,8 @@ def test_dataset_card(export, bench):
     assert head["configs"] == [{"config_name": "default",
                                 "data_files": [{"split": "test", "path": "data/test-*"}]}]
     assert head["license"] == "mit" and "visual-question-answering" in head["task_categories"]
-    assert head["dataset_info"]["splits"] == [{"name": "test", "num_examples": 6}]
+    [split] = head["dataset_info"]["splits"]
+    assert split["name"] == "test" and split["num_examples"] == 6 and split["num_bytes"] > 0
     assert head["size_categories"] == ["n<1K"]
     assert list(hf_card.FIELD_TEXT) == list(hf.COLUMNS)  # every column is described
     for text in ("CubeCounting", "3ViewProjection", "Level0", "VisualPenetration",
@@ -130,7 +158,8 @@ def test_a_train_split_benchmark_exports_as_split_train(tmp_path):
         "train-00000-of-00001.parquet"]
     head, body = card(out)
     assert head["configs"][0]["data_files"] == [{"split": "train", "path": "data/train-*"}]
-    assert head["dataset_info"]["splits"] == [{"name": "train", "num_examples": 4}]
+    assert [(s["name"], s["num_examples"]) for s in head["dataset_info"]["splits"]] == [
+        ("train", 4)]
     assert 'split="train"' in body and "--split train" in body and "`judge`" in body
     ds = datasets.load_dataset(str(out), split="train")
     assert [r["id"] for r in ds] == [r["image"][:-4] for r in records(bench)]

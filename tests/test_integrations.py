@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from loguru import logger
 from PIL import Image
 
 from spatialcad import pipeline
@@ -107,8 +108,18 @@ def test_process_results_and_aggregation(docs):
              for doc, reply in zip(docs, replies, strict=True)]
     assert [x["correct"] for x in items] == [i not in wrong for i in range(len(docs))]
     assert {x["rule"] for x in items} == {"marker"}
-    accuracy = config["metric_list"][0]["aggregation"](items)
+    shown: list[str] = []  # what lmms-eval shows: its loguru logger at --verbosity INFO
+    sink = logger.add(shown.append, level="INFO", format="{message}")
+    try:
+        accuracy = config["metric_list"][0]["aggregation"](items)
+    finally:
+        logger.remove(sink)
     assert accuracy == pytest.approx(5 / 8)
+    log = "".join(shown)
+    for line in (r"task\s+CubeCounting\s+75.0% of 4", r"task\s+3ViewProjection\s+50.0% of 4",
+                 r"level\s+Level0\s+62.5% of 8", r"task/level\s+CubeCounting/Level0\s+75.0%",
+                 r"category\s+VisualPenetration\s+75.0% of 4"):
+        assert re.search(line, log), (line, log)
     table = utils.accuracy_table(items)
     assert table["task"]["CubeCounting"] == {"n": 4, "correct": 3, "accuracy": 0.75}
     assert table["task"]["3ViewProjection"]["correct"] == 2

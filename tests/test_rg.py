@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+
+import numpy as np
 import reasoning_gym
 from reasoning_gym.factory import DATASETS
 
@@ -24,8 +27,9 @@ def test_create_dataset_entries_and_scores():
         entry = ds[i]
         assert isinstance(entry["question"], str) and entry["answer"] in "ABCD"
         meta = entry["metadata"]
-        assert meta["image_bytes"] == same[i]["image_bytes"]
-        assert decode_png(meta["image_bytes"]).shape[2] == 3
+        png = spatialcad.rg.image_bytes(entry)
+        assert png == same[i]["image_bytes"] and decode_png(png).shape[2] == 3
+        assert np.array_equal(np.asarray(spatialcad.rg.image(entry)), decode_png(png))
         assert meta["spec"] == same[i]["metadata"]["spec"] and meta["task"] == "cube_counting"
         assert ds.score_answer(entry["answer"], entry) == 1.0
         assert ds.score_answer(f"<think>..</think><answer>{entry['answer']}</answer>",
@@ -34,6 +38,19 @@ def test_create_dataset_entries_and_scores():
         assert ds.score_answer(wrong, entry) == 0.0
         assert ds.score_answer(None, entry) == 0.0
     assert [e["answer"] for e in ds] == [same[i]["answer"] for i in range(10)]
+
+
+def test_entries_are_json_as_reasoning_gym_saves_them():
+    """reasoning-gym's --save-metadata writes each entry with json.dumps: the entry must
+    survive it whole, picture included."""
+    for name, kwargs in (("spatialcad_cube_counting", {}), ("spatialcad_rotation_2d",
+                                                            {"form": "judge"})):
+        ds = reasoning_gym.create_dataset(name, size=2, seed=3, level=1, **kwargs)
+        for entry in ds:
+            back = json.loads(json.dumps(entry))
+            assert back == entry
+            assert spatialcad.rg.image_bytes(back) == spatialcad.rg.image_bytes(entry)
+            assert ds.score_answer(back["answer"], back) == 1.0
 
 
 def test_other_forms_through_reasoning_gym():

@@ -1,4 +1,8 @@
-"""A minimal client for OpenAI-compatible chat endpoints (vLLM, SGLang, hosted APIs).
+"""A client for OpenAI-compatible chat endpoints (vLLM, SGLang, hosted APIs), over httpx.
+
+The connection honours the environment as curl and requests do: ``HTTP_PROXY``,
+``HTTPS_PROXY``, ``ALL_PROXY`` and ``NO_PROXY``, and a custom CA bundle in
+``SSL_CERT_FILE`` or ``REQUESTS_CA_BUNDLE`` (else the system's certificates).
 
 One user message: the prompt text and, unless text-only, the composite PNG as a base64
 data-URL image part.  Transient trouble (HTTP 429, 5xx, timeouts, dropped connections) is
@@ -11,15 +15,18 @@ unknown host, a rejected key (401/403) or an unknown model (404) raises
 from __future__ import annotations
 
 import base64
-import http.client
 import json
+import os
 import random
 import socket
+import ssl
 import time
 import urllib.parse
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+import httpx
 
 from spatialcad.evaluate.redact import redact
 
@@ -78,6 +85,11 @@ class ChatClient:
         self._url = url
         self._path = url.path.rstrip("/") + "/chat/completions"
         self._jitter = random.Random(0)
+        self._http = http_client(self.timeout)
+
+    def close(self) -> None:
+        """Close the pooled connections."""
+        self._http.close()
 
     @property
     def endpoint(self) -> str:
@@ -137,46 +149,38 @@ class ChatClient:
             config=False,
         )
 
-    def _connection(self) -> http.client.HTTPConnection:
-        https = self._url.scheme == "https"
-        cls = http.client.HTTPSConnection if https else http.client.HTTPConnection
-        return cls(self._url.hostname or "", self._url.port, timeout=self.timeout)
-
     def _post(self, body: bytes) -> dict[str, Any]:
         """One request; ``timeout`` bounds the whole exchange, not each read."""
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self.api_key:
             headers["Authorization"] = f"Bearer {self.api_key}"
         deadline = time.monotonic() + self.timeout
-        conn = self._connection()
         try:
-            conn.request("POST", self._path, body=body, headers=headers)
-            _limit(conn, deadline)
-            resp = conn.getresponse()
-            chunks = []
-            while True:
-                _limit(conn, deadline)
-                chunk = resp.read1(1 << 16)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-            raw = b"".join(chunks)
-            status, retry_after = resp.status, resp.getheader("Retry-After")
-        except ConnectionRefusedError as exc:
-            raise EndpointError(
-                f"cannot connect to {self.endpoint}: connection refused (is the server running?)",
-                config=True,
-            ) from exc
-        except socket.gaierror as exc:
-            raise EndpointError(
-                f"cannot resolve host {self._url.hostname!r} of --base-url", config=True
-            ) from exc
-        except TimeoutError as exc:
+            with self._http.stream("POST", self.endpoint, content=body,
+                                   headers=headers) as resp:
+                chunks = []
+                for chunk in resp.iter_raw():  # as the bytes arrive
+                    if time.monotonic() > deadline:
+                        raise httpx.ReadTimeout("the whole reply took too long")
+                    chunks.append(chunk)
+                raw = b"".join(chunks)
+                status, retry_after = resp.status_code, resp.headers.get("Retry-After")
+        except httpx.ConnectError as exc:
+            if _caused_by(exc, socket.gaierror):
+                raise EndpointError(f"cannot resolve host {self._url.hostname!r} of --base-url",
+                                    config=True) from exc
+            if _caused_by(exc, ssl.SSLCertVerificationError):
+                raise EndpointError(f"cannot verify the TLS certificate of {self.endpoint} "
+                                    f"({exc}): name the CA bundle that signed it in "
+                                    "SSL_CERT_FILE or REQUESTS_CA_BUNDLE", config=True) from exc
+            if _caused_by(exc, ConnectionRefusedError):
+                raise EndpointError(f"cannot connect to {self.endpoint}: connection refused (is "
+                                    "the server running?)", config=True) from exc
+            raise _Transient(f"connection failed: {exc}") from exc
+        except httpx.TimeoutException as exc:
             raise _Transient(f"no reply within {self.timeout:g} s") from exc
-        except (ConnectionError, http.client.HTTPException, OSError) as exc:
+        except httpx.HTTPError as exc:
             raise _Transient(f"connection failed: {exc.__class__.__name__} {exc}") from exc
-        finally:
-            conn.close()
         return self._check(status, raw, retry_after)
 
     def _check(self, status: int, raw: bytes, retry_after: str | None) -> dict[str, Any]:
@@ -204,15 +208,6 @@ class ChatClient:
         return data
 
 
-def _limit(conn: http.client.HTTPConnection, deadline: float) -> None:
-    """Let the next socket operation wait only until ``deadline``."""
-    left = deadline - time.monotonic()
-    if left <= 0:
-        raise TimeoutError
-    if conn.sock is not None:
-        conn.sock.settimeout(left)
-
-
 def _reply(data: dict[str, Any], latency: float, attempts: int) -> Reply:
     """The reply in ``data``; ``ItemError`` if it is not shaped as the API promises."""
     choices = data["choices"]
@@ -235,6 +230,35 @@ def _reply(data: dict[str, Any], latency: float, attempts: int) -> Reply:
         attempts=attempts,
         finish_reason=choice.get("finish_reason") if isinstance(choice, dict) else None,
     )
+
+
+CA_BUNDLE_VARIABLES = ("SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE")
+
+
+def ssl_context() -> ssl.SSLContext:
+    """Certificates to trust: the first CA bundle the environment names, else the system's."""
+    bundle = next((os.environ[v] for v in CA_BUNDLE_VARIABLES if os.environ.get(v)), None)
+    try:
+        return ssl.create_default_context(cafile=bundle)
+    except (OSError, ssl.SSLError) as exc:
+        raise ValueError(f"cannot read the CA bundle {bundle!r}: {exc}") from exc
+
+
+def http_client(timeout: float) -> httpx.Client:
+    """A pooled client whose proxies come from the environment; ``timeout`` bounds each
+    connect and read (the caller bounds the whole exchange)."""
+    return httpx.Client(timeout=httpx.Timeout(timeout), verify=ssl_context(), trust_env=True,
+                        follow_redirects=False)
+
+
+def _caused_by(exc: BaseException, kind: type[BaseException]) -> bool:
+    """True if ``kind`` is somewhere in the chain of causes of ``exc``."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, kind):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 SECRET_WORDS = ("key", "token", "secret", "password", "passwd", "auth", "sig", "credential")

@@ -196,6 +196,9 @@ def eval_cmd(dir_: Path | None, out: Path, model: str | None, base_url: str | No
                  task, runs, max_level, seed)
     except OutputError as exc:  # the run directory is locked or unwritable
         fail(str(exc))
+    finally:
+        if isinstance(answerer, runner.ModelAnswerer):
+            answerer.client.close()  # its pooled connections
 
 
 def _run(dir_: Path | None, out: Path, answerer: Any, identity: dict[str, Any],

@@ -126,14 +126,18 @@ def _groups(records: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
         yield records[start:start + ROW_GROUP]
 
 
-def write_shard(checked: Benchmark, records: list[dict[str, Any]], path: Path) -> None:
-    """One parquet file of ``records``, one row group (of embedded images) at a time."""
+def write_shard(checked: Benchmark, records: list[dict[str, Any]], path: Path) -> int:
+    """One parquet file of ``records``, one row group (of embedded images) at a time; return
+    the rows' size in Arrow memory (what ``datasets`` calls a split's ``num_bytes``)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     table_schema = schema(columns(checked))
+    size = 0
     with pq.ParquetWriter(path, table_schema) as writer:
         for group in _groups(records):
             table = pa.Table.from_pylist([row(checked, r) for r in group], schema=table_schema)
             writer.write_table(table, row_group_size=ROW_GROUP)
+            size += table.nbytes
+    return size
 
 
 def export_hf(bench: Path, out: Path, overwrite: bool = False,
@@ -143,8 +147,8 @@ def export_hf(bench: Path, out: Path, overwrite: bool = False,
     parts = shards(checked, max_shard_bytes)
     split = split_of_benchmark(checked)
     with atomic_dir(out, overwrite) as tmp:
-        for i, part in enumerate(parts):
-            write_shard(checked, part, tmp / shard_name(i, len(parts), split))
-        write_card(tmp, checked, columns(checked))
+        num_bytes = sum(write_shard(checked, part, tmp / shard_name(i, len(parts), split))
+                        for i, part in enumerate(parts))
+        write_card(tmp, checked, columns(checked), num_bytes)
         write_manifest(tmp, "hf", len(checked.records))
     return len(checked.records)

@@ -80,9 +80,10 @@ def yaml_feature(name: str, kind: str) -> dict[str, str]:
     return {"name": name, "dtype": kind}
 
 
-def header(columns: dict[str, str], items: int, download_size: int,
+def header(columns: dict[str, str], items: int, download_size: int, num_bytes: int,
            split: str = SPLIT) -> dict[str, Any]:
-    """The card's YAML metadata."""
+    """The card's YAML metadata; ``num_bytes`` is the split's size in Arrow memory, without
+    which ``datasets`` warns on every load that it ignores the card's splits."""
     return {
         "license": LICENSE,
         "language": ["en"],
@@ -95,8 +96,9 @@ def header(columns: dict[str, str], items: int, download_size: int,
                      "data_files": [{"split": split, "path": f"{DATA_DIR}/{split}-*"}]}],
         "dataset_info": {
             "features": [yaml_feature(n, k) for n, k in columns.items()],
-            "splits": [{"name": split, "num_examples": items}],
+            "splits": [{"name": split, "num_bytes": num_bytes, "num_examples": items}],
             "download_size": download_size,
+            "dataset_size": num_bytes,
         },
     }
 
@@ -183,9 +185,10 @@ def _split_text(split: str, checked: Benchmark) -> str:
             "another split appears here.")
 
 
-def write_card(root: Path, checked: Benchmark, columns: dict[str, str]) -> None:
-    """``root/README.md`` for the parquet files already under ``root/data``."""
+def write_card(root: Path, checked: Benchmark, columns: dict[str, str], num_bytes: int) -> None:
+    """``root/README.md`` for the parquet files already under ``root/data``, whose rows take
+    ``num_bytes`` in Arrow memory."""
     download = sum(p.stat().st_size for p in (root / DATA_DIR).glob("*.parquet"))
-    meta = yaml.safe_dump(header(columns, len(checked.records), download,
+    meta = yaml.safe_dump(header(columns, len(checked.records), download, num_bytes,
                                  split_of_benchmark(checked)), sort_keys=False)
     (root / "README.md").write_text(f"---\n{meta}---\n\n{body(checked)}", encoding="utf-8")

@@ -10,9 +10,10 @@ The page (``templates/quiz.js``) asks for the participant's name, runs the pract
 then shows the items one at a time without feedback, records the choice (A-D keys or
 clicks, Enter to go on) or the typed open-form answer and the seconds spent on each item,
 keeps its state in the browser's localStorage under the quiz's id (so it can be paused
-and resumed across reloads), and at the end offers ``human-<name>.jsonl``: the line format
-of a run's results.jsonl (see :mod:`spatialcad.evaluate.human`), naming the benchmark by
-the SHA-256 of its manifest.json and the quiz by its id and parameters.  Neither the page
+and resumed across reloads, or started over from the pause screen), and at the end
+offers ``human-<name>.jsonl``: the line format of a run's results.jsonl (see
+:mod:`spatialcad.evaluate.human`), naming the benchmark by the SHA-256 of its
+manifest.json and the quiz by its id and parameters.  Neither the page
 nor the file holds the answers of the quiz items (only the practice item's, which the page
 shows): ``report`` scores the file against the benchmark itself
 (:mod:`spatialcad.evaluate.human_score`), so editing the file cannot raise a score.
@@ -120,7 +121,7 @@ def render(bench: Benchmark, quiz: Quiz) -> str:
     """The quiz page: a shell the script fills in (it says so if scripts are off)."""
     body = ('<main id="app"><noscript><p>This quiz needs JavaScript: please allow scripts for '
             "this page.</p></noscript></main>")
-    title = f"Spatial reasoning quiz ({bench.root.resolve().name}, {len(quiz.items)} items)"
+    title = f"Spatial reasoning quiz: {len(quiz.items)} items"
     return document(title, body, style="quiz.css", script="quiz.js", data=page_data(bench, quiz))
 
 

@@ -13,7 +13,9 @@ from spatialcad.geometry.rotations import proper_rotations
 
 FACE_WORDS = {  # face style -> what the questions say the faces show
     "solid": "six faces of different colours",
-    "glyph": "six faces of different colours, each marked with a black letter",
+    # the glyphs are drawn from block letters but many do not read as letters (and they
+    # turn with their face): the words call them patterns, which is what a solver sees
+    "glyph": "six faces of different colours, each with its own black block pattern",
     "dots": "six faces with different patterns of coloured dots",
 }
 FOLDING = (

@@ -2,24 +2,25 @@
 
 The prompt is spatialcad's own (``spatialcad.evaluate.prompts``) and a reply is scored
 with spatialcad's answer extraction (``spatialcad.evaluate.extract``, Rule B), so lmms-eval
-and ``spatialcad eval`` score the same reply the same way.  The aggregation logs accuracy
-per category, task, level, category/level and task/level and returns the overall share
-right (0-1).  Needs ``spatialcad`` installed beside lmms-eval.
+and ``spatialcad eval`` score the same reply the same way.  The aggregation returns the
+overall share right (0-1) and writes the accuracy per category, task, level,
+category/level and task/level through lmms-eval's own logger (loguru, shown at its default
+``--verbosity INFO``; stdlib ``logging`` is never shown by lmms-eval).  Needs
+``spatialcad`` installed beside lmms-eval.
 """
 
 from __future__ import annotations
 
-import logging
 from collections import defaultdict
 from typing import Any
+
+from loguru import logger as eval_logger  # lmms-eval's logger (a dependency of lmms-eval)
 
 from spatialcad.evaluate.extract import extract_choice
 from spatialcad.evaluate.prompts import build_prompt
 
 METRIC = "spatialcad_accuracy"  # the metric name in spatialcad.yaml
 GROUPS = ("category", "task", "level", "category/level", "task/level")
-
-log = logging.getLogger("lmms-eval.spatialcad")
 
 
 def spatialcad_doc_to_visual(doc: dict[str, Any]) -> list[Any]:
@@ -63,10 +64,10 @@ def accuracy_table(items: list[dict[str, Any]]) -> dict[str, dict[str, dict[str,
 
 
 def spatialcad_aggregate_results(items: list[dict[str, Any]]) -> float:
-    """Overall accuracy (0-1); the per-category, task and level table goes to the log."""
+    """Overall accuracy (0-1); the per-category, task and level table goes to lmms-eval's
+    log."""
     table = accuracy_table(items)
-    for group in GROUPS:
-        for value, row in table[group].items():
-            log.info("spatialcad %s %s: %.1f%% of %d", group, value, 100 * row["accuracy"],
-                     row["n"])
+    lines = [f"{group:<15} {value:<40} {100 * row['accuracy']:5.1f}% of {row['n']}"
+             for group in GROUPS for value, row in table[group].items()]
+    eval_logger.info("spatialcad accuracy by group:\n" + "\n".join(lines))
     return table["overall"]["all"]["accuracy"]

@@ -180,13 +180,47 @@
     show(
       el('header', { class: 'bar' }, progress,
         el('button', { id: 'pause', type: 'button', onclick: pause }, 'Pause (Esc)')),
-      el('section', { class: 'item' },
+      el('section', { class: 'item side' },
         el('div', { class: 'picture' }, el('img', { id: 'picture', src: item.image,
-          alt: 'the picture the question is about' })),
+          alt: 'the picture the question is about', onload: fit })),
         el('div', { class: 'panel' },
-          el('p', { class: 'question' }, item.question), answer, next,
-          el('p', { class: 'hint' }, FILL ? 'Enter: next' : 'Keys A-D: choose · Enter: next'))));
+          el('p', { class: 'question' }, item.question), answer,
+          el('div', { class: 'go' }, next,
+            el('p', { class: 'hint' }, FILL ? 'Enter: next' : 'Keys A-D: choose · Enter: next')))));
+    fit();
     startClock();
+  }
+
+  // ---- fitting an item into the window ---------------------------------------------------
+  // Each layout is tried with the picture hidden: the picture's cell is what the panel leaves.
+  // The layout whose whole panel fits and whose picture comes out largest wins (ties: side).
+  const MAX_ZOOM = 1.5;  // wide, short pictures may be shown larger than drawn, up to this
+
+  function fit() {
+    const item = app.querySelector('.item');
+    const img = document.getElementById('picture');
+    if (!item || !img || !img.naturalWidth) return;
+    const panel = item.querySelector('.panel');
+    let best = null;
+    item.style.gridTemplateRows = '';
+    for (const layout of ['side', 'stacked']) {
+      item.className = 'item ' + layout;
+      img.style.display = 'none';
+      const cell = img.parentElement.getBoundingClientRect();
+      const fits = panel.scrollHeight <= panel.clientHeight + 1 &&
+        item.scrollHeight <= item.clientHeight + 1;
+      const zoom = Math.min(cell.width / img.naturalWidth, cell.height / img.naturalHeight,
+        MAX_ZOOM);
+      if (!best || (fits && !best.fits) || (fits === best.fits && zoom > best.zoom * 1.02)) {
+        best = { layout, fits, zoom };
+      }
+    }
+    item.className = 'item ' + best.layout;
+    // stacked: the panel right under the picture, not at the bottom of the window
+    if (best.layout === 'stacked') item.style.gridTemplateRows = 'auto auto';
+    img.style.width = Math.max(1, Math.floor(img.naturalWidth * best.zoom) - 2) + 'px';
+    img.style.height = 'auto';
+    img.style.display = '';
   }
 
   function choose(letter) {
@@ -238,7 +272,18 @@
         'they are saved in this browser. The clock is stopped.'),
       el('p', {}, `Next: ${where}.`),
       el('button', { id: 'resume', type: 'button', 'data-focus': true, onclick: resume },
-        'Resume (Enter)')));
+        'Resume (Enter)'),
+      el('p', { class: 'small' }, el('button', { id: 'forget', type: 'button', onclick: startOver },
+        `Not ${state.name}? Start over (deletes the saved answers)`))));
+  }
+
+  // a shared computer: the next person must not carry on the last one's quiz
+  function startOver() {
+    if (!window.confirm('Delete the saved answers of this quiz from this browser?')) return;
+    localStorage.removeItem(STORE);
+    stopClock();
+    state = fresh();
+    render();
   }
 
   function practiced() {
@@ -268,14 +313,11 @@
       el('button', { id: 'download', type: 'button', 'data-focus': true, onclick: download },
         `Download ${fileName()} (Enter)`),
       el('p', { id: 'downloaded', hidden: true },
-        'Saved to your downloads folder. Please send the file to the person running the study.'),
-      el('p', { class: 'small' }, el('button', { id: 'forget', type: 'button', onclick: () => {
-        if (window.confirm('Delete the saved answers of this quiz from this browser?')) {
-          localStorage.removeItem(STORE);
-          state = fresh();
-          render();
-        }
-      } }, 'Start over (deletes the saved answers)'))));
+        `Your browser was asked to save ${fileName()} (usually into your Downloads folder; ` +
+        'check there, or where you chose to save it). Please send the file to the person ' +
+        'running the study. Nothing arrived? Click the button again.'),
+      el('p', { class: 'small' }, el('button', { id: 'forget', type: 'button', onclick: startOver },
+        'Start over (deletes the saved answers)'))));
   }
 
   function render() {
@@ -313,6 +355,7 @@
     if (document.hidden && (state.stage === 'practice' || state.stage === 'test')) pause();
   });
   window.addEventListener('pagehide', save);
+  window.addEventListener('resize', fit);
   setInterval(() => { if (since !== null) save(); }, 2000);
 
   render();
