@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from spatialcad.cad.deepcad import bbox_of
+from spatialcad.cad.deepcad import DeepCADWarning, bbox_of
 from spatialcad.cad.parts import load_part
 from spatialcad.cad.step_io import write_step
 
@@ -21,6 +23,7 @@ class ImportResult:
     volume: float | None = None  # mm^3
     bbox: tuple[float, float, float, float, float, float] | None = None  # min xyz, max xyz
     faces: int | None = None
+    warnings: tuple[str, ...] = ()  # what the reader left out of the model (DeepCADWarning)
 
     @property
     def ok(self) -> bool:
@@ -52,7 +55,7 @@ def import_parts(paths: Iterable[str | Path], out_dir: str | Path,
                                                  f"to replace it)"))
             continue
         try:
-            shape = load_part(p)
+            shape, skipped = load_noting(p)
             write_step(shape, step)
         except ValueError as exc:  # DeepCADError, StepError, unsupported suffix
             results.append(ImportResult(p, error=str(exc)))
@@ -61,8 +64,20 @@ def import_parts(paths: Iterable[str | Path], out_dir: str | Path,
                                                  f"({exc.strerror or exc})"))
         else:
             results.append(ImportResult(p, step, None, shape.Volume, bbox_of(shape),
-                                        len(shape.Faces)))
+                                        len(shape.Faces), skipped))
     return results
+
+
+def load_noting(path: Path) -> tuple[Any, tuple[str, ...]]:
+    """:func:`load_part`, with the :class:`DeepCADWarning` messages it gave (not shown)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DeepCADWarning)
+        shape = load_part(path)
+    for w in caught:
+        if not issubclass(w.category, DeepCADWarning):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return shape, tuple(str(w.message) for w in caught if issubclass(w.category,
+                                                                     DeepCADWarning))
 
 
 def import_report_lines(results: Sequence[ImportResult]) -> list[str]:
@@ -75,7 +90,9 @@ def import_report_lines(results: Sequence[ImportResult]) -> list[str]:
             lo, hi = (", ".join(f"{round(v, 6) + 0.0:g}" for v in corner)
                       for corner in (r.bbox[:3], r.bbox[3:]))
             lines.append(f"ok     {r.source.name} -> {r.step}  volume {r.volume:.6g} mm^3  "
-                         f"bbox ({lo}) .. ({hi}) mm  faces {r.faces}")
+                         f"bbox ({lo}) .. ({hi}) mm  faces {r.faces}"
+                         + "".join(f"  warning: {w.removeprefix(r.source.name + ': ')}"
+                                   for w in r.warnings))
         else:
             lines.append(f"FAILED {r.error}")
     n_ok = sum(r.ok for r in results)
