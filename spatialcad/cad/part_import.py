@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from spatialcad.cad.deepcad import DeepCADWarning, bbox_of
-from spatialcad.cad.parts import load_part
+from spatialcad.cad.deepcad import bbox_of
+from spatialcad.cad.parts import load_noting
 from spatialcad.cad.step_io import write_step
 
 
@@ -66,18 +64,6 @@ def import_parts(paths: Iterable[str | Path], out_dir: str | Path,
             results.append(ImportResult(p, step, None, shape.Volume, bbox_of(shape),
                                         len(shape.Faces), skipped))
     return results
-
-
-def load_noting(path: Path) -> tuple[Any, tuple[str, ...]]:
-    """:func:`load_part`, with the :class:`DeepCADWarning` messages it gave (not shown)."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", DeepCADWarning)
-        shape = load_part(path)
-    for w in caught:
-        if not issubclass(w.category, DeepCADWarning):
-            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    return shape, tuple(str(w.message) for w in caught if issubclass(w.category,
-                                                                     DeepCADWarning))
 
 
 def import_report_lines(results: Sequence[ImportResult]) -> list[str]:

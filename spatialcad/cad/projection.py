@@ -30,8 +30,6 @@ from spatialcad.geometry.line_drawing import LineDrawing, Polyline, length, with
 # edge drawn would show a step where the surface runs on smoothly.
 SHARP, SMOOTH, SEAM, OUTLINE, ISO = range(5)
 HIDDEN = 5  # index offset of the hidden compounds
-_VISIBLE = (SHARP, OUTLINE)
-_HIDDEN = (HIDDEN + SHARP, HIDDEN + OUTLINE)
 SMOOTH_DEG = 1.0  # faces meeting at less than this along an edge meet tangentially
 ON_EDGE = 0.9  # a line is a tangent edge's when this share of it lies on tangent edges
 OFF_SHARP = 0.1  # and at most this share on sharp edges
@@ -69,15 +67,15 @@ def project(shape: Any, right: np.ndarray, up: np.ndarray, deflection: float) ->
                 p = np.array([(v.x, v.y) for v in pts], dtype=np.float64)
                 if len(p) >= 2 and length(p) > deflection:
                     out.append(p)
-        out.sort(key=lambda p: (np.round(p.min(axis=0), 6).tolist(), length(p)))
         return tuple(out)
 
-    visible, hidden = polylines(_VISIBLE), polylines(_HIDDEN)
+    visible, hidden = polylines((SHARP,)), polylines((HIDDEN + SHARP,))
+    outlines = polylines((OUTLINE,))  # silhouettes: always drawn
     smooth, sharp = edges_by_kind(frame, deflection)
     if smooth:
         tol = 2.0 * deflection
         on_outline = ld.near_points(visible, ld.boundary_lines(
-            ld.outline(LineDrawing(visible, ()), deflection)), tol)
+            ld.outline(LineDrawing(visible + outlines, ()), deflection)), tol)
 
         def tangent(lines: tuple[Polyline, ...]) -> list[bool]:
             on_smooth = ld.near_points(lines, smooth, tol)
@@ -88,7 +86,14 @@ def project(shape: Any, right: np.ndarray, up: np.ndarray, deflection: float) ->
         visible = tuple(p for p, t, o in zip(visible, tangent(visible), on_outline, strict=True)
                         if not t or o.mean() >= 0.5)
         hidden = tuple(p for p, t in zip(hidden, tangent(hidden), strict=True) if not t)
-    return without_duplicates(LineDrawing(visible, hidden), 2.0 * deflection)
+    drawing = LineDrawing(tuple(sorted(visible + outlines, key=_order)),
+                          tuple(sorted(hidden + polylines((HIDDEN + OUTLINE,)), key=_order)))
+    return without_duplicates(drawing, 2.0 * deflection)
+
+
+def _order(p: Polyline) -> tuple[list[float], float]:
+    """Lines are listed by their lower left corner, then length (a stable order)."""
+    return np.round(p.min(axis=0), 6).tolist(), length(p)
 
 
 def edges_by_kind(shape: Any, deflection: float

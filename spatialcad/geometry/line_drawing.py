@@ -16,7 +16,7 @@ import numba
 import numpy as np
 import shapely
 from shapely.geometry import MultiLineString
-from shapely.ops import polygonize, unary_union
+from shapely.ops import unary_union
 
 Polyline = np.ndarray  # (k, 2) float64, k >= 2
 
@@ -253,13 +253,15 @@ def centred(d: LineDrawing) -> LineDrawing:
 
 def outline(d: LineDrawing, tol: float) -> Any:
     """The region enclosed by the visible lines (shapely), for telling internal lines.
-    Line ends are snapped to a grid of tol / 10 first: ends that hidden-line removal puts
-    1e-15 apart must meet, or the faces they bound are lost."""
+    Lines are thickened by ``tol`` and the outer rings of what they make are filled, then
+    shrunk back by ``tol``: gaps under 2 tol close (hidden-line removal leaves such gaps
+    where it splits off an edge shorter than the drawing's resolution), and lines that
+    enclose nothing vanish."""
     if not d.visible:
         return shapely.Polygon()
-    lines = unary_union(shapely.set_precision(
-        MultiLineString([p.tolist() for p in d.visible]), tol / 10.0))
-    return unary_union(list(polygonize(lines))).buffer(tol / 10.0).buffer(-tol / 10.0)
+    fat = MultiLineString([p.tolist() for p in d.visible]).buffer(tol)
+    filled = [shapely.Polygon(g.exterior) for g in shapely.get_parts(fat)]
+    return unary_union(filled).buffer(-tol)
 
 
 @numba.njit(cache=True, nogil=True)
