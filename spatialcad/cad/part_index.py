@@ -19,7 +19,6 @@ import tempfile
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from spatialcad.cad import deepcad, disk_cache, parts, step_io
 from spatialcad.cad.deepcad import bbox_of
@@ -130,8 +129,3 @@ def part_index(directory: Path) -> tuple[IndexEntry, ...]:
         _write(store, result)
     return result
 
-
-def summary_counts(entries: tuple[IndexEntry, ...]) -> dict[str, Any]:
-    """Files, valid solids and files the reader skipped a feature of."""
-    return {"files": len(entries), "valid": sum(e.valid for e in entries),
-            "with_warnings": sum(bool(e.warnings) for e in entries)}
