@@ -22,13 +22,15 @@ from spatialcad import __version__, cluster, freecad_env, pipeline, shards, vers
 from spatialcad.benchmark import read_manifest
 from spatialcad.cad.disk_cache import CACHE_ENV
 from spatialcad.cad.part_import import import_parts, import_report_lines
-from spatialcad.cad.parts import SUFFIXES, catalogue, list_parts
+from spatialcad.cad.part_index import part_index
+from spatialcad.cad.parts import SUFFIXES, list_parts
 from spatialcad.cli_support import OutputDir, fail
 from spatialcad.cluster import SlurmSettings
 from spatialcad.outdir import check_apart, check_replaceable_dir, locked
 from spatialcad.plan import RunPlan, Shard, parse_shard
 from spatialcad.splits import SPLITS
 from spatialcad.tasks import registry
+from spatialcad.tasks.three_view.generate_parts import supply_line
 
 
 def write_failure(exc: OSError, out: Path) -> str:
@@ -212,11 +214,15 @@ def generate(task_spec: str, level_spec: str, n: int, seed: int, out: Path | Non
             fail(str(exc))
     options = {}
     if deepcad_dir is not None:
-        try:
-            catalogue(deepcad_dir.resolve())
+        try:  # indexed once here, before any worker reads the index
+            part_index(deepcad_dir.resolve())
         except ValueError as exc:
             fail(str(exc))
         options["deepcad_dir"] = str(deepcad_dir.resolve())
+        part_levels = [lv for lv in levels if lv >= 1
+                       and "three_view" in {t.name for t in chosen[lv]}]
+        if part_levels:
+            click.echo(supply_line(deepcad_dir.resolve(), part_levels))
     runs = []
     for level in levels:
         names = [t.name for t in chosen[level]]
@@ -344,6 +350,9 @@ def _generate_level(run: _LevelRun, n: int, seed: int, jobs: int, overwrite: boo
                f"{out} in {took:.1f} s ({new / took:.2f} items/s{went_on}); "
                f"{summary.rejected} candidates redrawn ({summary.unverified} of them failed "
                "verification; the rest the generators' own checks threw away)")
+    if summary.skipped:
+        click.echo(f"skipped {sum(summary.skipped.values())} inputs that could not make an "
+                   "item: " + ", ".join(f"{k} {v}" for k, v in summary.skipped.items()))
 
 
 def _generate_sharded(names: list[str], level: int, n: int, seed: int, out: Path,

@@ -9,7 +9,7 @@ import os
 import signal
 import sys
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
@@ -37,7 +37,7 @@ from spatialcad.seeding import derive_seed, item_rng
 from spatialcad.splits import split_of, split_seed
 from spatialcad.steps import with_steps as add_steps
 from spatialcad.tasks import registry
-from spatialcad.tasks.base import Draft, Reject
+from spatialcad.tasks.base import Draft, ItemSlot, Reject
 from spatialcad.tasks.registry import TaskInfo
 from spatialcad.verification import check_steps, run_verifier
 
@@ -62,6 +62,7 @@ class ItemResult:
     image: np.ndarray | None = None  # the composed image the PNG encodes (if asked to keep it)
     step_pngs: list[bytes] = field(default_factory=list)  # generate --with-steps
     unverified: int = 0  # of the ``rejected``: those that failed verification
+    skipped: dict[str, int] = field(default_factory=dict)  # inputs passed over, by reason
 
 
 def assemble(
@@ -118,19 +119,28 @@ def _fill_form(draft: Draft) -> dict[str, str]:
 
 def candidates(task: TaskInfo, level: int, index: int, seed: int,
                options: dict[str, Any] | None = None, split: str | None = None,
+               n: int | None = None, skipped: Counter[str] | None = None,
                ) -> Iterator[tuple[int, int, Draft | str]]:
     """The candidate drafts of item ``index``: ``(attempt, item seed, draft)``, or the reason
     a candidate was thrown away instead of the draft (``Reject``, a scene of another split).
-    With ``split``, candidates come from that split's seed stream (spatialcad/splits.py)."""
+    With ``split``, candidates come from that split's seed stream (spatialcad/splits.py).
+    With ``n`` (the run's items), the generator knows its :class:`ItemSlot`; the inputs it
+    passes over (``Reject.skipped``, ``Draft.skipped``) are added to ``skipped``."""
     generator = task.generator(options, split)
     base = seed if split is None else split_seed(seed, split)
+    if n is not None:
+        generator.slot = ItemSlot(index, n, base)
     for attempt in range(MAX_ATTEMPTS):
         item_seed = derive_seed(base, task.name, level, index, attempt)
         try:
             draft = generator.build(level, item_rng(item_seed))
         except Reject as exc:
+            if skipped is not None:
+                skipped.update(exc.skipped)
             yield attempt, item_seed, f"rejected: {exc}"
             continue
+        if skipped is not None:
+            skipped.update(draft.skipped)
         if split is not None and split_of(scene_hash(task, draft.spec)) != split:
             yield attempt, item_seed, f"its scene belongs to another split than {split}"
             continue
@@ -153,8 +163,9 @@ def make_item(task_name: str, level: int, index: int, n: int, seed: int,
     raster.forget()  # the render memo serves one item (memory stays flat over a long run)
     letter = rec.answer_letter(seed if split is None else split_seed(seed, split), task_name,
                                level, index)
-    last, unverified = "", 0
-    for attempt, item_seed, draft in candidates(task, level, index, seed, options, split):
+    last, unverified, skipped = "", 0, Counter[str]()
+    for attempt, item_seed, draft in candidates(task, level, index, seed, options, split, n,
+                                                skipped):
         if isinstance(draft, str):
             last = draft
             continue
@@ -168,7 +179,7 @@ def make_item(task_name: str, level: int, index: int, n: int, seed: int,
         if not failures:
             png = encode_png(image) if encode else b""
             item = ItemResult(record, png, attempt, image if keep_image else None,
-                              unverified=unverified)
+                              unverified=unverified, skipped=dict(skipped))
             return _with_steps(task, item) if with_steps and task.has_steps else item
         last, unverified = "verification failed: " + "; ".join(failures), unverified + 1
     raise GenerationError(f"{task_name} level {level} item {index}: no valid item ({last})")
@@ -278,6 +289,7 @@ class RunSummary:
     per_task: Mapping[str, int]
     resumed: int = 0  # items an earlier, interrupted run had made
     unverified: int = 0  # of the ``rejected``: those that failed verification
+    skipped: Mapping[str, int] = field(default_factory=dict)  # inputs passed over, by reason
 
 
 def generate(
@@ -317,6 +329,7 @@ def generate(
             work = ((t, level, i, n, seed, options, split, with_steps)
                     for t, i in islice(plan, done, None))
             rejected = unverified = 0
+            skipped = Counter[str]()
             with _shared_or_own(pool, jobs) as workers:
                 if workers is not None and done < len(plan):
                     compile_missing(workers, tasks, options)
@@ -326,10 +339,12 @@ def generate(
                     writer.add(result.record, result.png, result.step_pngs)
                     rejected += result.rejected
                     unverified += result.unverified
+                    skipped.update(result.skipped)
             writer.finish(manifest_entry(shard, plan.total) if shard else None)
         finally:
             writer.close()
-    return RunSummary(len(plan), rejected, per_task, resumed=done, unverified=unverified)
+    return RunSummary(len(plan), rejected, per_task, resumed=done, unverified=unverified,
+                      skipped=dict(sorted(skipped.items(), key=lambda kv: (-kv[1], kv[0]))))
 
 
 @contextmanager

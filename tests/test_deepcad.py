@@ -17,7 +17,8 @@ from spatialcad.cad.parts import ASSETS_DIR, list_parts, load_part
 from spatialcad.cad.step_io import StepError, read_step, write_step
 
 SAMPLES = deepcad_samples()
-EMPTY_PROFILES = "00014060.json"
+CASES = SAMPLES.parent / "deepcad-cases"
+EMPTY_PROFILES = "00014060.json"  # its only extrude has an empty profiles list
 # our volumes (mm^3), pinned; 00010414 and 00010560 are also checked by hand below
 SAMPLE_VOLUMES = {
     "00010008.json": 5168.0845, "00010109.json": 2942.5958, "00010244.json": 118284.6576,
@@ -48,7 +49,7 @@ def test_every_sample_imports_or_fails_cleanly():
     assert {f.name for f in files} == {*SAMPLE_VOLUMES, EMPTY_PROFILES}
     for path in files:
         if path.name == EMPTY_PROFILES:
-            with pytest.raises(DeepCADError, match=r"00014060\.json: .*empty profiles list"):
+            with pytest.raises(DeepCADError, match=r"00014060\.json: .*no extrude with a prof"):
                 deepcad.read_deepcad(path)
             continue
         shape = deepcad.read_deepcad(path)
@@ -158,7 +159,9 @@ def box_model() -> dict:
     (lambda d: d.pop("entities"), "missing key 'entities'"),
     (lambda d: d["entities"]["S"]["profiles"]["P"]["loops"][0]["profile_curves"].pop(),
      "profile does not close"),
-    (lambda d: d["entities"]["E0"].update(profiles=[]), "empty profiles list"),
+    (lambda d: d["entities"]["E0"].update(profiles=[]), "no extrude with a profile"),
+    (lambda d: d["entities"]["E0"].update(profiles={}), "must be a non-empty list"),
+    (lambda d: d["sequence"].pop(), r"no extrude \(the model holds only sketches\)"),
     (lambda d: d["entities"]["E0"]["extent_one"]["distance"].update(value=0.0),
      "zero extrude distance"),
     (lambda d: d["entities"]["E0"].update(operation="Fold"), "unsupported operation"),
@@ -171,6 +174,70 @@ def test_malformed_models_give_clear_errors(tamper, message):
     tamper(data)
     with pytest.raises(DeepCADError, match=message):
         deepcad.build(data)
+
+
+def test_extrude_with_empty_profiles_is_skipped_with_a_warning(tmp_path):
+    """As DeepCAD's reader does (an extrude's profiles become extrude operations, none
+    here): the rest is built, and the file's import line says what was left out."""
+    data = box_model()
+    empty = copy.deepcopy(data["entities"]["E0"]) | {"profiles": [], "name": "Extrude 2",
+                                                      "operation": "CutFeatureOperation"}
+    data["entities"]["E1"] = empty
+    data["sequence"].append({"type": "ExtrudeFeature", "entity": "E1"})
+    skipped: list[str] = []
+    assert deepcad.build(data, skipped).Volume == pytest.approx(10 * 20 * 30)
+    assert skipped == ["E1 (Extrude 2): empty profiles list, extrude skipped"]
+    path = tmp_path / "holed.json"
+    path.write_text(json.dumps(data))
+    with pytest.warns(deepcad.DeepCADWarning, match=r"^holed\.json: E1 \(Extrude 2\): empty"):
+        deepcad.read_deepcad(path)
+    results = part_import.import_parts([path], tmp_path / "out")
+    assert results[0].ok and results[0].warnings == (f"holed.json: {skipped[0]}",)
+    line = part_import.import_report_lines(results)[0]
+    assert line.startswith("ok     holed.json -> ") and line.endswith(f"  warning: {skipped[0]}")
+
+
+def case(name: str) -> Path:
+    if not CASES.is_dir():
+        pytest.fail(f"DeepCAD cases folder missing: {CASES} (the tests need it)")
+    return CASES / name
+
+
+def test_sketches_only_file_says_no_extrude():
+    with pytest.raises(DeepCADError, match=r"^00015442\.json: model: no extrude \(the model "):
+        deepcad.read_deepcad(case("00015442.json"))
+
+
+def test_cylinder_plate_and_tube_cases_by_hand():
+    cylinder = deepcad.read_deepcad(case("00018099.json"))  # r 12.5, 250 long
+    assert cylinder.Volume == pytest.approx(math.pi * 12.5**2 * 250, rel=1e-9)
+    assert len(cylinder.Faces) == 3
+    plate = deepcad.read_deepcad(case("00011581.json"))  # 16191 x 3079.8 x 10 mm
+    assert plate.Volume == pytest.approx(16191.0 * 3079.8 * 10, rel=1e-9)
+    tube = deepcad.read_deepcad(case("00017383.json"))
+    assert tube.isValid() and len(tube.Solids) == 1
+
+
+def test_profiles_cut_joined_and_cut_again_follow_deepcads_order():
+    """00013630: a 20 mm triangular prism; on two of its faces one sketch's annulus
+    (r 3-7.5) is cut 25 mm deep, joined back over 2 mm, then its r 3 disk cut through.
+    DeepCAD's cadlib applies the extrudes one by one in sequence order and puts a profile's
+    enclosing loop first (Profile.reorder, whatever the file's loop order): an annulus.
+    A brute-force point count of that sequence agrees with our solid; taking the file's
+    first loop (r 3) as the outer one, as one independent reader did, gives 2.455 cm^3."""
+    solid = deepcad.read_deepcad(case("00013630.json"))
+    h = 0.1  # cell centres; those on the prism's slanted face count half
+    g = np.arange(h / 2, 20, h)
+    x, y, z = np.meshgrid(g, -g, g, indexing="ij", sparse=True)
+    weight = np.where(np.isclose(x + z, 20), 0.5, 1.0)
+    body = np.broadcast_to(x + z < 20 + 1e-9, (len(g),) * 3)
+    for r, depth in ((np.hypot(y + 10, z - 10), x), (np.hypot(y + 10, x - 10), z)):
+        ring = (r >= 3) & (r <= 7.5)
+        body = body & ~ring  # cut the annulus 25 mm deep (through)
+        body = body | (ring & (depth <= 2))  # join it back over 2 mm
+        body = body & ~(r <= 3)  # cut the disk through
+    assert solid.Volume == pytest.approx(float((body * weight).sum()) * h**3, rel=2e-3)
+    assert solid.Volume == pytest.approx(2184.4693, rel=1e-6)
 
 
 def test_cut_of_everything_is_an_error():
@@ -289,7 +356,7 @@ def test_import_parts_and_report(tmp_path):
     assert read_step(results[0].step).Volume == pytest.approx(results[0].volume, rel=1e-6)
     assert results[0].bbox == pytest.approx((-7.91845, -7.91845, -0.6858,
                                              7.91845, 7.91845, 0.6858))
-    assert "empty profiles list" in results[1].error
+    assert "no extrude with a profile" in results[1].error
     assert "another input already wrote 00010414.step" in results[2].error
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["00010414.step"]
     lines = part_import.import_report_lines(results)

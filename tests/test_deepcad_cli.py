@@ -15,7 +15,7 @@ from spatialcad.cad.deepcad import bbox_of, read_deepcad
 from spatialcad.cad.step_io import read_step, write_step
 
 SAMPLES = deepcad_samples()
-BAD_SAMPLE = "00014060.json"  # an extrude with an empty profiles list
+BAD_SAMPLE = "00014060.json"  # its only extrude has an empty profiles list
 WASHER, BUSH = "00010414.json", "00010560.json"
 OK_LINE = re.compile(r"ok     (\S+) -> (\S+)  volume (\S+) mm\^3  "
                      r"bbox \((\S+), (\S+), (\S+)\) \.\. \((\S+), (\S+), (\S+)\) mm  faces \d+")
@@ -48,7 +48,7 @@ def test_samples_directory_round_trips_in_millimetres(spatialcad, tmp_path, monk
     lines = by_source(stdout)
     assert sorted(lines) == [p.name for p in jsons]
     assert lines[BAD_SAMPLE].startswith(f"FAILED {BAD_SAMPLE}: ")
-    assert "empty profiles list" in lines[BAD_SAMPLE]
+    assert "no extrude with a profile" in lines[BAD_SAMPLE]
     written = sorted(p.name for p in out.iterdir())
     assert written == [p.with_suffix(".step").name for p in jsons if p.name != BAD_SAMPLE]
     for path in jsons:

@@ -42,6 +42,23 @@ def test_image_heuristics():
     assert all(line["correct"] == (line["extracted"] == "B") for line in lines)
 
 
+def _outline(sides: int) -> np.ndarray:
+    """A square drawn with its first ``sides`` sides (4: closed)."""
+    img = np.full((60, 60, 3), 255, np.uint8)
+    for side in range(sides):
+        y, x = [(slice(10, 12), slice(10, 50)), (slice(10, 50), slice(48, 50)),
+                (slice(48, 50), slice(10, 50)), (slice(10, 50), slice(10, 12))][side]
+        img[y, x] = 0
+    return img
+
+
+def test_most_enclosed_finds_the_one_closed_outline():
+    """A wrong option with a line of its outline deleted is open: the audit notices."""
+    record, png = _record([_outline(4)], [_outline(3), _outline(3), _outline(4),
+                                          _outline(3)], answer="C")
+    assert picks(record, png)["most_enclosed"] == "C"
+
+
 def test_text_heuristics():
     scores = text_scores(["2", "6", "5", "All three other options are incorrect"])
     assert int(np.argmax(scores["longest_text"])) == 3

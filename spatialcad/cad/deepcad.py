@@ -24,9 +24,12 @@ Conventions, as checked against real dataset files and Onshape's own bounding bo
   the largest area is the outer one, the others are holes.
 * Extents: OneSide spans [0, e1] along the normal, Symmetric [-|e1|, |e1|], TwoSides the
   union of [0, e1] and [-e2, 0]; a negative distance goes against the normal.
-* NewBody and Join fuse into the model, Cut subtracts, Intersect keeps the common part.  A
+* NewBody and Join fuse into the model, Cut subtracts, Intersect keeps the common part, one
+  extrude after the other in ``sequence`` order (DeepCAD's ``cadlib``: ``create_CAD``).  A
   Cut or Intersect before any body exists has nothing to act on and is skipped (Onshape's
-  bounding box of such a model leaves it out).
+  bounding box of such a model leaves it out).  An extrude whose ``profiles`` list is empty
+  (2% of real files) is skipped with a :class:`DeepCADWarning`, as DeepCAD's reader skips
+  it, and the rest is built.
 
 The writer half (:class:`DeepCADDoc` with :class:`Line`, :class:`Arc`, :class:`Circle`)
 produces the same format from millimetre inputs.
@@ -36,6 +39,7 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -67,6 +71,10 @@ EXTENTS = {
 
 class DeepCADError(ValueError):
     """A DeepCAD JSON model that cannot be turned into a valid solid; the message says why."""
+
+
+class DeepCADWarning(UserWarning):
+    """A defect of a DeepCAD model that the reader skips (the message names file and feature)."""
 
 
 # ----------------------------------------------------------------------------- reading
@@ -343,7 +351,7 @@ def _prism(entities: dict, extrude: dict, where: str) -> Any:
         raise DeepCADError(f"{where}: unsupported start_extent {start!r}")
     refs = _get(extrude, "profiles", where)
     if not isinstance(refs, list) or not refs:
-        raise DeepCADError(f"{where}: empty profiles list (nothing to extrude)")
+        raise DeepCADError(f"{where}: 'profiles' must be a non-empty list")
     lo, hi = _span(extrude, where)
     pairs = [(_get(r, "sketch", where), _get(r, "profile", where)) for r in refs]
     prisms = []
@@ -371,14 +379,17 @@ def _combine(body: Any, tool: Any, operation: str, where: str) -> Any:
     return body.cut([tool], FUZZ_MM) if short == "cut" else body.common([tool], FUZZ_MM)
 
 
-def build(data: Any) -> Any:
-    """The solid (``Part.Solid``, or a compound of solids) of a parsed DeepCAD JSON model."""
+def build(data: Any, skipped: list[str] | None = None) -> Any:
+    """The solid (``Part.Solid``, or a compound of solids) of a parsed DeepCAD JSON model.
+    Extrudes with an empty ``profiles`` list are left out, each with a line appended to
+    ``skipped``."""
     _, Part = freecad_env.load()
     entities = _get(data, "entities", "model")
     steps = _get(data, "sequence", "model")
     if not isinstance(entities, dict) or not isinstance(steps, list):
         raise DeepCADError("model: 'entities' must be an object and 'sequence' a list")
     body = None
+    extrudes, empty = 0, list[str]()
     for i, step in enumerate(steps):
         eid = _get(step, "entity", f"sequence[{i}]")
         entity = entities.get(eid)
@@ -390,11 +401,20 @@ def build(data: Any) -> Any:
         if kind != "ExtrudeFeature":
             raise DeepCADError(f"{_label(eid, entity)}: unsupported feature type {kind!r}")
         where = _label(eid, entity)
+        if _get(entity, "profiles", where) == []:
+            empty.append(f"{where}: empty profiles list, extrude skipped")
+            continue
+        extrudes += 1
         try:
             tool = _prism(entities, entity, where)
             body = _combine(body, tool, _get(entity, "operation", where), where)
         except Part.OCCError as exc:
             raise DeepCADError(f"{where}: geometry kernel failed ({exc})") from exc
+    if not extrudes:
+        raise DeepCADError("model: no extrude with a profile (every profiles list is empty)"
+                           if empty else "model: no extrude (the model holds only sketches)")
+    if skipped is not None:
+        skipped.extend(empty)
     if body is None or not body.Solids:
         raise DeepCADError("model: the result holds no solid")
     body = body.removeSplitter()
@@ -422,13 +442,18 @@ def load_json(path: str | Path) -> Any:
 
 
 def read_deepcad(path: str | Path) -> Any:
-    """The solid of a DeepCAD JSON file in mm; :class:`DeepCADError` naming file and reason."""
+    """The solid of a DeepCAD JSON file in mm; :class:`DeepCADError` naming file and reason.
+    Each feature left out (:func:`build`) is a :class:`DeepCADWarning` naming the file."""
     path = Path(path)
     data = load_json(path)
+    skipped: list[str] = []
     try:
-        return build(data)
+        solid = build(data, skipped)
     except DeepCADError as exc:
         raise DeepCADError(f"{path.name}: {exc}") from exc
+    for line in skipped:
+        warnings.warn(f"{path.name}: {line}", DeepCADWarning, stacklevel=2)
+    return solid
 
 
 # ------------------------------------------------------------------------------ bounds

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spatialcad.cad.deepcad import bbox_of
-from spatialcad.cad.parts import load_part
+from spatialcad.cad.parts import load_noting
 from spatialcad.cad.step_io import write_step
 
 
@@ -21,6 +21,7 @@ class ImportResult:
     volume: float | None = None  # mm^3
     bbox: tuple[float, float, float, float, float, float] | None = None  # min xyz, max xyz
     faces: int | None = None
+    warnings: tuple[str, ...] = ()  # what the reader left out of the model (DeepCADWarning)
 
     @property
     def ok(self) -> bool:
@@ -52,7 +53,7 @@ def import_parts(paths: Iterable[str | Path], out_dir: str | Path,
                                                  f"to replace it)"))
             continue
         try:
-            shape = load_part(p)
+            shape, skipped = load_noting(p)
             write_step(shape, step)
         except ValueError as exc:  # DeepCADError, StepError, unsupported suffix
             results.append(ImportResult(p, error=str(exc)))
@@ -61,7 +62,7 @@ def import_parts(paths: Iterable[str | Path], out_dir: str | Path,
                                                  f"({exc.strerror or exc})"))
         else:
             results.append(ImportResult(p, step, None, shape.Volume, bbox_of(shape),
-                                        len(shape.Faces)))
+                                        len(shape.Faces), skipped))
     return results
 
 
@@ -75,7 +76,9 @@ def import_report_lines(results: Sequence[ImportResult]) -> list[str]:
             lo, hi = (", ".join(f"{round(v, 6) + 0.0:g}" for v in corner)
                       for corner in (r.bbox[:3], r.bbox[3:]))
             lines.append(f"ok     {r.source.name} -> {r.step}  volume {r.volume:.6g} mm^3  "
-                         f"bbox ({lo}) .. ({hi}) mm  faces {r.faces}")
+                         f"bbox ({lo}) .. ({hi}) mm  faces {r.faces}"
+                         + "".join(f"  warning: {w.removeprefix(r.source.name + ': ')}"
+                                   for w in r.warnings))
         else:
             lines.append(f"FAILED {r.error}")
     n_ok = sum(r.ok for r in results)

@@ -1,7 +1,8 @@
 """Engineering parts for tasks: load a DeepCAD JSON or STEP file as a FreeCAD solid in mm.
 
 The bundled parts live in ``deepcad_assets/`` at the repository root (:data:`ASSETS_DIR`),
-each as ``<name>.json`` (DeepCAD) and ``<name>.step``, described by ``index.json``.  Users
+each as ``<name>.json`` (DeepCAD) and ``<name>.step``, described by ``index.json``; tasks
+find a folder's parts through its index (spatialcad/cad/part_index.py).  Users
 point tasks at other directories (the real DeepCAD dataset's nested ``cad_json/`` folders,
 a folder of STEP files); item records name a part's file relative to the repository root
 when it lies inside it, else by absolute path (:func:`portable`, :func:`resolve`).
@@ -10,13 +11,12 @@ when it lies inside it, else by absolute path (:func:`portable`, :func:`resolve`
 from __future__ import annotations
 
 import hashlib
-import json
-from dataclasses import dataclass
+import warnings
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from spatialcad.cad.deepcad import read_deepcad
+from spatialcad.cad.deepcad import DeepCADWarning, read_deepcad
 from spatialcad.cad.step_io import read_step
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -58,33 +58,23 @@ def list_parts(directory: str | Path = ASSETS_DIR) -> list[Path]:
     return [best[k] for k in sorted(best)]
 
 
-@dataclass(frozen=True)
-class PartEntry:
-    path: Path
-    faces: int | None  # from the directory's index.json; None when unknown until loaded
-
-
-@lru_cache(maxsize=8)
-def catalogue(directory: Path) -> tuple[PartEntry, ...]:
-    """The parts of ``directory`` (an absolute path), with face counts where its
-    ``index.json`` (as written by deepcad_assets/make_assets.py) gives them."""
-    faces: dict[str, int] = {}
-    index = directory / INDEX
-    if index.is_file():
-        for e in json.loads(index.read_text()):
-            for key in ("step", "json"):
-                if key in e and "faces" in e:
-                    faces[e[key]] = int(e["faces"])
-    parts = list_parts(directory)
-    if not parts:
-        raise ValueError(f"{directory}: no part files (.json, .step, .stp) found")
-    return tuple(PartEntry(p, faces.get(p.relative_to(directory).as_posix())) for p in parts)
+def load_noting(path: Path) -> tuple[Any, tuple[str, ...]]:
+    """:func:`load_part`, with the :class:`DeepCADWarning` messages it gave (not shown)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DeepCADWarning)
+        shape = load_part(path)
+    for w in caught:
+        if not issubclass(w.category, DeepCADWarning):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return shape, tuple(str(w.message) for w in caught if issubclass(w.category,
+                                                                     DeepCADWarning))
 
 
 @lru_cache(maxsize=32)
 def cached_part(path: Path) -> Any:
-    """:func:`load_part`, remembered per process (callers must not modify the shape)."""
-    return load_part(path)
+    """:func:`load_part`, remembered per process (callers must not modify the shape); what
+    the reader left out is not shown again (a folder's index holds it)."""
+    return load_noting(path)[0]
 
 
 def portable(path: Path) -> str:

@@ -3,9 +3,11 @@
 The audit answers every item with simple heuristics that do not understand the question.
 On the composite image (panels cropped with ``record["layout"]``, shrunk to thumbnails):
 the option nearest to / farthest from the reference panels in pixels, the odd one out
-(farthest on average from the other options) and the most typical option (nearest on
-average).  For items with text options: the longest option text, and the middle one of
-the numeric options.  A heuristic that beats chance on a task reveals a shortcut: a way to
+(farthest on average from the other options), the most typical option (nearest on
+average), and the most enclosed drawing (its lines close around the largest share of their
+bounding box, at full size: a drawing with a line missing from its outline is open).
+For items with text options: the longest option text, and the middle one of the numeric
+options.  A heuristic that beats chance on a task reveals a shortcut: a way to
 score without doing the task.  Ties are broken by a seeded draw from the item id.
 """
 
@@ -15,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import cv2
 import numpy as np
 
 from spatialcad.evaluate.runner import Line, Record, base_line, item_id
@@ -63,6 +66,19 @@ def _crops(image: np.ndarray, boxes: list[list[int]]) -> list[np.ndarray]:
     return [thumbnail(image[y : y + h, x : x + w]) for x, y, w, h in boxes]
 
 
+def enclosed_share(panel: np.ndarray) -> float:
+    """The share of the bounding box of a panel's dark pixels that they enclose (outer
+    contours filled): near 1 for a closed outline, low for an open one."""
+    dark = (panel.min(axis=2) < 128).astype(np.uint8)
+    if not dark.any():
+        return 0.0
+    contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    filled = np.zeros_like(dark)
+    cv2.drawContours(filled, contours, -1, 1, cv2.FILLED)
+    _, _, w, h = cv2.boundingRect(dark)
+    return float(filled.sum()) / (w * h)
+
+
 def image_scores(image: np.ndarray, layout: dict[str, Any]) -> dict[str, Scores]:
     """Per image heuristic, a score for each option panel (higher = picked)."""
     options = _crops(image, layout["options"])
@@ -75,6 +91,8 @@ def image_scores(image: np.ndarray, layout: dict[str, Any]) -> dict[str, Scores]
         "farthest_from_reference": to_ref,
         "odd_one_out": spread,
         "most_typical": -spread,
+        "most_enclosed": np.array([enclosed_share(image[y : y + h, x : x + w])
+                                   for x, y, w, h in layout["options"]]),
     }
 
 

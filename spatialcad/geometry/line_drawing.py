@@ -16,7 +16,7 @@ import numba
 import numpy as np
 import shapely
 from shapely.geometry import MultiLineString
-from shapely.ops import polygonize, unary_union
+from shapely.ops import unary_union
 
 from spatialcad.geometry import exact
 
@@ -254,9 +254,16 @@ def centred(d: LineDrawing) -> LineDrawing:
 
 
 def outline(d: LineDrawing, tol: float) -> Any:
-    """The region enclosed by the visible lines (shapely), for telling internal lines."""
-    lines = unary_union(MultiLineString([p.tolist() for p in d.visible]))
-    return unary_union(list(polygonize(lines))).buffer(tol / 10.0).buffer(-tol / 10.0)
+    """The region enclosed by the visible lines (shapely), for telling internal lines.
+    Lines are thickened by ``tol`` and the outer rings of what they make are filled, then
+    shrunk back by ``tol``: gaps under 2 tol close (hidden-line removal leaves such gaps
+    where it splits off an edge shorter than the drawing's resolution), and lines that
+    enclose nothing vanish."""
+    if not d.visible:
+        return shapely.Polygon()
+    fat = MultiLineString([p.tolist() for p in d.visible]).buffer(tol)
+    filled = [shapely.Polygon(g.exterior) for g in shapely.get_parts(fat)]
+    return unary_union(filled).buffer(-tol)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -333,21 +340,38 @@ def _cell(v: float, v0: float, width: float, side: int) -> int:  # pragma: no co
     return min(max(int((v - v0) / width), 0), side - 1)
 
 
+def near_points(lines: tuple[Polyline, ...], targets: tuple[Polyline, ...],
+                tol: float) -> list[np.ndarray]:
+    """Per line of ``lines``, whether each of its sample points (every tol / 2, ends
+    included) lies within ``tol`` of one of the ``targets`` polylines' segments."""
+    points = [sample((p,), tol / 2.0) for p in lines]
+    if not lines or not targets:
+        return [np.zeros(len(q), dtype=bool) for q in points]
+    a = np.concatenate([p[:-1] for p in targets])
+    b = np.concatenate([p[1:] for p in targets])
+    near = _within(np.concatenate(points), a, b, tol)
+    starts = np.cumsum([0] + [len(q) for q in points])
+    return [near[s:e] for s, e in zip(starts[:-1], starts[1:], strict=True)]
+
+
+def boundary_lines(region: Any) -> tuple[Polyline, ...]:
+    """The boundary of a shapely region as polylines."""
+    if region.is_empty:
+        return ()
+    return tuple(shapely.get_coordinates(part) for part in shapely.get_parts(region.boundary))
+
+
+ENDS_ON_OUTLINE = 8  # sample points near the outline that a line's two ends may have
+
+
 def internal_lines(d: LineDrawing, tol: float) -> list[tuple[bool, int]]:
     """(hidden, index) of every line that is not part of the view's outer outline: every
-    hidden line, and every visible line with fewer than half of its sample points within
-    ``tol`` of the outline's boundary."""
-    region = outline(d, tol)
-    internal = np.ones(len(d.visible), dtype=bool)
-    if not region.is_empty and d.visible:
-        parts = shapely.get_parts(region.boundary)
-        coords, ring = shapely.get_coordinates(parts, return_index=True)
-        joined = ring[1:] == ring[:-1]  # consecutive vertices of one boundary line
-        a, b = coords[:-1][joined], coords[1:][joined]
-        points = [sample((p,), tol / 2.0) for p in d.visible]
-        near = _within(np.concatenate(points), a, b, tol)
-        starts = np.cumsum([0] + [len(q) for q in points])
-        internal = np.array([near[s:e].mean() < 0.5
-                             for s, e in zip(starts[:-1], starts[1:], strict=True)])
+    hidden line, and every visible line that meets the outline's boundary at most at its
+    ends (no more than ``ENDS_ON_OUTLINE`` of its sample points within ``tol`` of it).
+    Deleting one of them leaves the outline closed; a view whose visible lines enclose
+    nothing has no internal visible line."""
+    boundary = boundary_lines(outline(d, tol))
+    internal = [bool(boundary) and int(np.count_nonzero(near)) <= ENDS_ON_OUTLINE
+                for near in near_points(d.visible, boundary, tol)]
     return ([(False, int(i)) for i in np.flatnonzero(internal)]
             + [(True, i) for i in range(len(d.hidden))])

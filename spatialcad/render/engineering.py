@@ -3,6 +3,7 @@ isometric picture, all of one item at one scale."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -14,6 +15,9 @@ from spatialcad.render.mesh import solid_mesh
 from spatialcad.render.raster import render
 
 PART_PX = 230  # the part's largest dimension in a view, pixels
+# a thin part is drawn larger, up to this for its largest dimension, so that its thinnest
+# view is legible; four option panels of it still fit the composite (layout.MAX_WIDTH)
+MAX_PART_PX = 440
 MARGIN = 14
 MIN_PANEL_PX = 120  # narrower views are centred on a canvas this wide (room for captions)
 LINE_WIDTH = 2
@@ -22,9 +26,12 @@ PART_GREY = (200, 205, 212)
 ISO_SIZE = (280, 280)
 
 
-def view_scale(largest_mm: float) -> float:
-    """Pixels per millimetre for a part whose largest dimension is ``largest_mm``."""
-    return PART_PX / float(largest_mm)
+def view_scale(extents_mm: Sequence[float], min_px: float = 0.0) -> float:
+    """Pixels per millimetre for a part of these bounding-box extents: its largest shown
+    ``PART_PX`` long, or longer (up to ``MAX_PART_PX``) where that shows its smallest
+    shorter than ``min_px``."""
+    largest, smallest = float(max(extents_mm)), float(min(extents_mm))
+    return min(max(PART_PX / largest, min_px / smallest), MAX_PART_PX / largest)
 
 
 def panel_size(drawing: LineDrawing, scale: float) -> tuple[int, int]:

@@ -18,6 +18,12 @@ as it is, and to a person at 100 % on a desktop screen, about 96 px per inch at 
   never fewer than ``MIN_SHOWN_PX`` pixels.
 - The composite's longest side stays within ``layout.MAX_WIDTH`` (2048): a panel may grow
   until its row reaches it.
+- Engineering views (``render/engineering.py``): ``MIN_VIEW_PX = 40``, every orthographic
+  view of a part is at least this wide and this high as drawn (1 degree of visual angle,
+  the size of a cube edge and a half: room for the outline and a feature inside it; a flat
+  plate seen edge on, 10-30 px, shows a bar and nothing else).  ``MIN_HIDDEN_PX``, every
+  hidden line is at least one dash and one gap long (``DASH``, 9 + 5 px): shorter, it is a
+  stub that reads as a solid line.  A part whose views fail is not used.
 """
 
 from __future__ import annotations
@@ -28,9 +34,11 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from spatialcad.geometry.line_drawing import LineDrawing, length
 from spatialcad.geometry.voxels import Voxel
 from spatialcad.render.camera import Camera
 from spatialcad.render.cube_faces import DOT_RADIUS
+from spatialcad.render.engineering import DASH
 from spatialcad.render.layout import GAP, MAX_WIDTH, PAD, height
 from spatialcad.render.stacks import MARGIN, Framing, cube_visibility
 
@@ -38,6 +46,8 @@ MIN_CUBE_EDGE_PX = 32.0
 MIN_DOT_PX = 10.0
 MIN_SHOWN = 0.25
 MIN_SHOWN_PX = 30
+MIN_VIEW_PX = 40.0
+MIN_HIDDEN_PX = DASH[0] + DASH[1]
 PROBE_SCALE = 12.0  # px per unit of a quick first look (a face: 144 px, a quarter: 36)
 END_ON = 0.99  # an edge whose direction has this cosine with the view is seen end on
 
@@ -102,6 +112,37 @@ def grid_failures(what: str, box: Sequence[int], shape: tuple[int, ...]) -> list
     px = min((box[2] - 2 * MARGIN) / cols, (box[3] - 2 * MARGIN) / rows)
     if px + 1e-6 < MIN_CUBE_EDGE_PX:
         return [f"{what}: its cubes are {px:.1f} px wide, fewer than {MIN_CUBE_EDGE_PX:g}"]
+    return []
+
+
+def view_problem(drawing: LineDrawing, scale: float) -> tuple[str, str] | None:
+    """(reason, detail) when an engineering view drawn at ``scale`` px per mm is not
+    legible: empty, narrower or lower than ``MIN_VIEW_PX``, or with a hidden line shorter
+    than ``MIN_HIDDEN_PX``; None when it is."""
+    if not drawing.visible:
+        return "empty view", "the view is empty"
+    w, h = (v * scale for v in drawing.size())
+    if min(w, h) + 1e-6 < MIN_VIEW_PX:
+        return (f"view under {MIN_VIEW_PX:g} px across",
+                f"the view is {w:.0f} x {h:.0f} px, under {MIN_VIEW_PX:g} px across")
+    short = min((length(p) * scale for p in drawing.hidden), default=math.inf)
+    if short + 1e-6 < MIN_HIDDEN_PX:
+        return (f"hidden line under {MIN_HIDDEN_PX:g} px",
+                f"a hidden line is {short:.1f} px long, shorter than a dash and a gap "
+                f"({MIN_HIDDEN_PX:g} px)")
+    return None
+
+
+def panel_failures(what: str, dark: np.ndarray) -> list[str]:
+    """A failure when the dark pixels of an engineering view's panel span fewer than
+    ``MIN_VIEW_PX`` across in either direction, as read from the image (lines of
+    ``LINE_WIDTH`` drawn at the drawing's extremes span it at least)."""
+    rows, cols = np.flatnonzero(dark.any(axis=1)), np.flatnonzero(dark.any(axis=0))
+    if not len(rows):
+        return [f"{what}: the panel is blank"]
+    h, w = rows[-1] - rows[0] + 1, cols[-1] - cols[0] + 1
+    if min(w, h) < MIN_VIEW_PX:
+        return [f"{what}: the view is {w} x {h} px, under {MIN_VIEW_PX:g} px across"]
     return []
 
 

@@ -17,7 +17,23 @@ import numpy as np
 
 
 class Reject(Exception):
-    """A candidate item is unusable (degenerate scene, unprovable distractor): try the next seed."""
+    """A candidate item is unusable (degenerate scene, unprovable distractor): try the next seed.
+    ``skipped``: inputs (such as part files) passed over on the way, counted by reason, for
+    the run's summary."""
+
+    def __init__(self, message: str = "", skipped: Mapping[str, int] | None = None) -> None:
+        super().__init__(message)
+        self.skipped = dict(skipped or {})
+
+
+@dataclass(frozen=True)
+class ItemSlot:
+    """Which item of a run a generator builds: ``index`` of ``n``, from the run's ``seed``.
+    A task drawing from a finite pool (part files) gives items distinct inputs with it."""
+
+    index: int
+    n: int
+    seed: int
 
 
 @dataclass
@@ -55,6 +71,7 @@ class Draft:
     options: list[Option]
     question_direct: str | None = None
     answer_direct: str | None = None
+    skipped: dict[str, int] = field(default_factory=dict)  # as Reject.skipped, before this one
 
 
 @dataclass(frozen=True)
@@ -76,6 +93,7 @@ class Generator:
         leave out scenes of other splits early (the pipeline rejects them anyway)."""
         self.options: dict[str, Any] = dict(options or {})
         self.split = split
+        self.slot: ItemSlot | None = None  # set by the pipeline for the item being built
 
     def params(self, level: int) -> dict[str, Any]:
         """The difficulty parameters of ``level``."""

@@ -14,13 +14,14 @@ from typing import Any
 
 import numpy as np
 
+from spatialcad.cad.parts import ASSETS_DIR
 from spatialcad.geometry import voxels
 from spatialcad.geometry.colours import RED
 from spatialcad.geometry.voxels import Voxel
 from spatialcad.render.stacks import stack_isometric, stack_view
 from spatialcad.tasks import base
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
-from spatialcad.tasks.three_view.generate_parts import build_part_item, face_band
+from spatialcad.tasks.three_view.generate_parts import PartDraws, build_part_item, face_band
 from spatialcad.tasks.three_view.spec import (
     STACK_ASKED,
     STACK_REFERENCE,
@@ -52,10 +53,16 @@ class Generator(base.Generator):
 
     def build(self, level: int, rng: np.random.Generator) -> Draft:
         if level >= 1:
-            directory = self.options.get("deepcad_dir")
-            return build_part_item(level, rng, Path(directory) if directory else None,
-                                   self.split)
+            return build_part_item(level, rng, self._part_draws(level))
         return self._build_stack_item(rng)
+
+    def _part_draws(self, level: int) -> PartDraws:
+        """The parts this item tries, kept from one attempt to the next."""
+        draws: PartDraws | None = getattr(self, "_draws", None)
+        if draws is None or draws.level != level or draws.slot != self.slot:
+            directory = Path(self.options.get("deepcad_dir") or ASSETS_DIR).resolve()
+            draws = self._draws = PartDraws(directory, level, self.split, self.slot)
+        return draws
 
     def _build_stack_item(self, rng: np.random.Generator) -> Draft:
         p = self.params(0)

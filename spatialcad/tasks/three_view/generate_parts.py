@@ -14,41 +14,42 @@ left alone, the answer is the option most like the others (every wrong option is
 of it).  Two target ranks for the answer are drawn uniformly, its thumbnail distance to
 the reference panels and its summed distance to the other options (what the shortcut
 audit measures, :mod:`spatialcad.render.thumbnails`), and the option set is drawn among
-those giving the answer exactly these ranks (parts are redrawn under the same target when
-none does).  Levels pick parts by face
-count: simple parts at level 1, more faces and hidden lines above.
+those giving the answer exactly these ranks (other rotations, then other parts, are
+tried under the same target when none does).
+
+Parts come from the folder's index (spatialcad/cad/part_index.py): levels pick parts by
+face count (simple parts at level 1, more faces and hidden lines above) among those whose
+views are legible (``render/legibility.py``), and items of a run take distinct parts
+(:class:`PartDraws`).  A part that cannot make the item, for whatever reason, is skipped
+and counted by reason (``Draft.skipped``, ``Reject.skipped``: the run's summary).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import hashlib
+from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations, islice
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
+from spatialcad.cad.part_index import IndexEntry, part_index
 from spatialcad.cad.part_views import part_edges, part_triangles, part_view
-from spatialcad.cad.parts import (
-    ASSETS_DIR,
-    PartEntry,
-    cached_part,
-    catalogue,
-    part_sha256,
-    portable,
-)
+from spatialcad.cad.parts import cached_part, portable
 from spatialcad.derived import key_hash
 from spatialcad.geometry import line_drawing as ld
 from spatialcad.geometry.drawing_edits import TRANSFORMS
 from spatialcad.geometry.line_drawing import LineDrawing
 from spatialcad.geometry.rotations import proper_rotations
+from spatialcad.render import legibility
 from spatialcad.render.camera import VIEWS
 from spatialcad.render.engineering import draw_isometric, draw_view, view_scale
 from spatialcad.render.thumbnails import balanced_set, random_target
 from spatialcad.splits import split_of
-from spatialcad.tasks.base import Draft, Option, Panel, Reject
+from spatialcad.tasks.base import Draft, ItemSlot, Option, Panel, Reject
 from spatialcad.tasks.three_view.spec import (
     PRINCIPAL,
     PartFile,
@@ -62,6 +63,7 @@ from spatialcad.tasks.three_view.spec import (
 # face-count bands of the levels (inclusive); the last band serves every higher level
 FACE_BANDS = ((1, 14), (15, 20), (21, 10**6))
 PART_DRAWS = 12  # parts tried for one item's similarity-rank target
+ROTATION_DRAWS = 8  # rotations of a part tried for it
 DELETIONS_FROM_ANSWER = 4  # line deletions offered as wrong options, from the answer
 DELETIONS_FROM_EDIT = 1  # and from each turned / flipped / other view
 MIN_DIFF_PX = 16.0  # line length (px) one drawing must have and the other lack
@@ -107,55 +109,139 @@ class Candidate:
     what: str  # what it draws, e.g. "the left view flipped left-right"
 
 
-@lru_cache(maxsize=1024)
-def part_split(path: Path) -> str:
+class PartSkipped(Exception):
+    """The part drawn cannot make this item; ``reason`` is its short name in the summary."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+
+
+# what the geometry of an odd part may raise while its item is made (FreeCAD's errors
+# are RuntimeErrors): the part is skipped, the run goes on
+PART_ERRORS = (ValueError, RuntimeError, ArithmeticError, LookupError)
+
+
+def part_split(entry: IndexEntry) -> str:
     """The split a part belongs to (every item on it is one scene: spatialcad/splits.py)."""
-    return split_of(key_hash("three_view", part_scene_key(part_sha256(path))))
+    return split_of(key_hash("three_view", part_scene_key(entry.sha256)))
 
 
-def pick_part(directory: Path, level: int, rng: np.random.Generator,
-              split: str | None = None) -> tuple[PartEntry, Any]:
-    """A part of the level's face band (and of ``split``'s held-out share, if one is being
-    made): drawn from the index's face counts when known, else drawn blindly and rejected
-    when it falls outside the band."""
+def part_scale(extents: Sequence[float]) -> float:
+    """Pixels per mm of a part's views: thin parts drawn larger (:func:`view_scale`), with
+    a pixel to spare (curves are drawn as chords, a little inside their extent)."""
+    return view_scale(extents, legibility.MIN_VIEW_PX + 1.0)
+
+
+def legible_size(entry: IndexEntry) -> bool:
+    """Whether every view of the part is at least ``MIN_VIEW_PX`` across (each view shows
+    two of the box's extents)."""
+    return min(entry.extents) * part_scale(entry.extents) >= legibility.MIN_VIEW_PX + 1.0 - 1e-6
+
+
+@lru_cache(maxsize=32)
+def usable_parts(directory: Path, level: int) -> tuple[IndexEntry, ...]:
+    """The distinct parts (by content) of ``directory``'s index that a level can use: valid
+    solids in its face band whose views are all legible in size."""
     lo, hi = face_band(level)
-    entries = [e for e in catalogue(directory) if split is None or part_split(e.path) == split]
-    known = [e for e in entries if e.faces is not None and lo <= e.faces <= hi]
-    pool = known if known else [e for e in entries if e.faces is None]
-    if not pool:
-        raise Reject(f"no part in {directory} has {lo}-{hi} faces")
-    entry = pool[int(rng.integers(len(pool)))]
-    try:
-        shape = cached_part(entry.path)
-    except ValueError as exc:
-        raise Reject(f"part unusable: {exc}") from exc
-    faces = len(shape.Faces)
-    if not lo <= faces <= hi:
-        raise Reject(f"{entry.path.name} has {faces} faces, level {level} wants {lo}-{hi}")
-    return entry, shape
+    found: dict[str, IndexEntry] = {}
+    for e in part_index(directory):
+        if e.valid and lo <= e.faces <= hi and legible_size(e):
+            found.setdefault(e.sha256, e)
+    return tuple(found.values())
 
 
-def build_part_item(level: int, rng: np.random.Generator, directory: Path | None,
-                    split: str | None = None) -> Draft:
+def supply_line(directory: Path, levels: Sequence[int]) -> str:
+    """What ``directory`` holds for 3ViewProjection, e.g. for ``generate``'s output."""
+    index = part_index(directory)
+    valid = sum(e.valid for e in index)
+    per_level = ", ".join(f"level {lv} {len(usable_parts(directory, lv))}" for lv in levels)
+    return (f"parts in {directory}: {valid} of {len(index)} files build a valid solid; usable "
+            f"(face band, views at least {legibility.MIN_VIEW_PX:g} px): {per_level}")
+
+
+@dataclass
+class PartDraws:
+    """The parts one item tries, in turn.  The level's usable parts are put in an order
+    drawn from the run's seed; item i of a run of n takes the i-th, (i + n)-th, (i + 2n)-th
+    ... of them, so no two items of a run share a part while the folder holds enough (then
+    the draws go on at random).  Without a slot (an item built alone), parts are drawn at
+    random."""
+
+    directory: Path
+    level: int
+    split: str | None
+    slot: ItemSlot | None
+    tried: int = 0
+
+    def next(self, rng: np.random.Generator) -> IndexEntry:
+        pool = [e for e in usable_parts(self.directory, self.level)
+                if self.split is None or part_split(e) == self.split]
+        if not pool:
+            lo, hi = face_band(self.level)
+            raise Reject(f"no usable part in {self.directory} has {lo}-{hi} faces")
+        at = None if self.slot is None else self.slot.index + self.tried * self.slot.n
+        self.tried += 1
+        if at is None or at >= len(pool):
+            return pool[int(rng.integers(len(pool)))]
+        seed = self.slot.seed if self.slot else 0
+        return sorted(pool, key=lambda e: hashlib.sha256(
+            f"{seed}:{self.level}:{e.sha256}".encode()).digest())[at]
+
+
+def build_part_item(level: int, rng: np.random.Generator, draws: PartDraws) -> Draft:
     # Similarity ranks of the answer (to the reference, and summed to the other options),
     # drawn first and kept while parts are redrawn, so that they stay uniform.
     target = random_target(rng)
+    skipped: Counter[str] = Counter()
     for drawn in range(1, PART_DRAWS + 1):
-        item = _try_part(level, rng, (directory or ASSETS_DIR).resolve(), target, drawn, split)
-        if item is not None:
-            return item
-    raise Reject(f"no option set gave the answer the similarity ranks {target}")
+        entry = draws.next(rng)
+        path = draws.directory / entry.file
+        try:
+            item = _try_part(level, rng, path, entry, target, drawn)
+        except PartSkipped as exc:
+            skipped[exc.reason] += 1
+            continue
+        except PART_ERRORS as exc:
+            skipped[f"error ({type(exc).__name__})"] += 1
+            continue
+        item.skipped = dict(skipped)
+        return item
+    raise Reject(f"no part of {PART_DRAWS} drawn made an item with the answer's similarity "
+                 f"ranks {target}", skipped)
 
 
-def _try_part(level: int, rng: np.random.Generator, directory: Path, target: tuple[int, int],
-              drawn: int, split: str | None) -> Draft | None:
-    """An item on a part drawn from ``directory``, the ``drawn``-th tried, or None when no
-    option set gives the answer the similarity ranks ``target``."""
-    entry, part = pick_part(directory, level, rng, split)
-    rotation = proper_rotations()[int(rng.integers(24))]
+def _try_part(level: int, rng: np.random.Generator, path: Path, entry: IndexEntry,
+              target: tuple[int, int], drawn: int) -> Draft:
+    """An item on the part in ``path``, the ``drawn``-th tried, turned by one of up to
+    ``ROTATION_DRAWS`` rotations; :class:`PartSkipped` when its views are not legible or
+    none of those gives an option set whose answer has the similarity ranks ``target``."""
+    part = cached_part(path)
+    box = part.BoundBox
+    extents = (box.XLength, box.YLength, box.ZLength)
+    scale, deflection = part_scale(extents), DEFLECTION * max(extents)
+    # the six axis views of every rotation are these six drawings turned in their plane
+    for v in VIEWS:
+        if v != "isometric" and (problem := legibility.view_problem(
+                part_view(path, np.eye(3), *VIEWS[v].basis()[:2], deflection), scale)):
+            raise PartSkipped(problem[0], f"{path.name}, {v} view: {problem[1]}")
+    skipped: PartSkipped | None = None
+    for turn in rng.permutation(24)[:ROTATION_DRAWS]:
+        try:
+            return _item(rng, path, entry, proper_rotations()[int(turn)], scale, deflection,
+                         target, drawn)
+        except PartSkipped as exc:
+            skipped = exc
+    assert skipped is not None
+    raise skipped
+
+
+def _item(rng: np.random.Generator, path: Path, entry: IndexEntry, rotation: np.ndarray,
+          scale: float, deflection: float, target: tuple[int, int], drawn: int) -> Draft:
+    """The item on the part in ``path`` turned by ``rotation``, or :class:`PartSkipped`."""
+    part = cached_part(path)
     largest = max(part.BoundBox.XLength, part.BoundBox.YLength, part.BoundBox.ZLength)
-    scale, deflection = view_scale(largest), DEFLECTION * largest
-    views = {v: part_view(entry.path, rotation, *VIEWS[v].basis()[:2], deflection)
+    views = {v: part_view(path, rotation, *VIEWS[v].basis()[:2], deflection)
              for v in VIEWS if v != "isometric"}
     areas = {v: ld.outline(views[v], deflection).area for v in PRINCIPAL}
     first = max(PRINCIPAL, key=lambda v: (areas[v], -PRINCIPAL.index(v)))
@@ -166,8 +252,11 @@ def _try_part(level: int, rng: np.random.Generator, directory: Path, target: tup
     answer = Candidate("correct_view", PartOption(asked), f"It is {view_words(asked)}.",
                        f"the {asked} view")
     pool, inks = _wrong_options(answer, views, (first, second), scale, deflection, rng)
-    vertices, triangles = part_triangles(entry.path, rotation, 0.01 * largest)
-    edges = part_edges(entry.path, rotation, deflection)
+    if len({c.operator for c, _ in pool}) < 2 or len(pool) < 3:
+        raise PartSkipped("too few wrong options", f"{path.name}: {len(pool)} drawings "
+                          "differ from the answer")
+    vertices, triangles = part_triangles(path, rotation, 0.01 * largest)
+    edges = part_edges(path, rotation, deflection)
     reference = [Panel(draw_isometric(vertices, triangles, edges), "Isometric view")]
     reference += [Panel(draw_view(views[v], scale), f"{v.capitalize()} view")
                   for v in (first, second)]
@@ -180,13 +269,14 @@ def _try_part(level: int, rng: np.random.Generator, directory: Path, target: tup
 
     picked = balanced_set(images[0], [p.image for p in reference], images[1:], target, rng, accept)
     if picked is None:
-        return None
+        raise PartSkipped("no option set with the drawn similarity ranks",
+                          f"{path.name}: ranks {target}")
     chosen = [(answer, images[0]), *((pool[i][0], images[1 + i]) for i in picked)]
     options = [Option(is_answer=i == 0, operator=c.operator, explanation=c.explanation,
                       image=image, data=c.data.to_json()) for i, (c, image) in enumerate(chosen)]
     spec = PartSpec(
-        part=PartFile(name=entry.path.stem, file=portable(entry.path),
-                      sha256=part_sha256(entry.path), faces=len(part.Faces)),
+        part=PartFile(name=path.stem, file=portable(path), sha256=entry.sha256,
+                      faces=len(part.Faces)),
         rotation=rotation.tolist(),
         reference_views=["isometric", first, second],
         asked_view=asked,

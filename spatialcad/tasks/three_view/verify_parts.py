@@ -9,7 +9,8 @@ rotation.  Proves, on the composite image:
   the outer outline of the tessellated part seen from the asked side (found without
   TechDraw); the same for the reference views;
 * every wrong option differs from the answer, as read from the image, by at least
-  ``MIN_DIFF_PIXELS`` dark pixels lying farther than ``SAME_LINE_PX`` from the other's lines.
+  ``MIN_DIFF_PIXELS`` dark pixels lying farther than ``SAME_LINE_PX`` from the other's lines;
+* every drawing panel's lines span at least ``legibility.MIN_VIEW_PX`` both ways.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import numpy as np
 from spatialcad.cad.part_views import part_triangles, part_view
 from spatialcad.cad.parts import cached_part, part_sha256, resolve
 from spatialcad.cad.projection import turned
+from spatialcad.render import legibility
 from spatialcad.render.camera import VIEWS
 from spatialcad.render.engineering import draw_view
 from spatialcad.render.mesh import solid_mesh
@@ -114,6 +116,7 @@ def verify_part(record: dict[str, Any], image: np.ndarray, spec: PartSpec) -> li
     failures = []
 
     def check_panel(panel: np.ndarray, recipe: PartOption, what: str) -> None:
+        failures.extend(legibility.panel_failures(what, dark(panel)))
         expected = draw_view(recipe.drawing(views), scale)
         if panel.shape != expected.shape:
             failures.append(f"{what}: panel is {panel.shape[:2]}, its drawing {expected.shape[:2]}")

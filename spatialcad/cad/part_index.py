@@ -1,0 +1,131 @@
+"""An index of a folder of part files: per file its SHA-256, whether it builds a valid
+solid (and why not), its face count and bounding box.
+
+Tasks draw parts from the index instead of loading files blindly: a raw DeepCAD folder
+holds parts of every size, and a level wants a few of them.  The index is built on first
+use (loading every file once, ~60 ms a DeepCAD file) and stored as JSON in the disk cache
+(spatialcad/cad/disk_cache.py, ``<cache dir>/part-index/``), named by the folder's path
+and the reader's code; a later run reuses the entries of files whose size and modification
+time, or else SHA-256, are unchanged, and reads only new or changed files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import tempfile
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from spatialcad.cad import deepcad, disk_cache, parts, step_io
+from spatialcad.cad.deepcad import bbox_of
+from spatialcad.cad.parts import list_parts, load_noting, part_sha256
+
+KIND = "part-index"
+
+
+@dataclass(frozen=True)
+class IndexEntry:
+    """One part file of an indexed folder."""
+
+    file: str  # relative to the folder, with / separators
+    sha256: str
+    size: int  # bytes, and
+    mtime_ns: int  # modification time when indexed: an unchanged file is not read again
+    faces: int = 0
+    bbox: tuple[float, ...] = ()  # min x, y, z, max x, y, z (mm); () when not valid
+    error: str | None = None  # why the file gives no valid solid; None when it does
+    warnings: tuple[str, ...] = ()  # features the reader left out
+
+    @property
+    def valid(self) -> bool:
+        return self.error is None
+
+    @property
+    def extents(self) -> tuple[float, float, float]:
+        """The bounding box's x, y and z lengths (mm)."""
+        b = self.bbox
+        return (b[3] - b[0], b[4] - b[1], b[5] - b[2])
+
+
+def _entry(root: Path, path: Path, sha: str) -> IndexEntry:
+    stat = path.stat()
+    base = IndexEntry(path.relative_to(root).as_posix(), sha, stat.st_size, stat.st_mtime_ns)
+    try:
+        shape, warnings = load_noting(path)
+    except ValueError as exc:  # DeepCADError, StepError
+        return IndexEntry(**{**asdict(base), "error": str(exc)})
+    if not shape.isValid() or not shape.Solids:
+        return IndexEntry(**{**asdict(base), "error": f"{path.name}: not a valid solid"})
+    return IndexEntry(**{**asdict(base), "faces": len(shape.Faces), "bbox": bbox_of(shape),
+                         "warnings": warnings})
+
+
+@lru_cache(maxsize=1)
+def _code() -> str:
+    return disk_cache.code_key(deepcad, step_io, parts, sys.modules[__name__])
+
+
+def _index_file(root: Path) -> Path | None:
+    cache = disk_cache.cache_dir()
+    if cache is None:
+        return None
+    name = hashlib.sha256(str(root).encode()).hexdigest()[:24]
+    return cache / KIND / f"{name}-{_code()}.json"
+
+
+def _read(file: Path | None) -> dict[str, IndexEntry]:
+    if file is None:
+        return {}
+    try:
+        rows = json.loads(file.read_text())
+        return {r["file"]: IndexEntry(**{**r, "bbox": tuple(r["bbox"]),
+                                         "warnings": tuple(r["warnings"])}) for r in rows}
+    except (OSError, ValueError, TypeError, KeyError):
+        return {}  # absent or damaged: built again
+
+
+def _write(file: Path, entries: tuple[IndexEntry, ...]) -> None:
+    """Write atomically; an unwritable cache is no error."""
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=file.parent, suffix=".tmp")
+        with os.fdopen(fd, "w") as f:
+            json.dump([asdict(e) for e in entries], f)
+        os.replace(tmp, file)
+    except OSError:
+        pass
+
+
+@lru_cache(maxsize=8)
+def part_index(directory: Path) -> tuple[IndexEntry, ...]:
+    """The index of the part files of ``directory`` (an absolute path; one file per part as
+    :func:`spatialcad.cad.parts.list_parts` finds them), in their order; ``ValueError`` when
+    it holds no part file."""
+    files = list_parts(directory)
+    if not files:
+        raise ValueError(f"{directory}: no part files (.json, .step, .stp) found")
+    store = _index_file(directory)
+    old = _read(store)
+    by_sha = {e.sha256: e for e in old.values()}
+    entries = []
+    for path in files:
+        rel = path.relative_to(directory).as_posix()
+        stat = path.stat()
+        known = old.get(rel)
+        if known and (known.size, known.mtime_ns) == (stat.st_size, stat.st_mtime_ns):
+            entries.append(known)
+            continue
+        sha = part_sha256(path)
+        same = by_sha.get(sha)
+        entries.append(IndexEntry(**{**asdict(same), "file": rel, "size": stat.st_size,
+                                     "mtime_ns": stat.st_mtime_ns}) if same
+                       else _entry(directory, path, sha))
+    result = tuple(entries)
+    if store is not None and result != tuple(old.get(e.file) for e in result):
+        _write(store, result)
+    return result
+

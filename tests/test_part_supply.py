@@ -1,0 +1,132 @@
+"""Parts for 3ViewProjection from a folder of real DeepCAD files: the folder's index (built
+once into the cache and reused), usable parts per level, distinct parts per run, and parts
+that cannot make an item skipped and counted, never ending the run."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import deepcad_samples
+
+from spatialcad.cad import disk_cache, part_index
+from spatialcad.cad.parts import ASSETS_DIR, part_sha256
+from spatialcad.render import legibility
+from spatialcad.tasks.base import ItemSlot
+from spatialcad.tasks.three_view import generate_parts as gp
+
+SAMPLES = deepcad_samples()
+CASES = SAMPLES.parent / "deepcad-cases"
+GOOD = ("l_bracket", "hinge_leaf", "stepped_block")  # bundled level-1 parts
+
+
+def cases() -> Path:
+    if not CASES.is_dir():
+        pytest.fail(f"DeepCAD cases folder missing: {CASES} (the tests need it)")
+    return CASES
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch) -> Path:
+    monkeypatch.setenv(disk_cache.CACHE_ENV, str(tmp_path / "cache"))
+    part_index.part_index.cache_clear()
+    gp.usable_parts.cache_clear()
+    yield tmp_path / "cache"
+    part_index.part_index.cache_clear()
+    gp.usable_parts.cache_clear()
+
+
+def test_index_of_the_cases(cache):
+    entries = {e.file: e for e in part_index.part_index(cases())}
+    assert sorted(entries) == ["00011581.json", "00013630.json", "00015442.json",
+                               "00017383.json", "00018099.json"]
+    assert "no extrude" in entries["00015442.json"].error
+    for e in entries.values():
+        assert e.sha256 == part_sha256(cases() / e.file)
+    cylinder = entries["00018099.json"]
+    assert cylinder.valid and cylinder.faces == 3
+    assert cylinder.bbox == pytest.approx((-12.5, -12.5, 0, 12.5, 12.5, 250), abs=1e-6)
+    # the 16 m x 3 m x 10 mm plate: its edge-on views would be 0.3 px high
+    assert not gp.legible_size(entries["00011581.json"])
+    # the cylinder (10:1) is drawn larger than PART_PX, so that its end view is legible
+    assert gp.legible_size(cylinder)
+    assert min(cylinder.extents) * gp.part_scale(cylinder.extents) >= legibility.MIN_VIEW_PX
+    usable = [e.file for e in gp.usable_parts(cases(), 1)]
+    assert usable == ["00013630.json", "00017383.json", "00018099.json"]
+
+
+def test_index_is_stored_once_and_reused(cache, tmp_path, monkeypatch):
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    for name in ("00010414.json", "00010560.json", "00014060.json"):
+        shutil.copy(SAMPLES / name, folder / name)
+    first = part_index.part_index(folder.resolve())
+    (store,) = (cache / part_index.KIND).glob("*.json")
+    assert [e["file"] for e in json.loads(store.read_text())] == [e.file for e in first]
+    part_index.part_index.cache_clear()
+    read: list[Path] = []
+    real = part_index._entry
+
+    def counting(root: Path, path: Path, sha: str) -> part_index.IndexEntry:
+        read.append(path)
+        return real(root, path, sha)
+
+    monkeypatch.setattr(part_index, "_entry", counting)
+    assert part_index.part_index(folder.resolve()) == first and not read  # reused
+    shutil.copy(SAMPLES / "00010008.json", folder / "00010560.json")  # content changed
+    part_index.part_index.cache_clear()
+    again = part_index.part_index(folder.resolve())
+    assert read == [folder.resolve() / "00010560.json"]
+    assert again[1].sha256 == part_sha256(SAMPLES / "00010008.json") != first[1].sha256
+
+
+def test_items_of_a_run_draw_distinct_parts_while_there_are_enough(cache):
+    usable = gp.usable_parts(ASSETS_DIR, 1)
+    n = len(usable) // 2
+
+    def drawn(index: int, count: int, seed: int = 5) -> list[str]:
+        draws = gp.PartDraws(ASSETS_DIR, 1, None, ItemSlot(index, n, seed))
+        rng = np.random.default_rng(index)
+        return [draws.next(rng).sha256 for _ in range(count)]
+
+    firsts = [drawn(i, 2) for i in range(n)]
+    everything = [sha for pair in firsts for sha in pair]
+    assert len(set(everything)) == len(everything) == 2 * n  # no part shared by two items
+    assert drawn(0, 2, seed=6) != firsts[0]  # another run seed, another order
+    assert len(drawn(0, 5)) == 5  # past the item's share: drawn at random, no error
+
+
+def test_unusable_parts_are_skipped_counted_and_the_run_goes_on(cache, tmp_path, spatialcad):
+    """The cases hold a plain cylinder (one circle in a view), a plate whose side views are
+    a line, a file of sketches only: a run from them and three bundled parts ends with its
+    items made (exit 0), from distinct parts, and counts what it skipped."""
+    folder = tmp_path / "parts"
+    shutil.copytree(cases(), folder, ignore=shutil.ignore_patterns("*.md"))
+    for name in GOOD:
+        shutil.copy(ASSETS_DIR / f"{name}.step", folder / f"{name}.step")
+    out = tmp_path / "bench"
+    code, stdout, err = spatialcad("generate", "--task", "three_view", "--level", 1, "--n", 3,
+                                   "--seed", 4, "--out", out, "--deepcad-dir", folder)
+    assert code == 0, err
+    assert (f"parts in {folder.resolve()}: 7 of 8 files build a valid solid; usable (face "
+            "band, views at least 40 px): level 1 6") in stdout
+    records = json.loads((out / "benchmark.json").read_text())
+    assert len({r["spec"]["part"]["sha256"] for r in records}) == 3
+    assert spatialcad("verify", out)[0] == 0
+    assert stdout.splitlines()[-1] == ("skipped 1 inputs that could not make an item: hidden "
+                                       "line under 14 px 1")
+
+
+def test_a_part_that_cannot_make_the_item_is_skipped_with_its_reason(cache):
+    """00013630 has a hidden line 5.7 px long (a stub that reads as solid): skipped, the
+    next part drawn makes the item, and the draft says what was skipped."""
+    entries = {e.file: e for e in gp.usable_parts(cases(), 1)}
+    queue = [entries["00013630.json"], entries["00017383.json"]]
+    draws = gp.PartDraws(cases(), 1, None, None)
+    draws.next = lambda rng: queue.pop(0)  # type: ignore[method-assign]
+    draft = gp.build_part_item(1, np.random.default_rng(0), draws)
+    assert draft.spec["part"]["name"] == "00017383"
+    assert draft.skipped == {f"hidden line under {legibility.MIN_HIDDEN_PX:g} px": 1}
