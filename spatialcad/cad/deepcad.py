@@ -49,6 +49,7 @@ import numpy as np
 
 from spatialcad import freecad_env
 from spatialcad.cad.step_io import solids_of
+from spatialcad.geometry import exact
 
 M_TO_MM = 1000.0
 TOL_MM = 1e-3  # curve ends closer than this are the same point
@@ -119,12 +120,12 @@ def _frame(sketch: dict, where: str) -> Frame:
     axes = []
     for key in ("x_axis", "y_axis", "z_axis"):
         a = _vec(t, key, where)
-        n = float(np.linalg.norm(a))
+        n = exact.norm(a)
         if n < 1e-9:
             raise DeepCADError(f"{where}: {key} is a zero vector")
         axes.append(a / n)
     x, y, z = axes
-    if abs(x @ y) > 1e-3 or abs(x @ z) > 1e-3 or abs(y @ z) > 1e-3:
+    if max(abs(exact.dot(x, y)), abs(exact.dot(x, z)), abs(exact.dot(y, z))) > 1e-3:
         raise DeepCADError(f"{where}: axes are not perpendicular")
     return Frame(_vec(t, "origin", where) * M_TO_MM, x, y, z)
 
@@ -160,7 +161,7 @@ class _Seg:
             r = (b if at_end else a) - self.center
             ccw = _cross(m - a, b - m) > 0
             d = np.array([-r[1], r[0]]) if ccw else np.array([r[1], -r[0]])
-        return d / np.linalg.norm(d)
+        return d / exact.norm(d)
 
 
 @dataclass(frozen=True)
@@ -190,12 +191,12 @@ def _arc(c: dict, where: str) -> _Seg:
     radius = _num(c, "radius", where) * M_TO_MM
     a0, a1 = _num(c, "start_angle", where), _num(c, "end_angle", where)
     ref = _vec(c, "reference_vector", where)[:2]
-    if radius < TOL_MM or np.linalg.norm(ref) < 1e-9:
+    if radius < TOL_MM or exact.norm(ref) < 1e-9:
         raise DeepCADError(f"{where}: degenerate arc (radius {radius:g} mm)")
-    ref = ref / np.linalg.norm(ref)
+    ref = ref / exact.norm(ref)
     ends = [center + radius * _rotate(ref, a) for a in (a0, a1)]
-    gap = min(max(np.linalg.norm(ends[0] - start), np.linalg.norm(ends[1] - end)),
-              max(np.linalg.norm(ends[0] - end), np.linalg.norm(ends[1] - start)))
+    gap = min(max(exact.norm(ends[0] - start), exact.norm(ends[1] - end)),
+              max(exact.norm(ends[0] - end), exact.norm(ends[1] - start)))
     if gap > max(10 * TOL_MM, 0.01 * radius):
         raise DeepCADError(f"{where}: arc angles and end points disagree by {gap:.3g} mm")
     mid = center + radius * _rotate(ref, 0.5 * (a0 + a1))
@@ -207,7 +208,7 @@ def _curve(c: Any, where: str) -> _Seg | _Ring | None:
     kind = _get(c, "type", where)
     if kind == "Line3D":
         a, b = _local(c, "start_point", where), _local(c, "end_point", where)
-        return None if np.linalg.norm(b - a) < TOL_MM else _Seg((a, b))
+        return None if exact.norm(b - a) < TOL_MM else _Seg((a, b))
     if kind == "Arc3D":
         return _arc(c, where)
     if kind == "Circle3D":
@@ -224,19 +225,19 @@ def _chain(segs: list[_Seg], where: str) -> list[_Seg]:
     chain = [rest.pop(0)]
     while rest:
         tip = chain[-1].end
-        dists = [min(np.linalg.norm(s.start - tip), np.linalg.norm(s.end - tip)) for s in rest]
+        dists = [min(exact.norm(s.start - tip), exact.norm(s.end - tip)) for s in rest]
         k = int(np.argmin(dists))
         if dists[k] > TOL_MM:
-            if np.linalg.norm(tip - chain[0].start) <= TOL_MM:
+            if exact.norm(tip - chain[0].start) <= TOL_MM:
                 raise DeepCADError(f"{where}: curves form more than one closed chain")
             u, v = tip
             raise DeepCADError(f"{where}: profile does not close: open end at "
                                f"({u:.4g}, {v:.4g}) mm in the sketch plane")
         s = rest.pop(k)
-        if np.linalg.norm(s.start - tip) > np.linalg.norm(s.end - tip):
+        if exact.norm(s.start - tip) > exact.norm(s.end - tip):
             s = s.reversed()
         chain.append(s.with_ends(tip, s.end))
-    gap = float(np.linalg.norm(chain[-1].end - chain[0].start))
+    gap = exact.norm(chain[-1].end - chain[0].start)
     if gap > TOL_MM:
         u, v = chain[-1].end
         raise DeepCADError(f"{where}: profile does not close: gap of {gap:.4g} mm at "
@@ -252,11 +253,11 @@ def _settle_half_circles(chain: list[_Seg]) -> list[_Seg]:
             continue
         assert seg.center is not None
         a, m, b = seg.points
-        bulge = (m - seg.center) / np.linalg.norm(m - seg.center)
+        bulge = (m - seg.center) / exact.norm(m - seg.center)
         t_in = chain[i - 1].tangent(at_end=True)
         t_out = chain[(i + 1) % len(chain)].tangent(at_end=False)
         # leaving a, a half circle heads along its bulge; arriving at b, against it
-        if float(t_in @ bulge - t_out @ bulge) < -0.1:
+        if exact.dot(t_in, bulge) - exact.dot(t_out, bulge) < -0.1:
             chain[i] = replace(seg, points=(a, 2.0 * seg.center - m, b))
     return chain
 
