@@ -3,7 +3,7 @@ ring gears, pulleys and belts, racks, drums with a rope and a weight, axles, par
 and motion arrows.
 
 ``front`` drawings look along -z; ``oblique`` ones are cabinet projections (depth z drawn
-at half length towards the lower left), so that parts on one axle at different depths and
+at 0.6 of its length towards the lower left), so that parts on one axle at different depths and
 gears in a horizontal plane show.  Drawn at ``SUPER`` times the size with OpenCV's
 anti-aliased fixed-point primitives and reduced by area averaging.  :func:`part_masks`
 gives each part's silhouette (and each belt's and rope's) at the panel's size, which the
@@ -35,7 +35,7 @@ MAX_MESH_PX = 1.5  # parts in mesh are drawn at most this far apart
 MAX_MESH_OVERLAP_PX = 30  # and gears of one plane in mesh share at most this many pixels
 LABEL_SCALE = 0.6
 LABEL_PX = 12  # the least height of a label's glyph
-OBLIQUE = (-0.5 * math.cos(math.radians(35)), -0.5 * math.sin(math.radians(35)))
+OBLIQUE = (-0.6 * math.cos(math.radians(45)), -0.6 * math.sin(math.radians(45)))
 INK: Colour = (40, 40, 40)
 Links = Sequence[tuple[str, str, str]]  # (kind, a, b)
 

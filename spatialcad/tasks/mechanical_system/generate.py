@@ -48,6 +48,7 @@ from spatialcad.tasks.mechanical_system.spec import (
 LABELS = "EFGHJKLMNPQRSTUVWXYZ"  # part names: never an option letter A-D, nor I or O
 DEPTH = 10.0  # modules between the two depths of parts on one axle
 CLEAR = 1.6  # modules between parts that do not touch
+NESTED = 2.0  # modules by which a part on an axle is smaller than the one behind it
 GROW_TRIES = 60
 BUILD_TRIES = 40
 FAST_MARGIN = Fraction(6, 5)  # the fastest (slowest) part beats the next by this ratio
@@ -219,12 +220,16 @@ def _compound(b: Build, p: Part, rng: np.random.Generator) -> bool:
     c = (p.centre[0], p.centre[1], z)
     if rng.integers(2):
         n = _gear_teeth(rng)
-        if abs(n / 2 - p.radius) < 2:
-            return False
         new = Part(name, "gear", p.shaft, c, Z, n / 2, n)
     else:
         new = Part(name, "pulley", p.shaft, c, Z, float(rng.integers(3, 8)))
-    return b.add([new], [_link("shaft", p, new)])
+    return _nested(p, new) and b.add([new], [_link("shaft", p, new)])
+
+
+def _nested(p: Part, q: Part) -> bool:
+    """Of two parts on one axle, the front one is the smaller (both show)."""
+    front, back = (p, q) if p.centre[2] > q.centre[2] else (q, p)
+    return front.outer <= back.outer - NESTED
 
 
 def _belt(b: Build, p: Part, rng: np.random.Generator) -> bool:
@@ -275,7 +280,9 @@ def _bevel(b: Build, p: Part, rng: np.random.Generator) -> bool:
     that stands on its top."""
     if not _front(p) or len(b.shaft_of(p)) > 1 or p.kind == "ring" or p.centre[2] != 0:
         return False
-    n1, n2 = _gear_teeth(rng, 10, 20), _gear_teeth(rng, 10, 20)
+    if p.teeth < 16:
+        return False
+    n1, n2 = _gear_teeth(rng, 10, p.teeth - 4), _gear_teeth(rng, 10, 20)
     r1, r2 = n1 / 2, n2 / 2
     x, y = p.centre[0], p.centre[1]
     first, second = b.new_name(), LABELS[len(b.parts) + 1]
@@ -304,7 +311,8 @@ def _hoist(b: Build, p: Part, rng: np.random.Generator) -> bool:
     wc = (wx, dc[1] - r - float(rng.uniform(7, 11)), z)
     one = Part(drum, "drum", p.shaft, dc, Z, r)
     two = Part(weight, "weight", -1, wc, (0.0, 1.0, 0.0), 1.8)
-    return b.add([one, two], [_link("shaft", p, one), _link("rope", one, two)])
+    return _nested(p, one) and b.add([one, two], [_link("shaft", p, one),
+                                                  _link("rope", one, two)])
 
 
 def _jam(b: Build, rng: np.random.Generator) -> bool:
