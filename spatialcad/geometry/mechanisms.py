@@ -74,11 +74,11 @@ class Link:
 
 def plane_basis(axis: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
     """(e1, e2) of a turning part's plane, e1 x e2 = axis, for axes along x, y or z."""
-    a = np.asarray(axis, dtype=float)
-    k = int(np.argmax(np.abs(a)))
-    e1 = np.zeros(3)
+    k = max(range(3), key=lambda i: abs(float(axis[i])))
+    sign = 1.0 if float(axis[k]) > 0 else -1.0
+    e1, e2 = np.zeros(3), np.zeros(3)
     e1[(k + 1) % 3] = 1.0
-    e2 = np.cross(a, e1)
+    e2[(k + 2) % 3] = sign  # x y z cyclic: e_(k+1) x e_(k+2) = e_k
     return e1, e2
 
 
@@ -93,13 +93,10 @@ def tooth_outline(teeth: int, radius: float, phase: float, internal: bool = Fals
     half_root, half_tip = 0.29 * pitch, 0.16 * pitch
     if internal:
         half_root, half_tip = 0.21 * pitch, 0.12 * pitch
-    points = []
-    for k in range(teeth):
-        mid = phase + k * pitch
-        for a, r in ((mid - pitch / 2, root), (mid - half_root, root), (mid - half_tip, tip),
-                     (mid + half_tip, tip), (mid + half_root, root)):
-            points.append((r * math.cos(a), r * math.sin(a)))
-    return np.array(points)
+    mid = phase + pitch * np.arange(teeth)[:, None]
+    angles = mid + np.array([-pitch / 2, -half_root, -half_tip, half_tip, half_root])
+    radii = np.array([root, root, tip, tip, root])
+    return np.stack([radii * np.cos(angles), radii * np.sin(angles)], axis=2).reshape(-1, 2)
 
 
 def circle(radius: float, count: int = 48) -> np.ndarray:

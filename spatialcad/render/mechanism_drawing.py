@@ -12,6 +12,8 @@ verifier measures: parts that mesh touch, parts that do not are ``MIN_GAP_PX`` a
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -99,8 +101,9 @@ def rack_normal(part: Part) -> np.ndarray:
     return np.cross((0.0, 0.0, 1.0), np.asarray(part.axis, dtype=float))
 
 
+@functools.lru_cache(maxsize=512)
 def part_shapes(part: Part) -> list[Shape]:
-    """The outlines that draw ``part`` (back to front)."""
+    """The outlines that draw ``part`` (back to front); do not change them (remembered)."""
     fill = COLOURS[part.kind]
     if part.kind in ("gear", "bevel"):
         teeth = in_plane(part, mech.tooth_outline(part.teeth, part.radius, part.phase))
@@ -307,6 +310,23 @@ def label_box(fr: Frame, text: str, at: np.ndarray) -> tuple[int, int, int, int]
     return int(c[0, 0]) - side // 2, int(c[0, 1]) - side // 2, side, side
 
 
+def label_clashes(parts: Sequence[Part], links: Links, oblique: bool) -> list[str]:
+    """What keeps the labels from being read: too small a font, a label cut by the
+    drawing's edge, two labels overlapping."""
+    fr = frame(parts, links, oblique)
+    boxes = [label_box(fr, p.name, project(label_spot(p), oblique)) for p in parts]
+    out = [] if label_height() >= LABEL_PX else ["the labels are too small to read"]
+    for (x, y, w, h), p in zip(boxes, parts, strict=True):
+        if x < 0 or y < 0 or x + w > fr.size[0] or y + h > fr.size[1]:
+            out.append(f"label {p.name} is cut by the picture's edge")
+    for i, j in itertools.combinations(range(len(parts)), 2):
+        a, b = boxes[i], boxes[j]
+        if a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and \
+                b[1] < a[1] + a[3]:
+            out.append(f"labels {parts[i].name} and {parts[j].name} overlap")
+    return out
+
+
 def _label(img: np.ndarray, fr: Frame, text: str, at: np.ndarray) -> None:
     x, y, side, _ = label_box(fr, text, at)
     cv2.circle(img, (x + side // 2, y + side // 2), side // 2, WHITE, -1, cv2.LINE_AA)
@@ -345,9 +365,21 @@ def part_masks(parts: Sequence[Part], links: Links,
     return fr, {k: v.astype(bool) for k, v in masks.items()}
 
 
+def _box(mask: np.ndarray) -> tuple[int, int, int, int]:
+    ys, xs = np.nonzero(mask.any(axis=1))[0], np.nonzero(mask.any(axis=0))[0]
+    return int(xs[0]), int(ys[0]), int(xs[-1]) + 1, int(ys[-1]) + 1
+
+
 def mask_gap(a: np.ndarray, b: np.ndarray) -> float:
-    """The least pixel distance between two masks (0 where they overlap)."""
-    if (a & b).any():
+    """The least pixel distance between two masks (0 where they overlap), measured in the
+    window that holds both."""
+    if not a.any() or not b.any():
+        return math.inf
+    ba, bb = _box(a), _box(b)
+    x0, y0 = min(ba[0], bb[0]), min(ba[1], bb[1])
+    x1, y1 = max(ba[2], bb[2]), max(ba[3], bb[3])
+    wa, wb = a[y0:y1, x0:x1], b[y0:y1, x0:x1]
+    if (wa & wb).any():
         return 0.0
-    dist = cv2.distanceTransform((~a).astype(np.uint8), cv2.DIST_L2, 5)
-    return float(dist[b].min()) if b.any() else math.inf
+    dist = cv2.distanceTransform((~wa).astype(np.uint8), cv2.DIST_L2, 5)
+    return float(dist[wb].min())

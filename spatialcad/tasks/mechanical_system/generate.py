@@ -476,8 +476,11 @@ def _item(b: Build, parts: list[Part], speeds: dict[str, Fraction] | None, kind:
         answer_word = asked[0]
     spec = Spec(parts=spec_parts, links=links, driver=driver.name, driver_sense=sense,
                 oblique=b.oblique, question=kind, asked=asked, open_answer=answer_word)
+    drawn = [(lk.kind, lk.a, lk.b) for lk in b.links]
     try:
-        picture = md.draw(parts, [(lk.kind, lk.a, lk.b) for lk in b.links], b.oblique,
+        if md.label_clashes(parts, drawn, b.oblique):
+            return None
+        picture = md.draw(parts, drawn, b.oblique,
                           {driver.name: 1 if sense == "counterclockwise" else -1})
     except md.TooLarge:
         return None

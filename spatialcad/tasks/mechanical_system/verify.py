@@ -288,7 +288,7 @@ def _picture_failures(spec: Spec, panel: np.ndarray) -> list[str]:
         failures.append("the driver's arrow shows the other sense" if other.shape ==
                         panel.shape and np.array_equal(other, panel) else
                         "the picture is not the drawing of the spec's mechanism")
-    fr, masks = md.part_masks(parts, links, spec.oblique)
+    _, masks = md.part_masks(parts, links, spec.oblique)
     meshed = {frozenset((lk.a, lk.b)) for lk in spec.links if lk.kind == "mesh"}
     for x, y in combinations(sorted(masks), 2):
         rule = _pair_rule(spec, x, y, meshed)
@@ -303,17 +303,7 @@ def _picture_failures(spec: Spec, panel: np.ndarray) -> list[str]:
             failures.append(f"the teeth of {x} and {y} overlap ({shared} px)")
         if not rule and gap < md.MIN_GAP_PX:
             failures.append(f"{x} and {y} do not touch but are drawn {gap:.1f} px apart")
-    boxes = [md.label_box(fr, p.name, md.project(md.label_spot(p), spec.oblique))
-             for p in parts]
-    if md.label_height() < md.LABEL_PX:
-        failures.append("the labels are too small to read")
-    for (x0, y0, w0, h0), p in zip(boxes, parts, strict=True):
-        if x0 < 0 or y0 < 0 or x0 + w0 > fr.size[0] or y0 + h0 > fr.size[1]:
-            failures.append(f"label {p.name} is cut by the picture's edge")
-    for (b0, p0), (b1, p1) in combinations(zip(boxes, parts, strict=True), 2):
-        if b0[0] < b1[0] + b1[2] and b1[0] < b0[0] + b0[2] and b0[1] < b1[1] + b1[3] and \
-                b1[1] < b0[1] + b0[3]:
-            failures.append(f"labels {p0.name} and {p1.name} overlap")
+    failures += md.label_clashes(parts, links, spec.oblique)
     return failures
 
 
