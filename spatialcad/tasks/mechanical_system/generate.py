@@ -213,7 +213,7 @@ def _mesh(b: Build, p: Part, rng: np.random.Generator) -> bool:
 
 def _compound(b: Build, p: Part, rng: np.random.Generator) -> bool:
     """A gear or pulley fixed on ``p``'s axle at the other depth."""
-    if not _front(p) or len(b.shaft_of(p)) > 1 or p.kind == "ring":
+    if not _single(b, p):
         return False
     z = DEPTH - p.centre[2]
     name = b.new_name()
@@ -233,33 +233,66 @@ def _nested(p: Part, q: Part) -> bool:
 
 
 def _belt(b: Build, p: Part, rng: np.random.Generator) -> bool:
-    """A pulley belted (open or crossed) to pulley ``p``."""
-    if p.kind != "pulley" or any(lk.kind in ("belt", "crossed") and p.name in (lk.a, lk.b)
-                                 for lk in b.links):
+    """A pulley belted (open or crossed) to pulley ``p``, or to a new pulley on ``p``'s
+    axle at the other depth."""
+    new: list[Part] = []
+    if p.kind != "pulley":
+        if not _single(b, p):
+            return False
+        new.append(Part(b.new_name(), "pulley", p.shaft, (p.centre[0], p.centre[1],
+                                                          DEPTH - p.centre[2]),
+                        Z, float(rng.integers(3, 6))))
+        if not _nested(p, new[0]):
+            return False
+    elif any(lk.kind in ("belt", "crossed") and p.name in (lk.a, lk.b) for lk in b.links):
         return False
+    at = new[0] if new else p
     r = float(rng.integers(3, 8))
-    d = p.radius + r + float(rng.uniform(5, 12))
-    c = np.asarray(p.centre) + d * _unit(float(rng.uniform(0, 2 * math.pi)))
+    d = at.radius + r + float(rng.uniform(5, 12))
+    c = np.asarray(at.centre) + d * _unit(float(rng.uniform(0, 2 * math.pi)))
     crossed = bool(rng.integers(2))
-    name = b.new_name()
+    if not _room(b, len(new) + 1):
+        return False
     b.shafts += 1
-    new = Part(name, "pulley", b.shafts, _vec(c), Z, r)
-    return b.add([new], [_link("crossed" if crossed else "belt", p, new)])
+    other = Part(LABELS[len(b.parts) + len(new)], "pulley", b.shafts, _vec(c), Z, r)
+    links = [_link("shaft", p, at)] if new else []
+    return b.add([*new, other], [*links, _link("crossed" if crossed else "belt", at, other)])
+
+
+def _single(b: Build, p: Part) -> bool:
+    """``p`` turns alone on an axle pointing at the viewer (another part may join it)."""
+    return _front(p) and len(b.shaft_of(p)) == 1 and p.kind != "ring"
+
+
+def _room(b: Build, count: int) -> bool:
+    return len(b.parts) + count <= len(LABELS)
 
 
 def _ring(b: Build, p: Part, rng: np.random.Generator) -> bool:
-    """A ring gear around gear ``p``, meshing it inside."""
-    if p.kind != "gear" or not _front(p) or any(lk.kind == "mesh" and p.name in (lk.a, lk.b)
-                                                for lk in b.links):
+    """A ring gear around gear ``p`` (meshing it inside), or around a new gear on ``p``'s
+    axle at the other depth."""
+    new: list[Part] = []
+    if p.kind != "gear" or any(lk.kind == "mesh" and p.name in (lk.a, lk.b) for lk in b.links):
+        if not _single(b, p) or not _room(b, 2):
+            return False
+        n0 = _gear_teeth(rng, 10, 14)
+        new.append(Part(b.new_name(), "gear", p.shaft,
+                        (p.centre[0], p.centre[1], DEPTH - p.centre[2]), Z, n0 / 2, n0))
+        if not _nested(p, new[0]):
+            return False
+    elif not _front(p):
         return False
-    n = p.teeth + _gear_teeth(rng, 8, 14)
+    pinion = new[0] if new else p
+    n = pinion.teeth + _gear_teeth(rng, 8, 14)
     u = _unit(float(rng.uniform(0, 2 * math.pi)))
-    c = np.asarray(p.centre) - (n / 2 - p.radius) * u
-    name = b.new_name()
+    c = np.asarray(pinion.centre) - (n / 2 - pinion.radius) * u
+    name = LABELS[len(b.parts) + len(new)]
     b.shafts += 1
-    new = Part(name, "ring", b.shafts, _vec(c), Z, n / 2, n)
-    contact = _vec(np.asarray(p.centre) + p.radius * u)
-    return b.add([new], [_link("mesh", p, new)], {(p.name, name): contact})
+    ring = Part(name, "ring", b.shafts, _vec(c), Z, n / 2, n)
+    contact = _vec(np.asarray(pinion.centre) + pinion.radius * u)
+    links = [_link("shaft", p, pinion)] if new else []
+    return b.add([*new, ring], [*links, _link("mesh", pinion, ring)],
+                 {(pinion.name, name): contact})
 
 
 def _rack(b: Build, p: Part, rng: np.random.Generator) -> bool:
@@ -278,7 +311,7 @@ def _rack(b: Build, p: Part, rng: np.random.Generator) -> bool:
 def _bevel(b: Build, p: Part, rng: np.random.Generator) -> bool:
     """A bevel gear on ``p``'s axle in front of it, meshing a bevel gear on a vertical axle
     that stands on its top."""
-    if not _front(p) or len(b.shaft_of(p)) > 1 or p.kind == "ring" or p.centre[2] != 0:
+    if not _single(b, p) or p.centre[2] != 0:
         return False
     if p.teeth < 16:
         return False
@@ -298,7 +331,7 @@ def _bevel(b: Build, p: Part, rng: np.random.Generator) -> bool:
 
 def _hoist(b: Build, p: Part, rng: np.random.Generator) -> bool:
     """A drum on ``p``'s axle at the other depth, its rope lifting a weight."""
-    if not _front(p) or len(b.shaft_of(p)) > 1 or p.kind == "ring":
+    if not _single(b, p):
         return False
     r = float(rng.integers(3, 6))
     right = bool(rng.integers(2))
@@ -407,23 +440,27 @@ def _part_spec(p: Part) -> PartSpec:
 class Generator(base.Generator):
     def params(self, level: int) -> dict[str, Any]:
         """L0: three gears, front view; L1: four to six parts with axles of two parts,
-        belts, rings and racks, oblique; from L2 bevel pairs and hoists too, and one part
-        more a level."""
+        belts, rings and racks (one of them drawn to be in every item), oblique; from L2 a
+        bevel pair in every item, hoists too, and one part more a level."""
         if level == 0:
-            return {"parts": 3, "modules": ["mesh"], "needs": [], "oblique": False,
-                    "fastest": False}
+            return {"parts": 3, "modules": ["mesh"], "needs": [], "one_of": [],
+                    "oblique": False, "fastest": False}
         if level == 1:
             return {"parts": [4, 5, 6], "modules": ["mesh", "compound", "belt", "ring", "rack",
                                                     "mesh"],
-                    "needs": [], "oblique": True, "fastest": True}
+                    "needs": [], "one_of": ["belt", "ring", "rack", "compound"],
+                    "oblique": True, "fastest": True}
         return {"parts": min(len(LABELS) - 2, 5 + level),
                 "modules": ["mesh", "compound", "belt", "ring", "rack", "hoist", "mesh"],
-                "needs": ["bevel"], "oblique": True, "fastest": True}
+                "needs": ["bevel"], "one_of": ["hoist", "belt", "ring", "rack"],
+                "oblique": True, "fastest": True}
 
     def build(self, level: int, rng: np.random.Generator) -> Draft:
         p = dict(self.params(level))
         if isinstance(p["parts"], list):
             p["parts"] = int(p["parts"][int(rng.integers(len(p["parts"])))])
+        if p["one_of"]:  # one module every item of the level shows, drawn
+            p["needs"] = [*p["needs"], p["one_of"][int(rng.integers(len(p["one_of"])))]]
         kind = "motion"
         if p["fastest"] and rng.integers(4) == 0:
             kind = "fastest" if rng.integers(2) else "slowest"
