@@ -49,7 +49,7 @@ LABELS = "EFGHJKLMNPQRSTUVWXYZ"  # part names: never an option letter A-D, nor I
 DEPTH = 10.0  # modules between the two depths of parts on one axle
 CLEAR = 1.6  # modules between parts that do not touch
 NESTED = 2.0  # modules by which a part on an axle is smaller than the one behind it
-GROW_TRIES = 60
+GROW_TRIES = 120
 BUILD_TRIES = 40
 FAST_MARGIN = Fraction(6, 5)  # the fastest (slowest) part beats the next by this ratio
 Z = (0.0, 0.0, 1.0)
@@ -390,9 +390,13 @@ def _grow(p: dict[str, Any], jammed: bool, rng: np.random.Generator) -> Build | 
     needs = list(p["needs"])
     kinds = list(p["modules"])
     for _ in range(GROW_TRIES):
-        if len(b.parts) >= p["parts"] - (1 if jammed else 0) and not needs:
+        full = len(b.parts) >= p["parts"] - (1 if jammed else 0)
+        if full and not needs:
             break
-        kind = needs[0] if needs and rng.integers(2) else kinds[int(rng.integers(len(kinds)))]
+        if needs and (full or rng.integers(2)):  # a full mechanism grows only what it needs
+            kind = needs[int(rng.integers(len(needs)))]
+        else:
+            kind = kinds[int(rng.integers(len(kinds)))]
         at = b.parts[int(rng.integers(len(b.parts)))]
         if MODULES[kind](b, at, rng) and kind in needs:
             needs.remove(kind)
