@@ -208,9 +208,11 @@ def label_spot(part: Part) -> np.ndarray:
     return c
 
 
-def _depth(shape_parts: Part) -> float:
-    return float(shape_parts.centre[2]) + (0.5 if shape_parts.kind == "bevel" and
-                                           abs(shape_parts.axis[1]) > 0.5 else 0.0)
+def _depth(part: Part) -> float:
+    """Where a part's outlines go in the drawing order: by depth, a gear on a vertical
+    axle (standing on another gear) after the parts of its depth."""
+    upright = part.kind == "bevel" and abs(part.axis[1]) > 0.5
+    return float(part.centre[2]) + (0.5 if upright else 0.0)
 
 
 @dataclass(frozen=True)
