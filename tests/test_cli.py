@@ -252,14 +252,15 @@ def test_verify_rejects_non_benchmark_dir(spatialcad, tmp_path):
     assert code == 2 and "benchmark.json" in err
 
 
-def test_tasks_lists_all_eleven(spatialcad):
+def test_tasks_lists_all_twelve(spatialcad):
     code, stdout, _ = spatialcad("tasks")
     assert code == 0
-    for name in ("rotation_2d", "cube_counting", "cross_section", "three_view", "block_moving"):
+    for name in ("rotation_2d", "cube_counting", "cross_section", "three_view", "block_moving",
+                 "mechanical_system"):
         assert name in stdout
     assert "CubeCounting" in stdout and "VisualPenetration" in stdout
     rows = {line.split()[0]: line for line in stdout.splitlines()[1:]}
-    assert len(rows) == 11
+    assert len(rows) == 12
     assert rows["arrow_moving"].endswith('yes    the end-state ("state") items')
     assert rows["cube_counting"].endswith("no     every item")
     assert rows["three_view"].endswith("no     none")

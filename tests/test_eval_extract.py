@@ -164,6 +164,19 @@ def test_open_answer_of_answer_words_and_numbers(response, ok):
     assert match_open(extract_open(response).value, BOARD) is ok
 
 
+@pytest.mark.parametrize(("response", "ok"), [
+    ("<answer>counterclockwise</answer>", True),
+    ("The answer is: gear F turns counter-clockwise.", True),
+    ("Answer: anticlockwise", True),
+    ("Answer: it turns counter clockwise", True),
+    ("Answer: clockwise", False),
+    ("Answer: clockwise or counterclockwise", False),
+])
+def test_open_answer_of_a_sense(response, ok):
+    """MechanicalSystem's senses are answer words, however "counterclockwise" is spelt."""
+    assert match_open(extract_open(response).value, "counterclockwise") is ok
+
+
 def test_counts_keep_the_number_rule():
     assert match_open("There are 12 holes.", "12")
     assert not match_open("There are 12 or 13 holes.", "12")

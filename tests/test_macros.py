@@ -435,8 +435,8 @@ def test_arrows_point_their_headings(close_new):
 
 def test_scene_errors(tmp_path, close_new):
     doc = FreeCAD.newDocument("errors")
-    with pytest.raises(ValueError, match="no scene for task 'MechanicalSystem'.*known tasks"):
-        item_scene.build_scene({**part_record(), "Task": "MechanicalSystem"}, doc)
+    with pytest.raises(ValueError, match="no scene for task 'PulleySystem'.*known tasks"):
+        item_scene.build_scene({**part_record(), "Task": "PulleySystem"}, doc)
     assert doc.Objects == []
     path = tmp_path / BENCHMARK
     path.write_bytes(dumps([part_record()]))
@@ -455,3 +455,21 @@ def test_scene_errors(tmp_path, close_new):
         item_scene.build_scene(missing, doc)
     assert item_scene.item_id({**part_record(), "id": None}) == \
         "MentalRotation/3ViewProjection/Level1/0000"
+
+
+def test_a_mechanism_of_extruded_gears_on_axles(close_new):
+    record, doc = built("mechanical_system", 2)
+    spec = record["spec"]
+    found = groups(doc)["Mechanism"]
+    for p in spec["parts"]:
+        obj = member(found, f"{p['kind']} {p['name']}")
+        assert obj.Shape.isValid() and len(obj.Shape.Solids) == 1
+        if p["teeth"] and p["kind"] != "ring":  # a tooth profile: 5 edges a tooth
+            assert len(obj.Shape.Faces) == 5 * p["teeth"] + 2
+            assert math.isclose(obj.Shape.Volume, obj.Shape.Faces[-1].Area * 1.5, rel_tol=1e-6)
+    shafts = {p["shaft"] for p in spec["parts"] if p["shaft"] >= 0}
+    labels = [o.Label.removeprefix("Mechanism: ") for o in found]
+    assert len([x for x in labels if x.startswith("axle ")]) == len(shafts)
+    belts = [lk for lk in spec["links"] if lk["kind"] in ("belt", "crossed", "rope")]
+    spans = [x for x in labels if x.split()[0] in ("belt", "crossed", "rope")]
+    assert len(spans) == sum(1 if lk["kind"] == "rope" else 2 for lk in belts)

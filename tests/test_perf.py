@@ -41,7 +41,7 @@ def test_bench_section_reports_three_levels_and_the_png_floor(tmp_path):
                           env=env)
     assert done.returncode == 0, done.stderr
     line = next(x for x in done.stdout.splitlines() if x.startswith("three-level benchmark"))
-    assert re.search(r"\b33 items \(levels 0-2, 1 per task\)", line)  # 11 tasks x 3 levels
+    assert re.search(r"\b36 items \(levels 0-2, 1 per task\)", line)  # 12 tasks x 3 levels
     assert re.search(r"levels 0, 1, 2: \d+\.\d, \d+\.\d, \d+\.\d s; \d+ s of CPU, "
                      r"\d+% of 2 cores\)", line)
     assert re.search(r"PNG-encode floor \d+\.\d s; ratio \d+\.\dx", line)

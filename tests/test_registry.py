@@ -25,7 +25,7 @@ def test_the_built_in_tasks_in_catalogue_order():
     assert list(registry.tasks()) == [
         "rotation_2d", "rotation_3d", "three_view", "paper_folding", "cube_unfolding",
         "cube_reconstruction", "cross_section", "cube_counting", "cube_assembly",
-        "arrow_moving", "block_moving"]
+        "arrow_moving", "block_moving", "mechanical_system"]
     assert registry.by_record_task("CubeCounting").name == "cube_counting"
     with pytest.raises(KeyError, match="unknown task 'nope'; choose from: rotation_2d"):
         registry.task("nope")

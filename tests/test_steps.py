@@ -30,7 +30,8 @@ from spatialcad.verification import check_steps
 
 # tasks whose step pictures are drawn at the item's panel size (the cube-net tasks' folding
 # has its own size and its own tests: tests/test_steps_nets.py)
-PANEL_TASKS = ["arrow_moving", "block_moving", "paper_folding", "rotation_2d", "rotation_3d"]
+PANEL_TASKS = ["arrow_moving", "block_moving", "paper_folding", "rotation_2d", "rotation_3d",
+               "mechanical_system"]
 STEP_TASKS = [*PANEL_TASKS, "cube_reconstruction", "cube_unfolding"]
 FAST = ["--timeout", "2", "--backoff", "0.01"]
 COMMAND = ("spatialcad generate --task arrow_moving,rotation_2d,cube_counting --level 1 --n 3 "
@@ -47,6 +48,8 @@ def expected_count(record: dict) -> int:
         return len(answer["moves"])
     if task == "PaperFolding":
         return len(spec["folds"])
+    if task == "MechanicalSystem":  # one step per part set moving, and the jam
+        return len(spec["parts"]) - 1 + int(answer.get("jammed") is True)
     if task == "2DRotation":
         return {1: 1, 2: 2, 3: 1}[answer["transform"]["turns"] % 4]
     assert task == "3DRotation"

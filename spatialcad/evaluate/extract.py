@@ -22,7 +22,8 @@ Open answers (``Question_direct``): the text in answer tags, ``\\boxed{}`` or
 after the last marker is compared with ``Answer_direct`` by :func:`match_open`:
 
 - a gold of *answer words* and numbers (every word of it one of :data:`ANSWER_WORDS`:
-  colour names and the picture directions up, down, left, right; e.g. ArrowMoving's
+  colour names, the picture directions up, down, left, right and the senses clockwise,
+  counterclockwise (also spelt anticlockwise, counter-clockwise); e.g. ArrowMoving's
   "blue 3,1,up; red 1,2,left") matches when the reply has the same numbers in the same
   order and the same answer words in the same order, whatever other words surround them
   ("blue at column 3, row 1, pointing up; ...");
@@ -76,12 +77,14 @@ _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _WORD = re.compile(r"[^\W\d_]+")
 
 DIRECTION_WORDS = ("up", "down", "left", "right")
+SENSE_WORDS = ("clockwise", "counterclockwise")
 ANSWER_WORDS = frozenset(
-    (*DIRECTION_WORDS, *colours.ARROW_COLOURS, *colours.BLOCK_COLOURS, *colours.FACE_COLOURS,
-     *colours.DOT_COLOURS, *colours.GRID_CELL_COLOURS))
+    (*DIRECTION_WORDS, *SENSE_WORDS, *colours.ARROW_COLOURS, *colours.BLOCK_COLOURS,
+     *colours.FACE_COLOURS, *colours.DOT_COLOURS, *colours.GRID_CELL_COLOURS))
 _SAME_WORD = {"upward": "up", "upwards": "up", "downward": "down", "downwards": "down",
               "leftward": "left", "leftwards": "left", "rightward": "right",
-              "rightwards": "right"}
+              "rightwards": "right", "anticlockwise": "counterclockwise"}
+_COUNTER = re.compile(r"\b(?:counter|anti)[\s-]+clockwise\b")  # one sense, two words
 
 
 @dataclass(frozen=True)
@@ -265,8 +268,10 @@ def numbers(text: str) -> list[float]:
 
 
 def answer_words(text: str) -> list[str]:
-    """The words of ``text`` that are :data:`ANSWER_WORDS`, in order ("upwards" is "up")."""
-    found = (_SAME_WORD.get(w, w) for w in _WORD.findall(text.casefold()))
+    """The words of ``text`` that are :data:`ANSWER_WORDS`, in order ("upwards" is "up",
+    "anti-clockwise" and "counter clockwise" are "counterclockwise")."""
+    folded = _COUNTER.sub("counterclockwise", text.casefold())
+    found = (_SAME_WORD.get(w, w) for w in _WORD.findall(folded))
     return [w for w in found if w in ANSWER_WORDS]
 
 

@@ -85,3 +85,11 @@ ARROW_COLOURS: dict[str, Colour] = {
     "orange": (245, 145, 25), "purple": (135, 70, 200), "pink": (235, 105, 185),
     "teal": (0, 165, 185), "brown": (135, 85, 40),
 }
+
+# MechanicalSystem: each kind of part, belts and ropes, the motion arrows
+MECHANISM_COLOURS: dict[str, Colour] = {
+    "gear": (185, 205, 235), "ring": (220, 200, 160), "pulley": (190, 225, 190),
+    "drum": (230, 210, 170), "bevel": (230, 190, 205), "rack": (205, 205, 210),
+    "weight": (150, 150, 160), "belt": (55, 55, 60), "rope": (120, 85, 40),
+    "arrow": (215, 35, 35),
+}

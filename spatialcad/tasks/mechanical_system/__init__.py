@@ -1,0 +1,14 @@
+"""MechanicalSystem: gears, belts, racks and ropes; a driven part turns: which way do the
+others turn or move, which turns fastest, or is the mechanism jammed?"""
+
+from spatialcad.tasks.registry import TaskInfo, declare
+
+TASK = declare(TaskInfo(
+    name="mechanical_system",
+    record_task="MechanicalSystem",
+    category="MentalAnimation",
+    order=12,
+    package=__name__,
+    open_form="every item",
+    practical_max_level=12,
+))

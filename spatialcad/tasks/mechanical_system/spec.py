@@ -1,0 +1,183 @@
+"""MechanicalSystem's spec: the parts (kind, axle, geometry), the links between them, the
+driven part and its stated sense, and what is asked; an option's data: the motions it
+claims for the asked parts, "nothing can move", or a part (fastest / slowest items).
+Also the question texts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from spatialcad.spec import YES_NO, JsonSpec, SpecError, Texts, one_of, optional, scene_text
+
+PART_KINDS = ("gear", "ring", "pulley", "drum", "bevel", "rack", "weight")
+LINK_KINDS = ("mesh", "belt", "crossed", "rope", "shaft")
+QUESTIONS = ("motion", "fastest", "slowest")
+SENSES = ("clockwise", "counterclockwise")
+VIEWS = {"front": (0.0, 0.0, 1.0), "above": (0.0, 1.0, 0.0)}  # towards the viewer
+JAMMED = "Nothing can move."
+OPEN_JAMMED = "cannot move"
+NOUN = {"gear": "gear", "ring": "ring gear", "pulley": "pulley", "drum": "drum",
+        "bevel": "bevel gear", "rack": "rack", "weight": "weight"}
+COORDINATES = ("modules; x right, y up, z towards the viewer; a turning part's axis by the "
+               "right-hand rule, a sliding part's axis its positive direction")
+
+
+@dataclass(frozen=True)
+class PartSpec(JsonSpec):
+    name: str  # its label in the picture
+    kind: str  # one of PART_KINDS
+    shaft: int  # parts with one shaft number turn as one; -1 for racks and weights
+    centre: tuple[float, float, float]
+    axis: tuple[float, float, float]
+    radius: float  # pitch radius, pulley or drum radius, half length (rack), half side (weight)
+    teeth: int  # 0 without teeth
+    phase: float  # the first tooth's angle (racks: its offset along the axis)
+    seen_from: str | None = optional()  # turning parts: "front" or "above" (VIEWS)
+
+    def __post_init__(self) -> None:
+        one_of(self.kind, PART_KINDS, "part.kind")
+        if self.seen_from is not None:
+            one_of(self.seen_from, tuple(VIEWS), "part.seen_from")
+
+    @property
+    def turns(self) -> bool:
+        return self.kind not in ("rack", "weight")
+
+
+@dataclass(frozen=True)
+class LinkSpec(JsonSpec):
+    kind: str  # one of LINK_KINDS
+    a: str
+    b: str
+
+    def __post_init__(self) -> None:
+        one_of(self.kind, LINK_KINDS, "link.kind")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Spec(JsonSpec):
+    parts: list[PartSpec]
+    links: list[LinkSpec]
+    driver: str
+    driver_sense: str  # the sense the driver is pushed in, seen from its seen_from
+    oblique: bool  # drawn in a cabinet projection (depth shown) rather than from the front
+    question: str  # one of QUESTIONS
+    asked: list[str]  # "motion": the two parts asked about; else the four candidates
+    open_answer: str  # the first asked part's word or OPEN_JAMMED; else the part's name
+    coordinates: str = COORDINATES
+
+    def __post_init__(self) -> None:
+        one_of(self.question, QUESTIONS, "spec.question")
+        one_of(self.driver_sense, SENSES, "spec.driver_sense")
+
+    def part(self, name: str) -> PartSpec:
+        found = [p for p in self.parts if p.name == name]
+        if len(found) != 1:
+            raise SpecError(f"spec: no single part {name!r}")
+        return found[0]
+
+
+@dataclass(frozen=True)
+class OptionData(JsonSpec):
+    """Exactly one of: ``motions`` (asked part -> its word), ``jammed``, ``part``."""
+
+    motions: dict[str, str] | None = optional()
+    jammed: bool | None = optional()
+    part: str | None = optional()
+
+    def __post_init__(self) -> None:
+        if sum(x is not None for x in (self.motions, self.jammed, self.part)) != 1 or \
+                self.jammed is False:
+            raise SpecError("option: expected exactly one of 'motions', 'jammed' and 'part'")
+
+
+def parse_spec(data: Any) -> Spec:
+    return Spec.from_json(data)
+
+
+def parse_option(data: Any) -> OptionData:
+    return OptionData.from_json(data, "option")
+
+
+def words(part: PartSpec) -> tuple[str, str]:
+    """A part's two motion words: its senses, or the directions it slides."""
+    if part.turns:
+        return SENSES
+    ax = part.axis
+    return ("left", "right") if abs(ax[0]) > abs(ax[1]) else ("down", "up")
+
+
+def named(part: PartSpec) -> str:
+    return f"{NOUN[part.kind]} {part.name}"
+
+
+def _verb(part: PartSpec) -> str:
+    return "turns" if part.turns else "moves"
+
+
+def motion_text(spec: Spec, motions: dict[str, str]) -> str:
+    """"Gear F turns clockwise, rack G moves left"."""
+    said = ", ".join(f"{named(spec.part(n))} {_verb(spec.part(n))} {motions[n]}"
+                     for n in spec.asked)
+    return said[0].upper() + said[1:]
+
+
+def option_text(spec: Spec, o: OptionData) -> str:
+    if o.jammed:
+        return JAMMED
+    if o.part is not None:
+        return named(spec.part(o.part)).capitalize()
+    assert o.motions is not None
+    return motion_text(spec, o.motions)
+
+
+def _setting(spec: Spec) -> str:
+    above = any(p.seen_from == "above" for p in spec.parts)
+    view = ("drawn in perspective so that depth shows (parts nearer to you are drawn lower "
+            "left)" if spec.oblique else "seen from the front")
+    senses = ("Clockwise and counterclockwise are as seen from the front for parts on "
+              "axles pointing at you" + (", and as seen from above for parts on vertical "
+                                         "axles" if above else "") + ".")
+    driver = spec.part(spec.driver)
+    return (f"The picture shows a mechanism, {view}. Parts drawn on one axle are fixed "
+            "together and turn as one; gears mesh where their teeth interleave; belts and "
+            f"ropes do not slip. {senses} A motor tries to turn {named(driver)} "
+            f"{spec.driver_sense} (red arrow). ")
+
+
+def _asked_text(spec: Spec) -> str:
+    if spec.question == "motion":
+        a, b = (named(spec.part(n)) for n in spec.asked)
+        return f"Which way do {a} and {b} turn or move?"
+    listed = ", ".join(named(spec.part(n)) for n in spec.asked[:-1])
+    return (f"Which of {listed} and {named(spec.part(spec.asked[-1]))} turns "
+            f"{spec.question} (the most turns per minute)?" if spec.question == "fastest"
+            else f"Which of {listed} and {named(spec.part(spec.asked[-1]))} turns "
+            f"{spec.question} (the fewest turns per minute)?")
+
+
+def texts(spec: Spec, options: Sequence[OptionData]) -> Texts:
+    setting = _setting(spec)
+    choices = [option_text(spec, o) for o in options]
+    question = setting + _asked_text(spec) + " Answer with A, B, C or D."
+    if spec.question == "motion":
+        first = spec.part(spec.asked[0])
+        w = words(first)
+        direct = (f"Which way does {named(first)} {'turn' if first.turns else 'move'}? "
+                  f"Answer with one of: {w[0]}, {w[1]}, or \"{OPEN_JAMMED}\" if nothing can "
+                  "move.")
+        judge: list[str | None] = [
+            f"{setting}Is this what happens: {'nothing can move' if o.jammed else c}?{YES_NO}"
+            for o, c in zip(options, choices, strict=True)]
+    else:
+        direct = _asked_text(spec) + " Answer with the letter that labels it."
+        judge = [f"{setting}Does {named(spec.part(o.part or ''))} turn {spec.question} of "
+                 f"the parts {', '.join(spec.asked)}?{YES_NO}" for o in options]
+    return Texts(question, setting + direct, spec.open_answer, choices, judge)
+
+
+def scene_key(spec: Spec) -> str:
+    return scene_text([spec.question, spec.driver, spec.asked,
+                       [p.to_json() for p in spec.parts], [lk.to_json() for lk in spec.links]])

@@ -1,0 +1,298 @@
+"""MechanicalSystem: hand-built mechanisms whose motion is known (the verifier's null-space
+solve and the generator's propagation agree with them), the two agreeing on generated
+mechanisms, mutations that fail the verifier, distractors rejected as answers, balance,
+and the CLI end to end."""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections import Counter
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from conftest import check_distractors, generated_items
+
+from spatialcad.geometry import mechanisms as mech
+from spatialcad.render import mechanism_drawing as md
+from spatialcad.render.layout import compose
+from spatialcad.tasks.base import Reject
+from spatialcad.tasks.mechanical_system import verify as v
+from spatialcad.tasks.mechanical_system.generate import Generator
+from spatialcad.tasks.mechanical_system.spec import LinkSpec, PartSpec, Spec, parse_spec
+from spatialcad.verify.base import crop
+
+Z, Y = (0.0, 0.0, 1.0), (0.0, 1.0, 0.0)
+
+
+def gear(name, x, y, teeth, shaft, z=0.0, kind="gear"):
+    return PartSpec(name, kind, shaft, (x, y, z), Z, teeth / 2, teeth, 0.0, "front")
+
+
+def pulley(name, x, y, r, shaft, z=0.0):
+    return PartSpec(name, "pulley", shaft, (x, y, z), Z, r, 0, 0.0, "front")
+
+
+def mechanism(parts, links, sense="clockwise", asked=None):
+    names = [p.name for p in parts]
+    return Spec(parts=parts, links=[LinkSpec(*lk) for lk in links], driver=names[0],
+                driver_sense=sense, oblique=True, question="motion",
+                asked=asked or names[1:3], open_answer="")
+
+
+def words(spec):
+    """Each part's motion word by the verifier's solve; None when jammed."""
+    speeds = v.solve(spec)
+    return None if speeds is None else {p.name: v.word(p, speeds[p.name]) for p in spec.parts}
+
+
+def propagated(spec):
+    """Each part's speed by the generator's propagation (None when jammed)."""
+    parts = v.geometry_parts(spec)
+    named = {p.name: p for p in parts}
+    links = [mech.Link(lk.kind, lk.a, lk.b, mech.factor(lk.kind, named[lk.a], named[lk.b]))
+             for lk in spec.links]
+    driver = spec.part(spec.driver)
+    omega = Fraction(-1 if spec.driver_sense == "clockwise" else 1) * int(
+        np.sign(np.dot(driver.axis, Z if driver.seen_from == "front" else Y)))
+    return mech.propagate(parts, links, spec.driver, omega)[0]
+
+
+def test_a_chain_of_gears_alternates_and_speeds_follow_the_teeth():
+    spec = mechanism([gear("E", 0, 0, 12, 0), gear("F", 15, 0, 18, 1), gear("G", 15, 14, 10, 2)],
+                     [("mesh", "E", "F"), ("mesh", "F", "G")])
+    assert words(spec) == {"E": "clockwise", "F": "counterclockwise", "G": "clockwise"}
+    speeds = v.solve(spec)
+    assert speeds is not None
+    assert math.isclose(abs(speeds["F"]), 12 / 18) and math.isclose(abs(speeds["G"]), 12 / 10)
+    assert propagated(spec) == {"E": -1, "F": Fraction(2, 3), "G": Fraction(-6, 5)}
+
+
+def test_a_ring_of_three_meshing_gears_locks():
+    h = 12 * math.sqrt(3) / 2
+    spec = mechanism([gear("E", 0, 0, 12, 0), gear("F", 12, 0, 12, 1), gear("G", 6, h, 12, 2)],
+                     [("mesh", "E", "F"), ("mesh", "F", "G"), ("mesh", "G", "E")])
+    assert words(spec) is None and propagated(spec) is None
+    # a ring of four turns (an even ring agrees with itself)
+    four = mechanism([gear("E", 0, 0, 12, 0), gear("F", 12, 0, 12, 1), gear("G", 12, 12, 12, 2),
+                      gear("H", 0, 12, 12, 3)],
+                     [("mesh", "E", "F"), ("mesh", "F", "G"), ("mesh", "G", "H"),
+                      ("mesh", "H", "E")])
+    assert words(four) == {"E": "clockwise", "F": "counterclockwise", "G": "clockwise",
+                           "H": "counterclockwise"}
+
+
+@pytest.mark.parametrize(("kind", "same"), [("belt", True), ("crossed", False)])
+def test_a_crossed_belt_reverses_and_an_open_one_does_not(kind, same):
+    spec = mechanism([pulley("E", 0, 0, 3, 0), pulley("F", 20, 5, 6, 1)], [(kind, "E", "F")],
+                     asked=["F", "E"])
+    said = words(spec)
+    assert said is not None and (said["F"] == said["E"]) == same
+    speeds = v.solve(spec)
+    assert speeds is not None and math.isclose(abs(speeds["F"]), 0.5)
+    assert propagated(spec) == {"E": -1, "F": Fraction(-1 if same else 1, 2)}
+
+
+def test_a_compound_gear_keeps_its_sense_and_speed():
+    spec = mechanism([gear("E", 0, 0, 12, 0), gear("F", 16, 0, 20, 1),
+                      gear("G", 16, 0, 10, 1, z=10.0), gear("H", 16, 12, 14, 2, z=10.0)],
+                     [("mesh", "E", "F"), ("shaft", "F", "G"), ("mesh", "G", "H")])
+    said, speeds = words(spec), v.solve(spec)
+    assert said is not None and speeds is not None
+    assert said["G"] == said["F"] == "counterclockwise" and said["H"] == "clockwise"
+    assert speeds["G"] == speeds["F"] and math.isclose(abs(speeds["H"]), 0.6 * 10 / 14)
+
+
+@pytest.mark.parametrize(("below", "way"), [(True, "left"), (False, "right")])
+def test_a_rack_moves_the_way_its_pinions_surface_moves(below, way):
+    """A clockwise pinion's bottom moves left and its top right."""
+    axis = (-1.0, 0.0, 0.0) if below else (1.0, 0.0, 0.0)
+    rack = PartSpec("F", "rack", -1, (0.0, -6.0 if below else 6.0, 0.0), axis, 12.0, 0, 0.0)
+    spec = mechanism([gear("E", 0, 0, 12, 0), rack], [("mesh", "E", "F")], asked=["F", "E"])
+    assert words(spec) == {"E": "clockwise", "F": way}
+    speeds = v.solve(spec)
+    assert speeds is not None and math.isclose(abs(speeds["F"]), 6.0)
+    assert (propagated(spec)["F"] > 0) == (speeds["F"] > 0)
+
+
+def test_a_bevel_pair_turns_the_axis():
+    """A bevel gear standing on top of a gear that turns counterclockwise from the front
+    turns counterclockwise seen from above, its axle square to the first."""
+    top = PartSpec("F", "bevel", 1, (0.0, 6.0, 8.0), Y, 8.0, 16, 0.0, "above")
+    spec = mechanism([gear("E", 0, 0, 12, 0, kind="bevel"), top], [("mesh", "E", "F")],
+                     sense="counterclockwise", asked=["F", "E"])
+    assert words(spec) == {"E": "counterclockwise", "F": "counterclockwise"}
+    speeds = v.solve(spec)
+    assert speeds is not None and math.isclose(speeds["F"], 12 / 16)
+    assert propagated(spec) == {"E": 1, "F": Fraction(3, 4)}
+    assert np.dot(spec.part("E").axis, spec.part("F").axis) == 0
+
+
+@pytest.mark.parametrize(("side", "way"), [(1, "up"), (-1, "down")])
+def test_a_drum_winds_its_rope_and_lifts_the_weight(side, way):
+    drum = PartSpec("F", "drum", 0, (0.0, 0.0, 10.0), Z, 4.0, 0, 0.0, "front")
+    weight = PartSpec("G", "weight", -1, (4.0 * side, -12.0, 10.0), Y, 1.8, 0, 0.0)
+    spec = mechanism([gear("E", 0, 0, 16, 0), drum, weight],
+                     [("shaft", "E", "F"), ("rope", "F", "G")], sense="counterclockwise",
+                     asked=["G", "F"])
+    said = words(spec)
+    assert said is not None and said["G"] == way
+    assert (propagated(spec)["G"] > 0) == (way == "up")
+
+
+def test_links_whose_geometry_does_not_hold_are_refused():
+    apart = mechanism([gear("E", 0, 0, 12, 0), gear("F", 20, 0, 12, 1)], [("mesh", "E", "F")])
+    with pytest.raises(v.Unsound, match="not tangent"):
+        v.solve(apart)
+    loose = mechanism([gear("E", 0, 0, 12, 0), gear("F", 12, 0, 12, 1), gear("G", 40, 0, 12, 2)],
+                      [("mesh", "E", "F")])
+    with pytest.raises(v.Unsound, match="not driven"):
+        v.solve(loose)
+
+
+@pytest.mark.parametrize("level", [0, 1, 2, 3])
+def test_the_verifiers_solve_agrees_with_the_generators_propagation(level):
+    gen = Generator()
+    for seed in range(12):
+        spec = parse_spec(gen.build(level, np.random.default_rng(seed)).spec)
+        solved, exact = v.solve(spec), propagated(spec)
+        assert (solved is None) == (exact is None)
+        if solved is not None and exact is not None:
+            for name, speed in exact.items():
+                assert math.isclose(solved[name], float(speed), rel_tol=1e-9), (level, seed, name)
+
+
+def test_every_distractor_is_rejected_as_the_answer():
+    kinds = check_distractors("mechanical_system", (0, 1, 2), 6)
+    assert {"one_reversed", "both_reversed"} <= kinds
+
+
+def _item(level, want):
+    """The first generated item (record, image) whose spec passes ``want``."""
+    for record, image in generated_items("mechanical_system", (level,), 12, seed=3):
+        if want(parse_spec(record["spec"])):
+            return copy.deepcopy(record), image
+    raise AssertionError("no such item")
+
+
+def _redrawn(record, spec, arrow=None):
+    """The item's image composed again with its picture drawn from ``spec`` (arrow sign:
+    the driver's); ``record``'s layout is updated to it."""
+    sign = arrow if arrow is not None else (1 if v._driver_speed(spec) > 0 else -1)
+    panel = md.draw(v.geometry_parts(spec), [(lk.kind, lk.a, lk.b) for lk in spec.links],
+                    spec.oblique, {spec.driver: sign})
+    image, layout = compose([(panel, "Mechanism")])
+    record["layout"] = layout
+    return image
+
+
+def test_a_removed_mesh_fails_the_verifier():
+    record, image = _item(1, lambda s: sum(lk.kind == "mesh" for lk in s.links) >= 2)
+    assert v.verify(record, image) == []
+    record["spec"]["links"] = [lk for lk in record["spec"]["links"] if lk["kind"] == "mesh"][1:] \
+        + [lk for lk in record["spec"]["links"] if lk["kind"] != "mesh"]
+    assert v.verify(record, image)
+
+
+def test_an_added_mesh_fails_the_verifier():
+    record, image = _item(0, lambda s: len(s.links) == 2)
+    names = [p["name"] for p in record["spec"]["parts"]]
+    linked = {frozenset((lk["a"], lk["b"])) for lk in record["spec"]["links"]}
+    a, b = next((x, y) for x in names for y in names if x < y and {x, y} not in linked)
+    record["spec"]["links"].append({"kind": "mesh", "a": a, "b": b})
+    assert any("not tangent" in f for f in v.verify(record, image))
+
+
+def test_an_arrow_drawn_the_wrong_way_fails_the_verifier():
+    record, image = _item(0, lambda s: True)
+    spec = parse_spec(record["spec"])
+    assert v.verify(record, _redrawn(record, spec)) == []
+    wrong = _redrawn(record, spec, arrow=-1 if v._driver_speed(spec) > 0 else 1)
+    assert "the driver's arrow shows the other sense" in v.verify(record, wrong)
+
+
+def test_gears_moved_into_contact_fail_the_verifier():
+    """A chain E - F - G: G is turned about F until it touches E as well; the picture is
+    redrawn from the changed spec, so only the gap check can see it."""
+    record, image = _item(0, lambda s: len(s.links) == 2 and not {s.links[0].a, s.links[0].b}
+                          & {s.links[1].a, s.links[1].b} == set() and words(s) is not None)
+    spec = parse_spec(record["spec"])
+    hub = ({spec.links[0].a, spec.links[0].b} & {spec.links[1].a, spec.links[1].b}).pop()
+    e, g = (n for n in (p.name for p in spec.parts) if n != hub)
+    pe, pf, pg = spec.part(e), spec.part(hub), spec.part(g)
+    ce, cf = np.array(pe.centre[:2]), np.array(pf.centre[:2])
+    ra, rb = pf.radius + pg.radius, pe.radius + pg.radius
+    d = float(np.linalg.norm(ce - cf))
+    along = (d * d + ra * ra - rb * rb) / (2 * d)
+    u = (ce - cf) / d
+    c = cf + along * u + math.sqrt(ra * ra - along * along) * np.array([-u[1], u[0]])
+    record["spec"]["parts"] = [dict(p, centre=[float(c[0]), float(c[1]), 0.0]) if p["name"] == g
+                               else p for p in record["spec"]["parts"]]
+    moved = parse_spec(record["spec"])
+    failures = v.verify(record, _redrawn(record, moved))
+    assert any(f.startswith(f"{min(e, g)} and {max(e, g)} do not touch") for f in failures)
+
+
+def test_an_answer_letter_changed_fails():
+    record, image = _item(1, lambda s: True)
+    other = next(o["letter"] for o in record["options"] if not o["is_answer"])
+    record["Answer"] = other
+    assert any("options that are right" in f for f in v.verify(record, image))
+
+
+def _drawn(gen, level, seed):
+    """The item the pipeline would keep: a rejected draw is replaced by the next seed's."""
+    for attempt in range(20):
+        try:
+            return gen.build(level, np.random.default_rng([seed, attempt]))
+        except Reject:
+            continue
+    raise AssertionError("no draw")
+
+
+def test_answers_are_balanced_over_a_level():
+    """Senses half and half, "same way as the driver" half and half, jammed items about a
+    third, "Nothing can move" right about as often as it is offered wrongly."""
+    gen, said, same, jam_right, jam_wrong, motion = Generator(), Counter(), Counter(), 0, 0, 0
+    for seed in range(160):
+        draft = _drawn(gen, 1, 1000 + seed)
+        spec = parse_spec(draft.spec)
+        if spec.question != "motion":
+            continue
+        motion += 1
+        texts = [o.text for o in draft.options]
+        if spec.open_answer == "cannot move":
+            jam_right += 1
+            continue
+        jam_wrong += "Nothing can move." in texts
+        said[spec.open_answer] += 1
+        first = spec.part(spec.asked[0])
+        if first.turns:
+            same[spec.open_answer == spec.driver_sense] += 1
+    assert abs(said["clockwise"] - said["counterclockwise"]) <= 0.25 * sum(said.values())
+    assert abs(same[True] - same[False]) <= 0.3 * sum(same.values())
+    assert 0.2 * motion <= jam_right <= 0.45 * motion
+    assert 0.6 * jam_wrong <= jam_right <= 1.6 * jam_wrong
+
+
+def test_the_pictured_steps_replay(spatialcad, tmp_path):
+    out = tmp_path / "b{level}"
+    code, _, err = spatialcad("generate", "--task", "mechanical_system", "--level", "0-2",
+                              "--n", 3, "--with-steps", "--jobs", 1, "--out", out)
+    assert code == 0, err
+    for level in range(3):
+        code, stdout, err = spatialcad("verify", tmp_path / f"b{level}")
+        assert code == 0 and "all 3 items verified" in stdout, err
+
+
+def test_the_drawing_keeps_meshing_teeth_apart_and_others_visibly_apart():
+    for record, image in generated_items("mechanical_system", (1,), 4, seed=8):
+        spec = parse_spec(record["spec"])
+        fr, masks = md.part_masks(v.geometry_parts(spec),
+                                  [(lk.kind, lk.a, lk.b) for lk in spec.links], spec.oblique)
+        panel = crop(image, record["layout"]["reference"][0])
+        assert panel.shape[:2] == (fr.size[1], fr.size[0])
+        for lk in spec.links:
+            if lk.kind == "mesh":
+                assert md.mask_gap(masks[lk.a], masks[lk.b]) <= md.MAX_MESH_PX
