@@ -53,3 +53,16 @@ def test_opencv_runs_its_baseline_code_once_spatialcad_renders():
     from spatialcad.render.opencv import cv2
 
     assert not cv2.useOptimized() and not cv2.ipp.useIPP()
+
+
+def test_solution_solves_consistent_systems_as_lstsq_does():
+    rng = np.random.default_rng(3)
+    square = rng.normal(size=(4, 4))
+    b = rng.normal(size=4)
+    assert np.allclose(exact.solution(square, b), np.linalg.lstsq(square, b, rcond=None)[0])
+    chain = np.array([[2.0, -3.0, 0.0], [0.0, 5.0, 1.0]])  # fewer equations than unknowns
+    rhs = np.array([0.5, -1.0])
+    assert np.allclose(exact.matmul(chain, exact.solution(chain, rhs)), rhs)
+    twice = np.vstack([chain, chain[0]])  # a repeated equation is skipped
+    assert np.allclose(exact.matmul(twice, exact.solution(twice, [0.5, -1.0, 0.5])),
+                       [0.5, -1.0, 0.5])

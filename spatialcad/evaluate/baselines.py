@@ -17,10 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import cv2
 import numpy as np
 
 from spatialcad.evaluate.runner import Line, Record, base_line, item_id
+from spatialcad.render.opencv import cv2
 from spatialcad.render.png import decode_png
 from spatialcad.render.thumbnails import distances, thumbnail
 from spatialcad.seeding import derive_seed, item_rng

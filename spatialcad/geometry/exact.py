@@ -73,3 +73,33 @@ def cos_sin(radians: npt.ArrayLike) -> Floats:
     (numpy's array versions take a CPU-dependent SIMD path on some machines)."""
     rad = np.ravel(np.asarray(radians, dtype=np.float64)).tolist()
     return np.array([[math.cos(r), math.sin(r)] for r in rad], dtype=np.float64).reshape(-1, 2)
+
+
+def solution(a: npt.ArrayLike, b: npt.ArrayLike, tol: float = 1e-12) -> Floats:
+    """One solution x of ``a x = b`` (free unknowns 0) by Gauss-Jordan elimination with
+    partial pivoting, in a fixed order in Python floats: what ``np.linalg.lstsq`` gives a
+    consistent system, without LAPACK's CPU-chosen kernels.  Equations that are
+    combinations of others are skipped (a pivot below ``tol`` counts as zero); the caller
+    checks whether x satisfies them."""
+    rows = [list(map(float, r)) + [float(v)] for r, v in
+            zip(np.asarray(a, dtype=np.float64).tolist(), np.ravel(b).tolist(), strict=True)]
+    n = len(rows[0]) - 1 if rows else 0
+    pivots: list[int] = []
+    r = 0
+    for c in range(n):
+        best = max(range(r, len(rows)), key=lambda i: abs(rows[i][c]), default=None)
+        if best is None or abs(rows[best][c]) <= tol:
+            continue
+        rows[r], rows[best] = rows[best], rows[r]
+        p = rows[r][c]
+        rows[r] = [v / p for v in rows[r]]
+        for i in range(len(rows)):
+            if i != r and rows[i][c] != 0.0:
+                f = rows[i][c]
+                rows[i] = [v - f * w for v, w in zip(rows[i], rows[r], strict=True)]
+        pivots.append(c)
+        r += 1
+    x = np.zeros(n)
+    for i, c in enumerate(pivots):
+        x[c] = rows[i][n]
+    return x

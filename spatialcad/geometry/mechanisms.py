@@ -24,6 +24,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from spatialcad.geometry import exact
+
 ADDENDUM = 1.0
 DEDENDUM = 1.25
 RIM = 1.6  # a ring gear's rim outside its tooth roots
@@ -96,12 +98,12 @@ def tooth_outline(teeth: int, radius: float, phase: float, internal: bool = Fals
     mid = phase + pitch * np.arange(teeth)[:, None]
     angles = mid + np.array([-pitch / 2, -half_root, -half_tip, half_tip, half_root])
     radii = np.array([root, root, tip, tip, root])
-    return np.stack([radii * np.cos(angles), radii * np.sin(angles)], axis=2).reshape(-1, 2)
+    return (np.tile(radii, teeth)[:, None] * exact.cos_sin(angles)).reshape(-1, 2)
 
 
 def circle(radius: float, count: int = 48) -> np.ndarray:
     t = np.linspace(0.0, 2 * math.pi, count, endpoint=False)
-    return np.stack([radius * np.cos(t), radius * np.sin(t)], axis=1)
+    return radius * exact.cos_sin(t)
 
 
 def belt_spans(ca: Point, ra: float, cb: Point, rb: float,
@@ -154,7 +156,7 @@ def propagate(parts: Sequence[Part], links: Sequence[Link], driver: str,
 def sense_seen(omega: float, axis: Sequence[float], towards: Sequence[float]) -> str:
     """"clockwise" or "counterclockwise" for a part turning at ``omega`` about ``axis``,
     seen from direction ``towards`` (from the part towards the viewer); "still" at 0."""
-    s = omega * float(np.dot(axis, towards))
+    s = omega * exact.dot(axis, towards)
     return "still" if s == 0 else ("counterclockwise" if s > 0 else "clockwise")
 
 
@@ -162,7 +164,7 @@ def contact_angle(part: Part, point: Point) -> float:
     """The angle, in ``part``'s own plane, of ``point`` seen from its axle."""
     e1, e2 = plane_basis(part.axis)
     d = np.asarray(point, dtype=float) - np.asarray(part.centre, dtype=float)
-    return math.atan2(float(d @ e2), float(d @ e1))
+    return math.atan2(exact.dot(d, e2), exact.dot(d, e1))
 
 
 def mesh_phases(parts: Sequence[Part],
@@ -170,14 +172,15 @@ def mesh_phases(parts: Sequence[Part],
     """First-tooth angles that interleave the teeth of every mesh (a, b, sign of b's speed
     over a's, contact point) between toothed turning parts: at each contact one part has a
     tooth where the other has a gap.  Rolling keeps ``n_b theta_b - sign n_a theta_a``
-    fixed, so each mesh is one linear equation; None if they cannot all hold."""
+    fixed, so each mesh is one linear equation (solved by :func:`exact.solution`, the same
+    bits on every CPU); None if they cannot all hold."""
     toothed = [p for p in parts if p.teeth and p.turns]
     index = {p.name: i for i, p in enumerate(toothed)}
     by_name = {p.name: p for p in toothed}
     rows, rhs = [], []
     for a, b, sign, point in meshes:
         pa, pb = by_name[a], by_name[b]
-        row = np.zeros(len(toothed))
+        row = [0.0] * len(toothed)
         row[index[b]] += pb.teeth
         row[index[a]] -= sign * pa.teeth
         rows.append(row)
@@ -185,9 +188,8 @@ def mesh_phases(parts: Sequence[Part],
                    - math.pi)
     if not rows:
         return {p.name: 0.0 for p in toothed}
-    m, v = np.array(rows), np.array(rhs)
-    theta = np.linalg.lstsq(m, v, rcond=None)[0]
-    miss = (m @ theta - v + math.pi) % (2 * math.pi) - math.pi
+    theta = exact.solution(rows, rhs)
+    miss = (exact.matmul(rows, theta) - np.asarray(rhs) + math.pi) % (2 * math.pi) - math.pi
     if np.abs(miss).max() > 1e-6:
         return None
     return {p.name: float(theta[index[p.name]] % (2 * math.pi)) for p in toothed}
@@ -197,14 +199,14 @@ def rack_phase(pinion: Part, rack: Part, pinion_phase: float) -> float:
     """The rack's tooth offset that puts a gap where the pinion's nearest tooth meets it."""
     c = np.asarray(pinion.centre, dtype=float)
     d = np.asarray(rack.axis, dtype=float)
-    along = float((c - np.asarray(rack.centre, dtype=float)) @ d)
+    along = exact.dot(c - np.asarray(rack.centre, dtype=float), d)
     n = np.cross(np.asarray(pinion.axis, dtype=float), d)
-    contact = c - float((c - np.asarray(rack.centre, dtype=float)) @ n) * n
+    contact = c - exact.dot(c - np.asarray(rack.centre, dtype=float), n) * n
     phi = contact_angle(pinion, contact)
     pitch = 2 * math.pi / pinion.teeth
     delta = (phi - pinion_phase) % pitch
     e1, e2 = plane_basis(pinion.axis)
-    rate = pinion.radius * float((-math.sin(phi) * e1 + math.cos(phi) * e2) @ d)
+    rate = pinion.radius * exact.dot(-math.sin(phi) * e1 + math.cos(phi) * e2, d)
     return (along - delta * rate + math.pi / 2) % math.pi
 
 

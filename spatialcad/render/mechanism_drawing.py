@@ -18,13 +18,15 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
+from spatialcad.geometry import exact
 from spatialcad.geometry import mechanisms as mech
 from spatialcad.geometry.colours import MECHANISM_COLOURS as COLOURS
 from spatialcad.geometry.colours import WHITE, Colour
 from spatialcad.geometry.mechanisms import Part
+
+from .opencv import cv2
 
 SCALE = 8.0  # px per module where the panel allows it
 MIN_SCALE = 5.0  # below this the teeth are not legible: the drawing is refused
@@ -130,7 +132,7 @@ def link_shapes(parts: Mapping[str, Part], kind: str, a: str, b: str) -> list[Sh
     pa, pb = parts[a], parts[b]
     if kind in ("belt", "crossed"):
         e1, e2 = mech.plane_basis(pa.axis)
-        flat = [np.array([np.dot(np.asarray(p.centre), e) for e in (e1, e2)]) for p in (pa, pb)]
+        flat = [np.array([exact.dot(p.centre, e) for e in (e1, e2)]) for p in (pa, pb)]
         origin = np.asarray(pa.centre) - flat[0][0] * e1 - flat[0][1] * e2
         out = []
         for u, v in mech.belt_spans(flat[0], pa.radius, flat[1], pb.radius, kind == "crossed"):
@@ -147,7 +149,7 @@ def link_shapes(parts: Mapping[str, Part], kind: str, a: str, b: str) -> list[Sh
 def axle(parts: Sequence[Part]) -> np.ndarray:
     """The axle of parts on one shaft: a segment along the axis through all of them."""
     axis = np.asarray(parts[0].axis, dtype=float)
-    depth = [float(np.dot(np.asarray(p.centre), axis)) for p in parts]
+    depth = [exact.dot(p.centre, axis) for p in parts]
     c = np.asarray(parts[0].centre, dtype=float) - depth[0] * axis
     return np.array([c + (min(depth) - 1.5) * axis, c + (max(depth) + 1.5) * axis])
 
@@ -156,7 +158,7 @@ def _arc(part: Part, middle: float) -> np.ndarray:
     """An arrow's arc around a turning part, 100 degrees centred on angle ``middle``."""
     r = part.outer + 1.2
     t = np.linspace(middle - math.radians(50), middle + math.radians(50), 24)
-    return np.stack([r * np.cos(t), r * np.sin(t), t], axis=1)
+    return np.concatenate([r * exact.cos_sin(t), t[:, None]], axis=1)
 
 
 def arrow_angle(part: Part, parts: Sequence[Part], oblique: bool) -> float:

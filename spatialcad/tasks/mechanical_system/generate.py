@@ -28,6 +28,7 @@ import numpy as np
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
+from spatialcad.geometry import exact
 from spatialcad.geometry import mechanisms as mech
 from spatialcad.geometry.mechanisms import Link, Part
 from spatialcad.render import mechanism_drawing as md
@@ -360,7 +361,7 @@ def _jam(b: Build, rng: np.random.Generator) -> bool:
     r = n / 2
     ca, cb = np.asarray(p.centre), np.asarray(q.centre)
     ra, rb = p.radius + r, q.radius + r
-    d = float(np.linalg.norm(cb - ca))
+    d = exact.norm(cb - ca)
     if not abs(ra - rb) < d < ra + rb:
         return False
     along = (d * d + ra * ra - rb * rb) / (2 * d)
@@ -372,7 +373,7 @@ def _jam(b: Build, rng: np.random.Generator) -> bool:
     new = Part(name, "gear", b.shafts, _vec(c), Z, r, n)
     contacts = {}
     for other in (p, q):
-        w = (c - np.asarray(other.centre)) / np.linalg.norm(c - np.asarray(other.centre))
+        w = exact.unit(c - np.asarray(other.centre))
         contacts[(other.name, name)] = _vec(np.asarray(other.centre) + other.radius * w)
     return b.add([new], [_link("mesh", p, new), _link("mesh", q, new)], contacts)
 
