@@ -149,6 +149,17 @@ TWO_SIDES: dict[str, Camera] = {
 }
 
 
+# A stack seen from two opposite corners: the isometric view (eye at +1, -1, +1) and the
+# view from the back-left, below (eye at -1, +1, -1; screen-up is still +z).  Between
+# them every face direction of every cube shows, so few cubes hide from both.  Both look
+# along one axis, so a stack's outline has the same size in both (mirrored left-right):
+# one scale fits it in both.
+OPPOSITE_CORNERS: dict[str, Camera] = {
+    "front-right, above": camera("isometric"),
+    "back-left, below": orbit(225.0, -_iso_elevation()),
+}
+
+
 def most_visible(voxels: Sequence[Voxel], framings: Sequence[Framing]) -> np.ndarray:
     """Per cube, its largest visible area over ``framings``, in cube-face areas."""
     best = np.zeros(len(voxels))
