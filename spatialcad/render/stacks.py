@@ -36,15 +36,25 @@ def stack_view(
     return render(mesh, cam, size, scale=float(cell))
 
 
+ISOMETRIC_SIZE = (400, 400)
+
+
 def stack_isometric(
     voxels: Iterable[Voxel],
     *,
     colors: Mapping[Voxel, Colour] | None = None,
-    size: tuple[int, int] = (400, 400),
+    size: tuple[int, int] = ISOMETRIC_SIZE,
 ) -> np.ndarray:
-    mesh = voxel_mesh([tuple(v) for v in voxels], colors, default_color=CUBE_GREY)
+    """The isometric picture of the stack fitted into ``size``."""
+    cubes: list[Voxel] = [(int(x), int(y), int(z)) for x, y, z in voxels]
+    mesh = voxel_mesh(cubes, colors, default_color=CUBE_GREY)
+    return render(mesh, camera("isometric"), size, scale=isometric_scale(cubes, size))
+
+
+def isometric_scale(voxels: Iterable[Voxel], size: tuple[int, int] = ISOMETRIC_SIZE) -> float:
+    """The pixels per unit at which :func:`stack_isometric` draws the stack."""
     cam = camera("isometric")
-    return render(mesh, cam, size, scale=fit_scale([mesh], cam, size, MARGIN))
+    return fit_scale([voxel_mesh([tuple(v) for v in voxels])], cam, size, MARGIN)
 
 
 @dataclass(frozen=True)

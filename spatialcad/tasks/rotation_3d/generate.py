@@ -87,7 +87,7 @@ class Generator(base.Generator):
         stack = voxels.random_stack(rng, tuple(p["space"]), p["fill"])
         if len(stack) < p["min_cubes"]:
             raise Reject("stack too small")
-        must_read(stack, legibility.PROBE_SCALE)  # a quick first look
+        must_read(stack, common_isometric_framing([stack], PANEL))  # a first look
         kind = KINDS[int(rng.integers(2))]
         looks = _Looks(stack)
         chiral = rotations.is_chiral(stack)
@@ -109,7 +109,7 @@ class Generator(base.Generator):
         spec = Spec(voxels=stack, space=p["space"], question=kind, chiral=chiral,
                     option_voxels=shown[1:], colour=SAND, panel=panel, views=list(VIEWS))
         framing = common_isometric_framing(shown, panel)
-        must_read(stack, framing.scale)
+        must_read(stack, framing)
         for option, vox in zip(options, shown[1:], strict=True):
             if option.operator != "rotation" and legibility.hidden_difference(
                     vox, stack, rotations.proper_rotations(), [(ISOMETRIC, framing.scale)]):
@@ -132,12 +132,12 @@ class Generator(base.Generator):
         )
 
 
-def must_read(stack: list[Voxel], scale: float, views: Sequence[str] = VIEWS) -> None:
-    """Reject a stack the reference pictures (``views`` drawn at ``scale``) do not pin
-    down: one that a cube they do not show could be added to or removed from, still
-    connected."""
-    seen = [(OPPOSITE_CORNERS[v], scale) for v in views]
-    change = next(unseen.unseen_changes(stack, seen, voxels.is_connected), None)
+def must_read(stack: list[Voxel], framing: Framing, views: Sequence[str] = VIEWS) -> None:
+    """Reject a stack the reference pictures (``views`` at the scale and size of
+    ``framing``) do not pin down: one that a cube could be added to or removed from,
+    still connected, drawing the same pictures."""
+    seen = [Framing(OPPOSITE_CORNERS[v], framing.scale, framing.size) for v in views]
+    change = next(unseen.unseen_changes(stack, unseen.framed(seen), voxels.is_connected), None)
     if change is not None:
         raise Reject(f"the reference pictures do not show {unseen.describe(change)}")
 

@@ -149,8 +149,8 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
                                             [(camera("isometric"), scale)]):
                 failures.append(f"{name} differs from a turned copy of the reference only "
                                 "in cubes its picture does not show")
-    views = [(OPPOSITE_CORNERS[v], scale) for v in spec.views]
-    for change in unseen.unseen_changes(spec.voxels, views, is_connected):
+    seen = [Framing(OPPOSITE_CORNERS[v], scale, spec.panel) for v in spec.views]
+    for change in unseen.unseen_changes(spec.voxels, unseen.framed(seen), is_connected):
         failures.append(f"the reference pictures do not pin the stack down: "
                         f"{unseen.describe(change)} draws the same pictures")
     if fitting != [record["Answer"]]:
