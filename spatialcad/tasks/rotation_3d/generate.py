@@ -87,7 +87,6 @@ class Generator(base.Generator):
         stack = voxels.random_stack(rng, tuple(p["space"]), p["fill"])
         if len(stack) < p["min_cubes"]:
             raise Reject("stack too small")
-        must_read(stack, common_isometric_framing([stack], PANEL))  # a first look
         kind = KINDS[int(rng.integers(2))]
         looks = _Looks(stack)
         chiral = rotations.is_chiral(stack)
