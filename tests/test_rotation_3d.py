@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 
 import numpy as np
 import pytest
@@ -10,20 +11,26 @@ from conftest import only_the_answer_verifies
 
 from spatialcad.geometry import rotations as R
 from spatialcad.geometry.colours import SAND
-from spatialcad.geometry.voxels import random_stack
+from spatialcad.geometry.voxels import is_connected, random_stack
 from spatialcad.pipeline import assemble, make_item
+from spatialcad.render import legibility, unseen
+from spatialcad.render.pixels import pixels_differing
 from spatialcad.render.png import decode_png
-from spatialcad.render.stacks import IsometricLook, common_isometric_framing, stack_picture
-from spatialcad.tasks import registry
-from spatialcad.tasks.base import Draft, Option, Panel
-from spatialcad.tasks.rotation_3d.generate import PANEL, random_steps, steps_matrix
-from spatialcad.tasks.rotation_3d.spec import (
-    QUESTIONS,
-    OptionData,
-    Spec,
+from spatialcad.render.stacks import (
+    OPPOSITE_CORNERS,
+    Framing,
+    IsometricLook,
+    common_isometric_framing,
+    stack_picture,
 )
+from spatialcad.tasks import registry
+from spatialcad.tasks.base import Draft, Option, Panel, Reject
+from spatialcad.tasks.rotation_3d.generate import PANEL, must_read, random_steps, steps_matrix
+from spatialcad.tasks.rotation_3d.spec import VIEWS, OptionData, Spec, texts
 from spatialcad.tasks.rotation_3d.verify import congruence_class, rotation_group
 from spatialcad.verification import run_verifier
+
+ONE_VIEW = VIEWS[0]  # the isometric picture, all the old reference showed
 
 
 def _item(level: int, index: int):
@@ -77,6 +84,28 @@ def test_looks_tell_hidden_cubes_from_visible_ones():
     assert look.difference(IsometricLook([v for v in block if v != visible])) > 20
 
 
+def _failures(stack, shapes, views, letter="C") -> list[str]:
+    """The verifier's failures for a "can" item of ``stack`` with options ``shapes``
+    ((operator, voxels), the first the answer) and reference pictures ``views``, drawn as
+    the generator draws them."""
+    framing = common_isometric_framing([stack] + [s for _, s in shapes], PANEL)
+
+    def picture(vox, at=framing):
+        return stack_picture(vox, at, colors={tuple(v): SAND for v in vox})
+
+    options = [Option(op == "rotation", op, "", image=picture(v),
+                      data=OptionData(list(v), []).to_json()) for op, v in shapes]
+    spec = Spec(voxels=stack, space=[5, 5, 5], question="can", chiral=R.is_chiral(stack),
+                option_voxels=[list(v) for _, v in shapes], colour=SAND, panel=PANEL,
+                views=list(views))
+    reference = [Panel(picture(stack, Framing(OPPOSITE_CORNERS[v], framing.scale, PANEL)), v)
+                 for v in views]
+    draft = Draft(texts(spec, []).question, spec.to_json(), reference, options)
+    record, image = assemble(registry.task("rotation_3d"), draft, level=0, image_id="0000",
+                             letter=letter, item_seed=1)
+    return run_verifier(record, image)
+
+
 def test_mirrored_achiral_stack_is_rejected_as_a_distractor():
     stack = [(0, 0, 0), (1, 0, 0), (2, 0, 0), (1, 1, 0), (1, 0, 1)]  # mirror plane x = 1
     assert not R.is_chiral(stack)
@@ -86,21 +115,85 @@ def test_mirrored_achiral_stack_is_rejected_as_a_distractor():
         ("remove_cube", R.rotate(stack[1:], R.axis_rotation("y", 1))),
         ("remove_cube", R.normalize(stack[:3] + stack[4:])),
     ]
-    framing = common_isometric_framing([stack] + [s for _, s in shapes], PANEL)
-
-    def picture(vox):
-        return stack_picture(vox, framing, colors={tuple(v): SAND for v in vox})
-
-    options = [Option(op == "rotation", op, "", image=picture(v),
-                      data=OptionData(list(v), []).to_json()) for op, v in shapes]
-    spec = Spec(voxels=stack, space=[3, 2, 2], question="can", chiral=False,
-                option_voxels=[list(v) for _, v in shapes], colour=SAND, panel=PANEL).to_json()
-    draft = Draft(QUESTIONS["can"], spec, [Panel(picture(stack), "Reference stack")], options)
-    record, image = assemble(registry.task("rotation_3d"), draft, level=0, image_id="0000",
-                             letter="C", item_seed=1)
-    failures = run_verifier(record, image)
+    failures = _failures(stack, shapes, VIEWS)
     assert any("(mirror) is congruent to the reference" in f for f in failures)
     assert not any("picture of its voxels" in f for f in failures)
+
+
+# Issue 35: five items the old generator made (rotation_3d, --n 30 --seed 77, levels 0-2),
+# each with one isometric reference picture: (item, reference stack, the wrong option's
+# removed cube).  That cube is hidden in the picture, so the option is a true rotation of
+# another stack drawing the same picture.
+OLD_ITEMS = [
+    ("L0/0003", [[0, 2, 0], [1, 2, 0], [2, 0, 0], [2, 0, 1], [2, 0, 2], [2, 1, 0], [2, 2, 0],
+                 [2, 2, 1]], (0, 2, 0)),
+    ("L1/0007", [[0, 1, 0], [0, 1, 1], [0, 1, 2], [0, 2, 0], [0, 3, 0], [1, 0, 0], [1, 1, 0],
+                 [1, 2, 0], [1, 2, 1], [2, 0, 0], [2, 0, 1], [2, 0, 2]], (0, 3, 0)),
+    ("L1/0014", [[0, 2, 0], [0, 3, 0], [1, 0, 0], [1, 1, 0], [1, 2, 0], [1, 3, 0], [2, 0, 0],
+                 [2, 0, 1], [2, 0, 2], [2, 0, 3], [2, 1, 0], [2, 3, 0], [3, 1, 0], [3, 3, 0],
+                 [3, 3, 1], [3, 3, 2]], (0, 2, 0)),
+    ("L2/0022", [[0, 2, 0], [0, 2, 1], [0, 2, 2], [0, 3, 0], [1, 0, 0], [1, 1, 0], [1, 1, 1],
+                 [1, 2, 0], [1, 2, 1], [2, 0, 0], [2, 2, 0], [2, 3, 0], [2, 4, 0], [2, 4, 1],
+                 [3, 0, 0], [3, 3, 0], [4, 0, 0], [4, 3, 0], [4, 4, 0], [4, 4, 1]], (0, 3, 0)),
+    ("L2/0026", [[0, 0, 0], [0, 1, 0], [0, 2, 0], [0, 2, 1], [1, 0, 0], [2, 0, 0], [2, 0, 1],
+                 [3, 0, 0], [3, 1, 0], [3, 2, 0], [3, 3, 0], [3, 3, 1], [3, 4, 0], [4, 3, 0],
+                 [4, 3, 1], [4, 4, 0]], (3, 4, 0)),
+]
+
+
+@pytest.mark.parametrize(("item", "cells", "hidden"), OLD_ITEMS, ids=[i[0] for i in OLD_ITEMS])
+def test_a_cube_hidden_in_the_reference_fails_the_item(item, cells, hidden):
+    """The old items (one isometric picture) are refused by the generator's check and by
+    the verifier, which names the hidden cube; a mirror image or a rotation of the stack
+    without that cube is a right answer for the stack without it."""
+    stack = [tuple(v) for v in cells]
+    rest = [v for v in stack if v != hidden]
+    shapes = [("rotation", R.rotate(stack, R.axis_rotation("z", 1))),
+              ("remove_cube", R.rotate(rest, R.axis_rotation("y", 2))),
+              ("remove_cube", R.rotate(rest, R.axis_rotation("x", 1))),
+              ("remove_cube", R.rotate(rest, R.axis_rotation("x", 2)))]
+    framing = common_isometric_framing([stack] + [s for _, s in shapes], PANEL)
+    with pytest.raises(Reject, match=re.escape(f"removing a cube at {list(hidden)}")):
+        must_read(stack, framing, [ONE_VIEW])
+    hides = f"removing a cube at {list(hidden)} draws the same pictures"
+    assert any(hides in f for f in _failures(stack, shapes, [ONE_VIEW]))
+    # the second picture shows it; some of these stacks still hide a cell from both
+    both = _failures(stack, shapes, VIEWS)
+    assert not any(hides in f for f in both)
+    seen = [Framing(OPPOSITE_CORNERS[v], framing.scale, PANEL) for v in VIEWS]
+    rivals = list(unseen.unseen_changes(stack, unseen.framed(seen), is_connected))
+    assert len([f for f in both if "do not pin the stack down" in f]) == len(rivals)
+    if rivals:
+        with pytest.raises(Reject):
+            must_read(stack, framing)
+    else:
+        must_read(stack, framing)
+
+
+def test_unseen_changes_against_brute_force_pictures():
+    """Every single-cube change keeping the stack connected, drawn as the item draws it:
+    unseen_changes reports exactly those whose picture differs from the stack's in fewer
+    pixels than a quarter of a cube face (away from that threshold: it compares one-sample
+    drawings).  Among them a cube that shows, but whose removal reveals the cube one step
+    behind it along the view's axis, drawn on the same spot."""
+    scale = 30.0
+    framing = Framing(OPPOSITE_CORNERS[ONE_VIEW], scale, (400, 400))
+    stack = [(0, 0, 0), (0, 1, 0), (0, 2, 0), (1, 0, 0), (1, 0, 1), (1, 0, 2), (1, 1, 0),
+             (1, 1, 1), (1, 1, 2)]
+    behind = (1, 1, 1)  # (0, 2, 0) is one step behind it along the view
+    own = stack_picture(stack, framing)
+    reported = set(unseen.unseen_changes(stack, unseen.framed([framing]), is_connected))
+    limit = 0.25 * scale**2
+    for change in [("remove", v) for v in stack] + [("add", v)
+                                                      for v in unseen.face_neighbours(stack)]:
+        other = unseen.changed(stack, change)
+        if not is_connected(other):
+            continue
+        differing = pixels_differing(stack_picture(other, framing), own, 40)
+        if abs(differing - limit) > 0.2 * limit:
+            assert (change in reported) == (differing < limit), (change, differing)
+    assert behind in legibility.shown_cells(stack, framing.cam, scale)
+    assert ("remove", behind) in reported
 
 
 # (level, index) pairs of seed 5 covering "cannot" with a removed cube, "can" with a mirror

@@ -1,6 +1,7 @@
 """Pictures of a split cube stack (CubeAssembly): the complete stack and its pieces in place
 on the floor, and loose pieces centred on themselves, each from the front-right above the
-back-left, all at one scale; and whether their cubes show.  The generator draws these, the
+back-left, all at one scale; whether their cubes show, and which cubes the complete
+stack's picture leaves open.  The generator draws these, the
 verifier draws them again to compare with the image."""
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from functools import lru_cache
 import numpy as np
 
 from spatialcad.geometry.colours import OPTION_COLOUR, PART_COLOURS, Colour
-from spatialcad.geometry.voxels import Voxel
-from spatialcad.render import legibility
+from spatialcad.geometry.voxels import Voxel, is_connected, is_supported
+from spatialcad.render import legibility, unseen
 from spatialcad.render.stacks import (
     LABEL_BAND,
     MARGIN,
@@ -123,3 +124,19 @@ def tops_visible(stack: Sequence[Voxel], framings: list[Framing]) -> bool:
     """The top cube of every column shows (the rest of a column follows by gravity)."""
     seen = dict(zip(stack, most_visible(stack, framings), strict=True))
     return all(seen[t] >= MIN_VISIBLE for t in column_tops(stack))
+
+
+def unseen_changes(stack: Sequence[Voxel], parts: Sequence[Sequence[Voxel]],
+                   space: Sequence[int]) -> list[unseen.Change]:
+    """The single-cube changes of the complete stack its picture does not show (render/
+    unseen.py) that leave a scene the question allows: the stack standing and connected,
+    the given pieces whole (each is drawn in its own panel) and the rest one piece.  Each
+    changes the missing piece's size, so the answer: the pictures must leave none."""
+    covered = {tuple(c) for part in parts for c in part}
+
+    def allowed(cubes: list[Voxel]) -> bool:
+        have = set(cubes)
+        return (covered <= have and is_supported(have) and is_connected(have)
+                and is_connected(have - covered))
+    pictures = unseen.framed(reference_framings(space), floor=(space[0], space[1]))
+    return list(unseen.unseen_changes(stack, pictures, allowed))

@@ -38,15 +38,25 @@ def stack_view(
     return render(mesh, cam, size, scale=float(cell))
 
 
+ISOMETRIC_SIZE = (400, 400)
+
+
 def stack_isometric(
     voxels: Iterable[Voxel],
     *,
     colors: Mapping[Voxel, Colour] | None = None,
-    size: tuple[int, int] = (400, 400),
+    size: tuple[int, int] = ISOMETRIC_SIZE,
 ) -> np.ndarray:
-    mesh = voxel_mesh([tuple(v) for v in voxels], colors, default_color=CUBE_GREY)
+    """The isometric picture of the stack fitted into ``size``."""
+    cubes: list[Voxel] = [(int(x), int(y), int(z)) for x, y, z in voxels]
+    mesh = voxel_mesh(cubes, colors, default_color=CUBE_GREY)
+    return render(mesh, camera("isometric"), size, scale=isometric_scale(cubes, size))
+
+
+def isometric_scale(voxels: Iterable[Voxel], size: tuple[int, int] = ISOMETRIC_SIZE) -> float:
+    """The pixels per unit at which :func:`stack_isometric` draws the stack."""
     cam = camera("isometric")
-    return render(mesh, cam, size, scale=fit_scale([mesh], cam, size, MARGIN))
+    return fit_scale([voxel_mesh([tuple(v) for v in voxels])], cam, size, MARGIN)
 
 
 @dataclass(frozen=True)
@@ -148,6 +158,17 @@ def _iso_elevation() -> float:
 TWO_SIDES: dict[str, Camera] = {
     "front-right": camera("isometric"),
     "back-left": orbit(225.0, _iso_elevation()),
+}
+
+
+# A stack seen from two opposite corners: the isometric view (eye at +1, -1, +1) and the
+# view from the back-left, below (eye at -1, +1, -1; screen-up is still +z).  Between
+# them every face direction of every cube shows, so few cubes hide from both.  Both look
+# along one axis, so a stack's outline has the same size in both (mirrored left-right):
+# one scale fits it in both.
+OPPOSITE_CORNERS: dict[str, Camera] = {
+    "front-right, above": camera("isometric"),
+    "back-left, below": orbit(225.0, -_iso_elevation()),
 }
 
 

@@ -6,6 +6,8 @@ pieces moved but not rotated.  Every picture shows its cubes from the front-righ
 the back-left (a single view hides too many cubes), all at one scale.  Wrong options are
 the missing piece with a cube removed, a cube added, or a cube moved elsewhere, or with
 two such edits, always connected, never a translate or rotation of the missing piece.
+A stack its pictures leave open (a cube they do not show could be added or removed, the
+stack standing: it would change the missing piece) is drawn again (issue 35).
 
 The wrong options are chosen so that picture similarity does not give the answer away:
 left alone, the answer is the option most like the others (every wrong option is an edit
@@ -43,6 +45,7 @@ from spatialcad.render.piece_pictures import (
     reference_framings,
     reference_pictures,
     tops_visible,
+    unseen_changes,
     visible,
 )
 from spatialcad.render.pixels import pixels_differing
@@ -155,8 +158,8 @@ def _try_stack(space: tuple[int, int, int], k: int, rng: np.random.Generator,
 
     drafts = reference_pictures(stack, pieces, space, draft=True)
     picked = balanced_set(answer_draft, drafts, [c.draft for c in pool], target, rng, accept)
-    if picked is None:
-        return None
+    if picked is None or unseen_changes(stack, pieces, space):
+        return None  # (rare) a cube the pictures do not show could be added or removed
     wrong = [(pool[i], OptionData(normalized(pool[i].cubes), list(pool[i].edits)))
              for i in picked]
     data = [OptionData(truth), *(d for _, d in wrong)]

@@ -9,8 +9,9 @@ stack; the missing piece is connected; exactly the answer option has its shape; 
 option is connected; the open answer (``Answer_direct``) is the missing piece's number of
 cubes.  With the task's own pictures (spatialcad.render.piece_pictures) it also checks that
 the panels show what the record says, with legible cubes, that every cube the question
-relies on is visible, and that each wrong option differs from the missing piece (moved) in
-a cube, or the gap of one, that its pictures show.
+relies on is visible, that no cube the complete stack's pictures leave unseen could be
+added or removed (it would change the missing piece), and that each wrong option differs
+from the missing piece (moved) in a cube, or the gap of one, that its pictures show.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from spatialcad.geometry.voxels import Voxel, is_connected
-from spatialcad.render import legibility
+from spatialcad.render import legibility, unseen
 from spatialcad.render import piece_pictures as pictures
 from spatialcad.render.pixels import shows
 from spatialcad.tasks.cube_assembly.spec import parse_option, parse_spec
@@ -89,6 +90,9 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
                 [(f.cam, f.scale) for f in framings]):
             failures.append(f"option {o['letter']} differs from the missing piece only in "
                             "cubes its pictures do not show")
+    for change in pictures.unseen_changes(stack_l, parts_l, space):
+        failures.append(f"{unseen.describe(change)} draws the same complete-stack pictures "
+                        "but changes the missing piece")
     ref = pictures.reference_framings(space)
     if not pictures.tops_visible(stack_l, ref) or not all(
             pictures.visible(q, ref) for q in parts_l):

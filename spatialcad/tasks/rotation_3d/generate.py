@@ -1,7 +1,10 @@
 """3DRotation: which option can (or cannot) be obtained by rotating a cube stack?
 
 After SpatialViz-Bench Alg. 2-3.  The reference is a random connected stack drawn
-isometric.  "Rotation" options are the stack turned about the x, y and z axes by 90, 180
+isometric, and beside it the same stack from the opposite corner (back-left, below): the
+stack must be readable from these two pictures, no stack one cube added or removed (still
+connected) drawing the same two (render/unseen.py), so no cube the pictures hide decides
+an option.  "Rotation" options are the stack turned about the x, y and z axes by 90, 180
 or 270 degrees (one or two turns).  Wrong options are the stack with one cube removed
 (still connected) and the mirrored stack, each then turned.  A mirror of an achiral stack
 is a rotation, so achiral stacks get a second removed-cube option instead.
@@ -17,6 +20,7 @@ would be undetectable).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -24,12 +28,25 @@ import numpy as np
 from spatialcad.geometry import rotations, voxels
 from spatialcad.geometry.colours import SAND
 from spatialcad.geometry.voxels import Voxel
-from spatialcad.render import legibility
+from spatialcad.render import legibility, unseen
 from spatialcad.render.camera import camera
-from spatialcad.render.stacks import IsometricLook, common_isometric_framing, stack_picture
+from spatialcad.render.stacks import (
+    OPPOSITE_CORNERS,
+    Framing,
+    IsometricLook,
+    common_isometric_framing,
+    stack_picture,
+)
 from spatialcad.tasks import base
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
-from spatialcad.tasks.rotation_3d.spec import KINDS, OptionData, Spec, parse_option, texts
+from spatialcad.tasks.rotation_3d.spec import (
+    KINDS,
+    VIEWS,
+    OptionData,
+    Spec,
+    parse_option,
+    texts,
+)
 
 Steps = list[tuple[str, int]]
 
@@ -89,26 +106,39 @@ class Generator(base.Generator):
         shown = [stack, *(parse_option(o.data).voxels for o in options)]
         panel = legible_panel(shown)
         spec = Spec(voxels=stack, space=p["space"], question=kind, chiral=chiral,
-                    option_voxels=shown[1:], colour=SAND, panel=panel)
+                    option_voxels=shown[1:], colour=SAND, panel=panel, views=list(VIEWS))
         framing = common_isometric_framing(shown, panel)
+        must_read(stack, framing)
         for option, vox in zip(options, shown[1:], strict=True):
             if option.operator != "rotation" and legibility.hidden_difference(
                     vox, stack, rotations.proper_rotations(), [(ISOMETRIC, framing.scale)]):
                 raise Reject("a wrong option differs from a rotation only in hidden cubes")
-        pictures = [stack_picture(s, framing, colors=dict.fromkeys(s, SAND)) for s in shown]
-        for option, picture in zip(options, pictures[1:], strict=True):
-            option.image = picture
+        for option, vox in zip(options, shown[1:], strict=True):
+            option.image = stack_picture(vox, framing, colors=dict.fromkeys(vox, SAND))
         looks_of = [IsometricLook(s) for s in shown[1:]]
         for i in range(4):
             for j in range(i):
                 if looks_of[i].difference(looks_of[j]) < MIN_PIXELS:
                     raise Reject("two options look the same")
+        seen = [stack_picture(stack, Framing(OPPOSITE_CORNERS[v], framing.scale, panel),
+                              colors=dict.fromkeys(stack, SAND)) for v in VIEWS]
         return Draft(
             question=texts(spec, []).question,
             spec=spec.to_json(),
-            reference=[Panel(pictures[0], "Reference stack")],
+            reference=[Panel(picture, f"From the {v}")
+                       for v, picture in zip(VIEWS, seen, strict=True)],
             options=options,
         )
+
+
+def must_read(stack: list[Voxel], framing: Framing, views: Sequence[str] = VIEWS) -> None:
+    """Reject a stack the reference pictures (``views`` at the scale and size of
+    ``framing``) do not pin down: one that a cube could be added to or removed from,
+    still connected, drawing the same pictures."""
+    seen = [Framing(OPPOSITE_CORNERS[v], framing.scale, framing.size) for v in views]
+    change = next(unseen.unseen_changes(stack, unseen.framed(seen), voxels.is_connected), None)
+    if change is not None:
+        raise Reject(f"the reference pictures do not show {unseen.describe(change)}")
 
 
 def legible_panel(stacks: list[list[Voxel]]) -> tuple[int, int]:

@@ -9,23 +9,28 @@ from typing import Any
 from spatialcad.geometry import rotations
 from spatialcad.geometry.colours import Colour
 from spatialcad.geometry.voxels import Voxel
+from spatialcad.render.stacks import OPPOSITE_CORNERS
 from spatialcad.spec import (
     CANDIDATE,
     JsonSpec,
+    SpecError,
     Texts,
     judged_alike,
     one_of,
     optional,
     scene_text,
+    spoken_list,
 )
 
 QUESTIONS = {
-    "can": "The top image shows a stack of identical cubes. Which option can be obtained by "
-    "rotating this stack in space? Answer with A, B, C or D.",
-    "cannot": "The top image shows a stack of identical cubes. Which option cannot be "
-    "obtained by rotating this stack in space? Answer with A, B, C or D.",
+    "can": "Which option can be obtained by rotating this stack in space? "
+    "Answer with A, B, C or D.",
+    "cannot": "Which option cannot be obtained by rotating this stack in space? "
+    "Answer with A, B, C or D.",
 }
 KINDS = tuple(QUESTIONS)
+VIEWS = tuple(OPPOSITE_CORNERS)
+SIDES = ("left", "right")
 
 
 @dataclass(frozen=True)
@@ -37,6 +42,7 @@ class Spec(JsonSpec):
     option_voxels: list[list[Voxel]]  # the options' stacks, before shuffling
     colour: Colour  # of every cube
     panel: tuple[int, int]  # width, height of every picture
+    views: list[str]  # the reference's pictures, left to right (render/stacks.py)
 
 
 @dataclass(frozen=True)
@@ -50,6 +56,10 @@ class OptionData(JsonSpec):
 def parse_spec(data: Any) -> Spec:
     spec = Spec.from_json(data)
     one_of(spec.question, KINDS, "spec.question")
+    if not 1 <= len(spec.views) <= len(SIDES):
+        raise SpecError(f"spec.views: expected 1 or 2 views, got {len(spec.views)}")
+    for view in spec.views:
+        one_of(view, VIEWS, "spec.views")
     return spec
 
 
@@ -57,10 +67,20 @@ def parse_option(data: Any) -> OptionData:
     return OptionData.from_json(data, "option")
 
 
+def shown(spec: Spec) -> str:
+    """What the reference pictures show, in words."""
+    if len(spec.views) == 1:
+        return f"The top image shows a stack of identical cubes seen from the {spec.views[0]}."
+    sides = SIDES[: len(spec.views)]
+    seen = spoken_list([f"from the {v} ({s})" for v, s in zip(spec.views, sides, strict=True)])
+    return f"The top row shows one stack of identical cubes seen {seen}."
+
+
 def texts(spec: Spec, options: list[OptionData]) -> Texts:
-    judge = judged_alike(f"The top image shows a stack of identical cubes. Can {CANDIDATE} be "
-                         "obtained by rotating this stack in space?")
-    return Texts(QUESTIONS[spec.question], judge=judge, judge_polarity=spec.question == "can")
+    judge = judged_alike(f"{shown(spec)} Can {CANDIDATE} be obtained by rotating this stack "
+                         "in space?")
+    return Texts(f"{shown(spec)} {QUESTIONS[spec.question]}", judge=judge,
+                 judge_polarity=spec.question == "can")
 
 
 def scene_key(spec: Spec) -> str:

@@ -4,10 +4,13 @@ Independent of ``geometry.rotations``: the 24 proper rotations are generated her
 closure of two quarter turns, and congruence is decided by brute force over them on
 sorted, translated coordinate arrays.  Every "rotation" option must be congruent to the
 reference and every other option not; the answer is the one option that fits the
-question ("can" / "cannot").  Pictures: each panel must be the drawing of its voxels with
-legible cubes, and each wrong option must look wrong (its picture is unlike every
-rotation's, none of its rotations draws the reference picture, and against each nearest
-turned copy of the reference a cube in which they differ shows in its picture).
+question ("can" / "cannot").  The reference pictures must pin the stack down: no cube
+they leave unseen could be added or removed (the stack still connected), so no stack that
+draws the same reference pictures could change the key.  Pictures: each panel must be
+the drawing of its voxels with legible cubes, and each wrong option must look wrong (its
+picture is unlike every rotation's, none of its rotations draws the reference picture, and
+against each nearest turned copy of the reference a cube in which they differ shows in
+its picture).
 
 Step-by-step solutions (spatialcad/verification.py: check_steps) are replayed from the
 answer's data with right-handed quarter turns defined here: its mirror or removed cube
@@ -23,11 +26,17 @@ from typing import Any
 
 import numpy as np
 
-from spatialcad.geometry.voxels import Voxel
-from spatialcad.render import legibility
+from spatialcad.geometry.voxels import Voxel, is_connected
+from spatialcad.render import legibility, unseen
 from spatialcad.render.camera import camera
 from spatialcad.render.opencv import cv2
-from spatialcad.render.stacks import IsometricLook, common_isometric_framing, stack_picture
+from spatialcad.render.stacks import (
+    OPPOSITE_CORNERS,
+    Framing,
+    IsometricLook,
+    common_isometric_framing,
+    stack_picture,
+)
 from spatialcad.tasks.rotation_3d.spec import OptionData, Spec, parse_option, parse_spec
 from spatialcad.verify.base import crop
 
@@ -87,15 +96,21 @@ def _looks_wrong(ref_looks: list[IsometricLook], ref: IsometricLook,
 
 def _picture_failures(record: dict[str, Any], image: np.ndarray, spec: Spec,
                       options: list[OptionData]) -> list[str]:
-    stacks = [spec.voxels, *(o.voxels for o in options)]
-    names = ["the reference", *(f"option {o['letter']}" for o in record["options"])]
-    boxes = [record["layout"]["reference"][0], *record["layout"]["options"]]
-    framing = common_isometric_framing(stacks, spec.panel)
+    framing = common_isometric_framing([spec.voxels, *(o.voxels for o in options)],
+                                       spec.panel)
+    seen = [Framing(OPPOSITE_CORNERS[v], framing.scale, spec.panel) for v in spec.views]
+    drawings = [*((f"the reference from the {v}", spec.voxels, f)
+                  for v, f in zip(spec.views, seen, strict=True)),
+                *((f"option {o['letter']}", data.voxels, framing)
+                  for o, data in zip(record["options"], options, strict=True))]
+    boxes = [*record["layout"]["reference"], *record["layout"]["options"]]
+    if len(boxes) != len(drawings):
+        return [f"the image has {len(boxes)} panels, not {len(drawings)}"]
     failures = []
-    for name, vox, box in zip(names, stacks, boxes, strict=True):
-        failures += legibility.edge_failures(name, framing.cam, framing.scale,
+    for (name, vox, at), box in zip(drawings, boxes, strict=True):
+        failures += legibility.edge_failures(name, at.cam, at.scale,
                                              legibility.shown_factor(box, spec.panel))
-        drawn = stack_picture(vox, framing, colors=dict.fromkeys(vox, spec.colour))
+        drawn = stack_picture(vox, at, colors=dict.fromkeys(vox, spec.colour))
         shown = crop(image, box)
         if shown.shape != drawn.shape:
             drawn = cv2.resize(drawn, (shown.shape[1], shown.shape[0]),
@@ -134,6 +149,10 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
                                             [(camera("isometric"), scale)]):
                 failures.append(f"{name} differs from a turned copy of the reference only "
                                 "in cubes its picture does not show")
+    seen = [Framing(OPPOSITE_CORNERS[v], scale, spec.panel) for v in spec.views]
+    for change in unseen.unseen_changes(spec.voxels, unseen.framed(seen), is_connected):
+        failures.append(f"the reference pictures do not pin the stack down: "
+                        f"{unseen.describe(change)} draws the same pictures")
     if fitting != [record["Answer"]]:
         failures.append(f"options fitting '{spec.question}': {fitting}, "
                         f"answer {record['Answer']}")

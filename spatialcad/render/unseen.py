@@ -1,0 +1,162 @@
+"""Stacks a set of pictures cannot tell apart: the single-cube changes no picture shows.
+
+A change (a cube removed, or added at an empty face neighbour of the stack) is unseen when
+every reference picture of the changed stack, drawn as the task draws it, differs from the
+stack's own in fewer pixels than a cube must show to count as shown
+(``legibility.MIN_SHOWN`` of a face's area, at least ``legibility.MIN_SHOWN_PX``).  Drawing
+the pictures, not only counting a cube's visible pixels, also catches a cube that shows
+but whose removal reveals a look-alike behind it: a cube one step behind along an
+isometric view's axis, or the next cube down a column in a top view.
+
+Only the pixels around the changed cell can change while the picture stays where it is,
+so a picture is compared in a window around the cell (one sample per pixel); a change
+that moves the outline of the stack moves or rescales the whole picture, which shows.
+
+A key that an unseen change would overturn is not decided by what the pictures show
+(issue 35).  ``support`` is the task's rule for which stacks may stand in its scene
+(face-connected, standing under gravity, ...): a change it refuses is no rival scene.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
+
+import numpy as np
+
+from spatialcad.geometry.colours import Colour
+from spatialcad.geometry.voxels import Voxel, normalized, view_labels
+from spatialcad.render import legibility
+from spatialcad.render.camera import Camera, camera
+from spatialcad.render.pixels import pixels_differing
+from spatialcad.render.stacks import Framing, isometric_scale, stack_picture
+
+# A picture of a stack seen around a cell: where the picture lies (the stack's outline,
+# which places and sizes it), and what it shows around the cell; comparable between
+# stacks one change apart.  A Picture: how one is drawn, and how many of its pixels may
+# differ without the change showing.
+Seen = tuple[tuple[float, ...], np.ndarray]
+Draw = Callable[[list[Voxel], Voxel], Seen]
+Picture = tuple[Draw, float]
+Support = Callable[[list[Voxel]], bool]
+Change = tuple[str, Voxel]  # ("remove" | "add", cell)
+NEIGHBOURS = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
+EDGE_PX = 4  # room for a drawn edge's width beyond a cube's outline
+SHADE = 40  # a pixel differs when a channel differs by more (not anti-aliasing noise)
+CORNERS = np.array(list(itertools.product((0, 1), repeat=3)))
+
+
+def face_neighbours(cubes: Sequence[Voxel]) -> list[Voxel]:
+    """The empty cells sharing a face with a cube of the stack, sorted."""
+    have = set(cubes)
+    return sorted({(x + dx, y + dy, z + dz) for x, y, z in have for dx, dy, dz in NEIGHBOURS}
+                  - have)
+
+
+def changed(cubes: Sequence[Voxel], change: Change) -> list[Voxel]:
+    """The stack after one change."""
+    how, cell = change
+    stack = [(int(x), int(y), int(z)) for x, y, z in cubes]
+    return [v for v in stack if v != cell] if how == "remove" else [*stack, cell]
+
+
+def describe(change: Change) -> str:
+    how, cell = change
+    return f"{'removing' if how == 'remove' else 'adding'} a cube at {list(cell)}"
+
+
+def tolerance(scale: float) -> float:
+    """Fewer pixels than a cube must show to count as shown, at ``scale`` px per unit."""
+    return max(float(legibility.MIN_SHOWN_PX), legibility.MIN_SHOWN * scale**2)
+
+
+def alike(a: Seen, b: Seen, limit: float) -> bool:
+    """Two pictures lie alike and differ in fewer than ``limit`` pixels (RGB: by more than
+    ``SHADE`` in a channel; cell-code grids: in any code)."""
+    if a[0] != b[0] or a[1].shape != b[1].shape:
+        return False
+    if a[1].ndim == 3:
+        return pixels_differing(a[1], b[1], SHADE) < limit
+    return int(np.count_nonzero(a[1] != b[1])) < limit
+
+
+def unseen_changes(cubes: Sequence[Voxel], pictures: Sequence[Picture],
+                   support: Support) -> Iterator[Change]:
+    """Every change (removing a cube, adding one at a face neighbour) that leaves a stack
+    ``support`` accepts and draws every one of ``pictures`` alike."""
+    stack = [(int(x), int(y), int(z)) for x, y, z in cubes]
+    tried: list[Change] = [("remove", v) for v in sorted(stack)]
+    tried += [("add", v) for v in face_neighbours(stack)]
+    for change in tried:
+        other = changed(stack, change)
+        cell = change[1]
+        if other and support(other) and all(
+                alike(draw(other, cell), draw(stack, cell), limit) for draw, limit in pictures):
+            yield change
+
+
+def _outline(cubes: Sequence[Voxel], cam: Camera) -> tuple[float, ...]:
+    uv = cam.project((np.array(cubes)[:, None, :] + CORNERS[None]).reshape(-1, 3))[:, :2]
+    return (*uv.min(axis=0).round(9).tolist(), *uv.max(axis=0).round(9).tolist())
+
+
+def _window(cubes: list[Voxel], cell: Voxel, cam: Camera, scale: float,
+            colors: Mapping[Voxel, Colour] | None, floor: tuple[int, int] | None
+            ) -> np.ndarray:
+    """The cubes drawn at ``scale`` in a square just holding the cell's cube and edges.
+    Cubes whose outline (and edges) lie outside the square are left out: they draw
+    nothing in it, and neither do the faces their absence bares, which lie within them."""
+    side = math.ceil(2.0 * scale) + 8
+    centres = cam.project(np.array(cubes, dtype=float) + 0.5)[:, :2]
+    at = cam.project(np.array(cell, dtype=float) + 0.5)[0, :2]
+    half = np.abs(cam.project(CORNERS - 0.5)[:, :2]).max(axis=0)  # a cube's half extent
+    near = np.all(np.abs(centres - at) * scale <= side / 2 + half * scale + EDGE_PX, axis=1)
+    window = Framing(cam, scale, (side, side), (float(at[0]), float(at[1])))
+    kept = [c for c, keep in zip(cubes, near.tolist(), strict=True) if keep]
+    return stack_picture(kept, window, colors=colors, floor=floor, ssaa=1)
+
+
+def framed(framings: Sequence[Framing], floor: tuple[int, int] | None = None
+           ) -> list[Picture]:
+    """Pictures :func:`stacks.stack_picture` draws in ``framings`` (on an optional floor);
+    a framing without a centre centres each picture on its own stack's outline."""
+    def draw_in(f: Framing) -> Draw:
+        def draw(cubes: list[Voxel], cell: Voxel) -> Seen:
+            where = _outline(cubes, f.cam) if f.center is None else ()
+            return where, _window(cubes, cell, f.cam, f.scale, None, floor)
+        return draw
+    return [(draw_in(f), tolerance(f.scale)) for f in framings]
+
+
+def named(cubes: Sequence[Voxel], views: Sequence[str],
+          colors: Mapping[Voxel, Colour] | None = None) -> list[Picture]:
+    """Pictures of a stack in named views: "isometric" as :func:`stacks.stack_isometric`
+    draws it (fitted to its picture, so a stack of another outline draws another one);
+    any other, an orthographic view, as the grid of what each cell shows (empty, or the
+    colour of the nearest cube: a flat-shaded axis view of unit cubes shows nothing else),
+    which must not change at all."""
+    def draw_as(view: str) -> Draw:
+        if view == "isometric":
+            return lambda c, cell: _isometric(c, cell, colors or {})
+        return lambda c, cell: _cell_codes(c, view, colors or {})
+    ordered = sorted(views, key=lambda v: v == "isometric")  # the quickest to compare first
+    return [(draw_as(v), tolerance(isometric_scale(cubes)) if v == "isometric" else 1.0)
+            for v in ordered]
+
+
+def _isometric(cubes: list[Voxel], cell: Voxel, colors: Mapping[Voxel, Colour]) -> Seen:
+    return _outline(cubes, camera("isometric")), _window(
+        cubes, cell, camera("isometric"), isometric_scale(cubes), colors, None)
+
+
+def _cell_codes(cubes: list[Voxel], view: str, colors: Mapping[Voxel, Colour]) -> Seen:
+    """Per cell of an orthographic view: -1 empty, else the nearest cube's colour as an
+    int (0: no colour given)."""
+    ordered = normalized(cubes)
+    lo = [min(v[i] for v in cubes) for i in range(3)]
+    shades = [colors.get((x + lo[0], y + lo[1], z + lo[2])) for x, y, z in ordered]
+    codes = np.array([0 if c is None else 1 + (c[0] << 16) + (c[1] << 8) + c[2]
+                      for c in shades])
+    labels = view_labels(ordered, view)
+    return (), np.where(labels >= 0, codes[labels], -1)
