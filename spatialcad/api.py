@@ -8,7 +8,11 @@
 Entry ``i`` of a one-task dataset of size ``N`` is item ``i`` of ``spatialcad generate
 --task T --level L --n N --seed S [--split P]``: the same record, the same PNG bytes.
 Nothing is built until an entry is read, so a dataset of a million entries costs nothing
-to create.
+to create.  An item keeps clear of the scenes of its block's earlier items (100 per block,
+spatialcad/scenes.py), so reading entry ``i`` first makes those of them the dataset has not
+made yet (once: their scenes are remembered); :meth:`Dataset.scene_report` and each entry's
+``metadata["scene_space"]`` say when a component asks for more entries than its level has
+distinct scenes.
 
 A mixture (a list of components, each a dict with ``task`` and optionally ``weight``,
 ``level``, ``form`` and ``split``; the keyword arguments are the defaults) gives component

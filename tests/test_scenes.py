@@ -7,9 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from conftest import tree_bytes
 
-from spatialcad import api, pipeline, scenes, shards
+from spatialcad import api, cli, pipeline, scenes, shards, verification
 from spatialcad.pipeline import GenerationError, ItemResult, settled
 from spatialcad.plan import Shard
 from spatialcad.scenes import SceneGroup, measure
@@ -72,8 +73,8 @@ def test_no_level0_run_of_40_items_repeats_a_scene(task, tmp_path):
 
 
 def test_shards_starting_inside_a_block_merge_into_the_unsharded_run(tmp_path):
-    """Paper folding level 0 repeats scenes without the rule (27-29 of 40): shards remake
-    their block's earlier items, so their files are the unsharded run's."""
+    """Paper folding level 0 draws repeated scenes often: shards remake their block's
+    earlier items, so their files are the unsharded run's."""
     full = tmp_path / "full"
     pipeline.generate(["paper_folding"], 0, 40, 0, full)
     parts = [tmp_path / f"s{k}" for k in range(3)]
@@ -91,7 +92,19 @@ def test_api_entries_keep_clear_of_their_blocks_scenes_and_report_a_short_space(
     assert late["metadata"]["scene_hash"] not in early and len(set(early)) == 7
     (report,) = ds.scene_report()
     space = scenes.scene_space("paper_folding", 0)
-    assert space is not None and space["scenes"] < 200
+    assert space is not None and space["scenes"] < 10_000
     assert report == {"task": "paper_folding", "level": 0, "entries": 10_000,
                       "scene_space": space, "short": True}
     assert late["metadata"]["scene_space"] == report
+
+
+def test_a_spent_space_is_reported_in_the_summary(monkeypatch, tmp_path):
+    """Every scene the same (one hash for all): the first item is new, the second looks
+    through every attempt in vain, the block is spent, and the summary counts the repeats."""
+    for module in (pipeline, verification):
+        monkeypatch.setattr(module, "scene_hash", lambda task, spec: "0" * 16)
+    result = CliRunner().invoke(cli.cli, ["generate", "--task", "rotation_2d", "--level", "0",
+                                          "--n", "4", "--seed", "1", "--out",
+                                          str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert "3 items repeat the scene of an earlier item" in result.output
