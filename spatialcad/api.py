@@ -8,7 +8,11 @@
 Entry ``i`` of a one-task dataset of size ``N`` is item ``i`` of ``spatialcad generate
 --task T --level L --n N --seed S [--split P]``: the same record, the same PNG bytes.
 Nothing is built until an entry is read, so a dataset of a million entries costs nothing
-to create.
+to create.  An item keeps clear of the scenes of its block's earlier items (100 per block,
+spatialcad/scenes.py), so reading entry ``i`` first makes those of them the dataset has not
+made yet (once: their scenes are remembered); :meth:`Dataset.scene_report` and each entry's
+``metadata["scene_space"]`` say when a component asks for more entries than its level has
+distinct scenes.
 
 A mixture (a list of components, each a dict with ``task`` and optionally ``weight``,
 ``level``, ``form`` and ``split``; the keyword arguments are the defaults) gives component
@@ -26,13 +30,14 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from PIL import Image
 
 from spatialcad import forms, pipeline
 from spatialcad.evaluate.extract import extract, is_correct
+from spatialcad.scenes import SceneGroup, block_start, scene_space
 from spatialcad.seeding import derive_seed, item_rng
 from spatialcad.splits import SPLITS
 from spatialcad.tasks import registry
@@ -112,6 +117,15 @@ def apportion(weights: Sequence[float], size: int) -> list[int]:
     return counts
 
 
+@dataclass
+class _Block:
+    """The scenes of a component's block of items made so far (in index order), and the
+    position in it from which its items stopped looking for new scenes."""
+
+    scenes: list[str] = field(default_factory=list)
+    spent_at: int | None = None
+
+
 class Dataset:
     """A lazy dataset: ``len(ds)``, ``ds[i]`` (built on demand), iteration and
     :meth:`score_answer`."""
@@ -129,6 +143,7 @@ class Dataset:
         self.seed = seed
         self.options = dict(options or {})
         self._a, self._b = 1, 0
+        self._blocks: dict[tuple[str, int, str | None, int], _Block] = {}
         if len(components) > 1:
             self._a = max(1, round(size * GOLDEN))
             while math.gcd(self._a, size) != 1:
@@ -156,8 +171,7 @@ class Dataset:
     def __getitem__(self, i: int) -> Entry:
         comp, index = self.locate(i)
         judge = comp.form == "judge"  # the judged image is encoded by forms.entry
-        result = pipeline.make_item(comp.task, comp.level, index, comp.count, self.seed,
-                                    self.options, comp.split, keep_image=True, encode=not judge)
+        result = self._made(comp, index, keep_image=True, encode=not judge)
         record, image = result.record, result.image
         assert image is not None
         if not forms.has_form(record, comp.form):
@@ -177,6 +191,7 @@ class Dataset:
                 "item_seed": record["seed"], "form": comp.form, "split": comp.split,
                 "spec": record["spec"], "scene_hash": record["scene_hash"],
                 "judge_option": None if option is None else "ABCD"[option],
+                "scene_space": _scene_entry(comp),
                 "record": record,
             },
         }
@@ -184,10 +199,48 @@ class Dataset:
             out["choices"] = made.choices
         return out
 
+    def _made(self, comp: Component, index: int, **kw: Any) -> pipeline.ItemResult:
+        """Item ``index`` of the component's CLI run: clear of the scenes of its block's
+        earlier items (spatialcad/scenes.py), which are made first where not yet known."""
+        key = (comp.task, comp.level, comp.split, block_start(index))
+        block = self._blocks.setdefault(key, _Block())
+        start = block_start(index)
+        while start + len(block.scenes) < index:
+            j = start + len(block.scenes)
+            self._settle(comp, j, block, encode=False)
+        return self._settle(comp, index, block, **kw)
+
+    def _settle(self, comp: Component, index: int, block: _Block, **kw: Any
+                ) -> pipeline.ItemResult:
+        args = (comp.task, comp.level, index, comp.count, self.seed, self.options, comp.split)
+        k = index - block_start(index)
+        group = SceneGroup(set(block.scenes[:k]),
+                           block.spent_at is not None and block.spent_at < k)
+        result, repeat = pipeline.settled(
+            group, pipeline.make_item(*args, **kw),
+            lambda first, held: pipeline.make_item(*args, first_attempt=first, held=held, **kw))
+        if k == len(block.scenes):
+            block.scenes.append(result.record["scene_hash"])
+            if group.spent and block.spent_at is None:
+                block.spent_at = k
+        return result
+
+    def scene_report(self) -> list[dict[str, Any]]:
+        """Per component: how many entries it asks for and how many distinct scenes its
+        level holds (``scene_space``, as ``spatialcad tasks`` shows; None if not measured);
+        ``short`` when it asks for more, so that its entries repeat scenes."""
+        return [_scene_entry(c) for c in self.components]
+
     def score_answer(self, answer: Any, entry: Any) -> float:
         """1.0 if ``answer`` (a bare answer or a model's whole reply) gives the entry's
         answer, else 0.0; never raises, whatever ``answer`` is."""
         return score_answer(answer, entry)
+
+
+def _scene_entry(c: Component) -> dict[str, Any]:
+    space = scene_space(c.task, c.level)
+    return {"task": c.task, "level": c.level, "entries": c.count, "scene_space": space,
+            "short": space is not None and c.count > space["scenes"]}
 
 
 def _open_forms() -> str:

@@ -28,6 +28,7 @@ from spatialcad.cli_support import OutputDir, fail
 from spatialcad.cluster import SlurmSettings
 from spatialcad.outdir import check_apart, check_replaceable_dir, locked
 from spatialcad.plan import RunPlan, Shard, parse_shard
+from spatialcad.scenes import SCENE_BLOCK, scene_space
 from spatialcad.splits import SPLITS
 from spatialcad.tasks import registry
 from spatialcad.tasks.three_view.generate_parts import supply_line
@@ -61,15 +62,32 @@ def tasks_cmd() -> None:
     --with-steps` gives step-by-step solutions, and which items have an open form.
 
     Levels past a task's practical range still work, but one item may take minutes.
+    "scenes L0/L1/L2": how many distinct scenes each level holds ("=": counted, every
+    scene drawn at least twice in the candidates drawn; "~": estimated; ">": at least, no
+    scene came twice; "?": not measured), as `python -m spatialcad.scenes` measured them.
     """
     rows = [(info.name, info.record_task, info.category, info.levels_text(),
-             "yes" if info.has_steps else "no", info.open_form or "none")
+             "yes" if info.has_steps else "no", _scene_counts(info.name),
+             info.open_form or "none")
             for info in registry.tasks().values()]
-    head = ("name", "task", "category", "levels", "steps", "open form")
+    head = ("name", "task", "category", "levels", "steps", "scenes L0/L1/L2", "open form")
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head) - 1)]
     for row in [head, *rows]:
         click.echo("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=False))
                    + "  " + row[-1])
+
+
+MARKS = {"counted": "=", "estimated": "~", "at least": ">"}
+
+
+def _scene_counts(task: str) -> str:
+    """E.g. "=52/~1.2e+04/~3e+07" (see ``tasks``)."""
+    out = []
+    for level in range(3):
+        space = scene_space(task, level)
+        out.append("?" if space is None else
+                   MARKS[space["how"]] + f"{space['scenes']:.3g}")
+    return "/".join(out)
 
 
 def _parse_tasks(spec: str, level: int) -> list[registry.TaskInfo]:
@@ -353,6 +371,17 @@ def _generate_level(run: _LevelRun, n: int, seed: int, jobs: int, overwrite: boo
     if summary.skipped:
         click.echo(f"skipped {sum(summary.skipped.values())} inputs that could not make an "
                    "item: " + ", ".join(f"{k} {v}" for k, v in summary.skipped.items()))
+    if summary.repeats:
+        click.echo(f"{summary.repeats} items repeat the scene of an earlier item: the level "
+                   f"holds fewer distinct scenes than asked ({_space_text(run.names, run.level)}; "
+                   f"scenes are kept apart within blocks of {SCENE_BLOCK} items of a task)")
+
+
+def _space_text(names: list[str], level: int) -> str:
+    """E.g. "paper_folding: 52 counted" for the tasks of a run."""
+    spaces = {t: scene_space(t, level) for t in names}
+    return ", ".join(f"{t}: " + ("not measured" if s is None else f"{s['scenes']} {s['how']}")
+                     for t, s in spaces.items())
 
 
 def _generate_sharded(names: list[str], level: int, n: int, seed: int, out: Path,

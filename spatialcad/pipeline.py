@@ -15,7 +15,6 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import islice
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any, TypeVar
@@ -33,6 +32,7 @@ from spatialcad.records import LETTERS
 from spatialcad.render import raster
 from spatialcad.render.layout import compose
 from spatialcad.render.png import decode_png, encode_png
+from spatialcad.scenes import SCENE_BLOCK, SceneGroup, SceneGroups
 from spatialcad.seeding import derive_seed, item_rng
 from spatialcad.splits import split_of, split_seed
 from spatialcad.steps import with_steps as add_steps
@@ -120,17 +120,19 @@ def _fill_form(draft: Draft) -> dict[str, str]:
 def candidates(task: TaskInfo, level: int, index: int, seed: int,
                options: dict[str, Any] | None = None, split: str | None = None,
                n: int | None = None, skipped: Counter[str] | None = None,
+               first_attempt: int = 0, held: frozenset[str] = frozenset(),
                ) -> Iterator[tuple[int, int, Draft | str]]:
     """The candidate drafts of item ``index``: ``(attempt, item seed, draft)``, or the reason
-    a candidate was thrown away instead of the draft (``Reject``, a scene of another split).
-    With ``split``, candidates come from that split's seed stream (spatialcad/splits.py).
-    With ``n`` (the run's items), the generator knows its :class:`ItemSlot`; the inputs it
-    passes over (``Reject.skipped``, ``Draft.skipped``) are added to ``skipped``."""
+    a candidate was thrown away instead of the draft (``Reject``, a scene of another split,
+    a scene in ``held``), from attempt ``first_attempt`` on.  With ``split``, candidates
+    come from that split's seed stream (spatialcad/splits.py).  With ``n`` (the run's
+    items), the generator knows its :class:`ItemSlot`; the inputs it passes over
+    (``Reject.skipped``, ``Draft.skipped``) are added to ``skipped``."""
     generator = task.generator(options, split)
     base = seed if split is None else split_seed(seed, split)
     if n is not None:
         generator.slot = ItemSlot(index, n, base)
-    for attempt in range(MAX_ATTEMPTS):
+    for attempt in range(first_attempt, MAX_ATTEMPTS):
         item_seed = derive_seed(base, task.name, level, index, attempt)
         try:
             draft = generator.build(level, item_rng(item_seed))
@@ -141,8 +143,12 @@ def candidates(task: TaskInfo, level: int, index: int, seed: int,
             continue
         if skipped is not None:
             skipped.update(draft.skipped)
-        if split is not None and split_of(scene_hash(task, draft.spec)) != split:
+        scene = scene_hash(task, draft.spec)
+        if split is not None and split_of(scene) != split:
             yield attempt, item_seed, f"its scene belongs to another split than {split}"
+            continue
+        if scene in held:
+            yield attempt, item_seed, "its scene is already in the run"
             continue
         yield attempt, item_seed, draft
 
@@ -150,14 +156,17 @@ def candidates(task: TaskInfo, level: int, index: int, seed: int,
 def make_item(task_name: str, level: int, index: int, n: int, seed: int,
               options: dict[str, Any] | None = None, split: str | None = None,
               with_steps: bool = False, *, keep_image: bool = False,
-              encode: bool = True) -> ItemResult:
+              encode: bool = True, first_attempt: int = 0,
+              held: frozenset[str] = frozenset()) -> ItemResult:
     """Build, assemble and verify item ``index``; retry with the next sub-seed on failure.
     ``options`` are the run's task settings (e.g. ``deepcad_dir``); with ``split``, the item
     comes from that split (:func:`candidates`); ``with_steps`` adds the step-by-step
     solution of a task that has one (spatialcad/steps.py), proved too; with ``keep_image``,
     the result also holds the composed image array (``generate`` leaves it out: it would
     cross process pipes), and with ``encode=False`` its ``png`` is empty (for a caller that
-    encodes another picture, such as a judge question's crop)."""
+    encodes another picture, such as a judge question's crop).  ``first_attempt`` and
+    ``held``: the candidates from that attempt on whose scenes are not held
+    (:func:`settled`)."""
     _keep_freed_memory()
     task = registry.task(task_name)
     raster.forget()  # the render memo serves one item (memory stays flat over a long run)
@@ -165,7 +174,7 @@ def make_item(task_name: str, level: int, index: int, n: int, seed: int,
                                level, index)
     last, unverified, skipped = "", 0, Counter[str]()
     for attempt, item_seed, draft in candidates(task, level, index, seed, options, split, n,
-                                                skipped):
+                                                skipped, first_attempt, held):
         if isinstance(draft, str):
             last = draft
             continue
@@ -185,6 +194,26 @@ def make_item(task_name: str, level: int, index: int, n: int, seed: int,
     raise GenerationError(f"{task_name} level {level} item {index}: no valid item ({last})")
 
 
+def settled(group: SceneGroup, first: ItemResult,
+            again: Callable[[int, frozenset[str]], ItemResult]) -> tuple[ItemResult, bool]:
+    """The item of a run whose first verified candidate is ``first`` (made without ``held``):
+    ``first`` if its scene is new to ``group``, else ``again(next attempt, held scenes)``;
+    when that finds none, ``first`` (the group's space is spent).  Also whether the item
+    repeats a scene of the group (spatialcad/scenes.py)."""
+    scene = first.record["scene_hash"]
+    item, repeat = first, scene in group.held
+    if repeat and not group.spent:
+        try:
+            item = again(first.rejected + 1, frozenset(group.held))
+        except GenerationError:
+            group.spent = True
+        else:
+            item.unverified += first.unverified
+            repeat = False
+    group.held.add(item.record["scene_hash"])
+    return item, repeat
+
+
 def _with_steps(task: TaskInfo, item: ItemResult) -> ItemResult:
     """``item`` with its proved step-by-step solution (the same item as without steps: a
     solution that fails its proof is a bug, not a reason to draw another item).  The chain
@@ -196,7 +225,7 @@ def _with_steps(task: TaskInfo, item: ItemResult) -> ItemResult:
         raise GenerationError(f"{rec.image_path(record)}: its steps failed: "
                               + "; ".join(failures))
     return ItemResult(record, item.png, item.rejected, item.image,
-                      [encode_png(p) for p in pictures], item.unverified)
+                      [encode_png(p) for p in pictures], item.unverified, item.skipped)
 
 
 @cache
@@ -290,6 +319,7 @@ class RunSummary:
     resumed: int = 0  # items an earlier, interrupted run had made
     unverified: int = 0  # of the ``rejected``: those that failed verification
     skipped: Mapping[str, int] = field(default_factory=dict)  # inputs passed over, by reason
+    repeats: int = 0  # items made now whose scene an earlier item of their block holds
 
 
 def generate(
@@ -326,25 +356,48 @@ def generate(
         writer = BenchmarkWriter(tmp, params)
         try:
             done = writer.items
+            start, stop = plan.bounds[0] + done, plan.bounds[1]
+            remade = plan.item(start)[1] % SCENE_BLOCK if start < stop else 0
+            positions = range(start - remade, stop)  # from the block's start (scenes.py)
             work = ((t, level, i, n, seed, options, split, with_steps)
-                    for t, i in islice(plan, done, None))
-            rejected = unverified = 0
+                    for t, i in map(plan.item, positions))
+            rejected = unverified = repeats = 0
             skipped = Counter[str]()
+            groups = SceneGroups()
             with _shared_or_own(pool, jobs) as workers:
                 if workers is not None and done < len(plan):
                     compile_missing(workers, tasks, options)
-                bar = progress(parallel_map(make_item, work, jobs, workers), len(plan),
+                firsts = parallel_map(make_item, work, jobs, workers)
+                bar = progress(zip(positions, firsts, strict=True), len(plan) + remade,
                                "generate", done)
-                for result in bar:
+                for position, first in bar:
+                    t, i = plan.item(position)
+                    again = _again(workers, (t, level, i, n, seed, options, split, with_steps))
+                    result, repeat = settled(groups.of(t, i), first, again)
+                    if position < start:
+                        continue  # an earlier item of the block, made only for its scene
                     writer.add(result.record, result.png, result.step_pngs)
                     rejected += result.rejected
                     unverified += result.unverified
                     skipped.update(result.skipped)
+                    repeats += repeat
             writer.finish(manifest_entry(shard, plan.total) if shard else None)
         finally:
             writer.close()
     return RunSummary(len(plan), rejected, per_task, resumed=done, unverified=unverified,
-                      skipped=dict(sorted(skipped.items(), key=lambda kv: (-kv[1], kv[0]))))
+                      skipped=dict(sorted(skipped.items(), key=lambda kv: (-kv[1], kv[0]))),
+                      repeats=repeats)
+
+
+def _again(pool: ProcessPoolExecutor | None, args: tuple[Any, ...]
+           ) -> Callable[[int, frozenset[str]], ItemResult]:
+    """:func:`make_item` of ``args`` from an attempt on, clear of held scenes, in ``pool``
+    (for :func:`settled`)."""
+    def call(first_attempt: int, held: frozenset[str]) -> ItemResult:
+        if pool is None:
+            return make_item(*args, first_attempt=first_attempt, held=held)
+        return pool.submit(make_item, *args, first_attempt=first_attempt, held=held).result()
+    return call
 
 
 @contextmanager

@@ -315,6 +315,19 @@ class Texts:
 
 YES_NO = " Answer yes or no."
 CANDIDATE = "the candidate (the last image)"  # how judge questions name a pictured option
+# How render/stacks.py orients a stack's orthographic views (geometry/voxels.py VIEW_AXES),
+# in words a question states for each view it shows.
+VIEW_ORIENTATION = {
+    "front": "The front view is seen from the front, the top up.",
+    "top": "The top view is seen from above, the stack's front at the bottom of the picture.",
+    "left": ("The left view is seen from the stack's left side, its front on the right of "
+             "the picture."),
+}
+
+
+def view_orientation(views: Sequence[str]) -> str:
+    """The orientation sentences of ``views`` (each one ends with a space)."""
+    return "".join(VIEW_ORIENTATION[v] + " " for v in views)
 
 
 def scene_text(value: Any) -> str:

@@ -14,6 +14,7 @@ from conftest import tree_bytes
 from spatialcad import freecad_env, pipeline
 from spatialcad.cad.parts import ASSETS_DIR
 from spatialcad.render.png import decode_png, encode_png
+from spatialcad.scenes import scene_space
 from spatialcad.tasks import registry
 
 CASES = [(name, level) for name in registry.tasks() for level in (0, 1, 2)]
@@ -261,9 +262,16 @@ def test_tasks_lists_all_twelve(spatialcad):
     assert "CubeCounting" in stdout and "VisualPenetration" in stdout
     rows = {line.split()[0]: line for line in stdout.splitlines()[1:]}
     assert len(rows) == 12
-    assert rows["arrow_moving"].endswith('yes    the end-state ("state") items')
-    assert rows["cube_counting"].endswith("no     every item")
-    assert rows["three_view"].endswith("no     none")
+    assert rows["arrow_moving"].endswith('the end-state ("state") items')
+    assert rows["cube_counting"].endswith("every item")
+    assert rows["three_view"].endswith("none")
+    assert " yes " in rows["arrow_moving"] and " no " in rows["three_view"]
+    assert "scenes L0/L1/L2" in stdout.splitlines()[0]
+    marks = {"counted": "=", "estimated": "~", "at least": ">"}
+    for name, row in rows.items():  # each level's scene space, as measured
+        shown = [marks[s["how"]] + f"{s['scenes']:.3g}" if (s := scene_space(name, level))
+                 else "?" for level in range(3)]
+        assert f" {'/'.join(shown)} " in row, name
 
 
 def test_help_explains(spatialcad):

@@ -335,3 +335,37 @@ def test_reference_views_match_freecads_own_mesh_but_along_lines() -> None:
             again = render([reference], orbit(view.azimuth, view.elevation), task_module.PANEL)
             apart = np.abs(image.astype(int) - again.astype(int)).max(axis=2) > 20
             assert apart.mean() < 0.003
+
+
+SLIVER_STACK = [solids.solid("square_pyramid", side=1.0, height=1.0),  # top to bottom
+                solids.solid("square_frustum", bottom_side=2.0, top_side=1.6, height=1.0)]
+SLIVER_AT = 0.495  # the plane y = 0.495 cuts the pyramid 0.01 below its apex
+
+
+def test_a_section_with_a_sliver_is_drawn_again() -> None:
+    """The pyramid's piece of the section by y = 0.495 is 0.01 tall, drawn ~2 px wide on
+    the frustum's outline: the generator refuses that plane, not one through the middle."""
+    composite = solids.make_composite(SLIVER_STACK)
+    normal = cut.family_normal("XZ")
+    for offset, thin in ((SLIVER_AT, True), (0.2, False)):
+        exact = cut.section(composite, normal, offset)
+        levels = task_module.joint_levels(SLIVER_STACK, normal, offset)
+        assert len(convex_pieces.band_hulls(exact, levels).counts[0].nonzero()[0]) == 2
+        assert task_module.slivered(exact, levels) is thin, offset
+
+
+def test_verifier_fails_a_sliver_from_the_stored_geometry(drafts: dict) -> None:
+    record, image = assembled(0, drafts[0])
+    assert not any("piece of its section" in f for f in checker.verify(record, image))
+    record["spec"]["solids"] = SLIVER_STACK
+    option = next(o for o in record["options"] if not o["is_answer"])
+    for o in record["options"]:
+        o["data"]["solids"] = SLIVER_STACK
+    section = cut.section(solids.make_composite(SLIVER_STACK), cut.family_normal("XZ"),
+                          SLIVER_AT)
+    option["data"]["plane"] = {"family": "XZ", "normal": [0.0, 1.0, 0.0], "offset": SLIVER_AT}
+    option["data"]["polygon"] = ss.to_text(section)
+    failures = checker.verify(record, image)
+    assert not any(f"option {option['letter']}: polygon is not" in f for f in failures)
+    slivers = [f for f in failures if "piece of its section" in f]
+    assert len(slivers) == 1 and slivers[0].startswith(f"option {option['letter']}: "), slivers

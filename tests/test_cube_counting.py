@@ -13,6 +13,7 @@ from spatialcad.geometry.colours import RED
 from spatialcad.pipeline import assemble, make_item
 from spatialcad.render.png import decode_png
 from spatialcad.render.stacks import stack_view
+from spatialcad.spec import VIEW_ORIENTATION
 from spatialcad.tasks import registry
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
 from spatialcad.tasks.cube_counting.verify import bounds_by_milp
@@ -99,6 +100,25 @@ def test_edited_texts_are_rejected():
         assert text != record[field]
         bad = {**record, field: text}
         assert any(f"its {field}" in f for f in run_verifier(bad, image)), field
+
+
+def test_questions_state_every_shown_views_orientation():
+    """Each view a question shows has its orientation stated, in both forms; the words
+    hold for the drawn views: the stack's front (y = 0) is the top view's bottom row and
+    the left view's right column, its top (high z) the front view's first row."""
+    for level in (0, 1):
+        record, _ = _item("cube_counting", level, 0)
+        for view in record["spec"]["views"]:
+            for field in ("Question", "Question_direct"):
+                assert VIEW_ORIENTATION[view] in record[field], (level, view, field)
+    stack = [(0, 0, 0), (1, 1, 0), (1, 1, 1), (2, 1, 0)]  # one front cube, x = 0
+    top, left, front = (voxels.view_matrix(stack, v) for v in ("top", "left", "front"))
+    assert "front at the bottom" in VIEW_ORIENTATION["top"]
+    assert top[-1].tolist() == [True, False, False]
+    assert "front on the right" in VIEW_ORIENTATION["left"]
+    assert left[:, -1].tolist() == [False, True]  # only the front cube, on the ground row
+    assert "the top up" in VIEW_ORIENTATION["front"]
+    assert front[0].tolist() == [False, True, False]  # the cube at z = 1 is drawn on top
 
 
 def test_three_view_distractors_rejected_as_answer():

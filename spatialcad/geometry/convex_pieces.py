@@ -134,16 +134,40 @@ def banded(geom: BaseGeometry, cuts: np.ndarray) -> Pieces | None:
     """``geom`` cut along the lines y = ``cuts`` (sorted) into one piece per band (below the
     first, between two, above the last): a section, or None when a band's part of ``geom``
     is not convex (its hull would be larger)."""
+    pieces, parts = _bands(geom, cuts)
+    hull_area, _ = _areas_and_centroids(pieces.coords[0][:, None], pieces.counts[0][:, None])
+    if np.any(np.abs(hull_area - shapely.area(parts)) > 1e-6 * float(shapely.area(geom))):
+        return None
+    return pieces
+
+
+def band_hulls(geom: BaseGeometry, cuts: np.ndarray) -> Pieces:
+    """The convex hull of each band's part of ``geom`` (see :func:`banded`), convex or not."""
+    return _bands(geom, cuts)[0]
+
+
+def _bands(geom: BaseGeometry, cuts: np.ndarray) -> tuple[Pieces, np.ndarray]:
+    """The hulls of ``geom``'s parts in the bands cut at y = ``cuts``, and those parts."""
     x0, y0, x1, y1 = geom.bounds
     levels = [y0 - 1.0, *cuts, y1 + 1.0]
     bands = [shapely.box(x0 - 1.0, lo, x1 + 1.0, hi)
              for lo, hi in zip(levels[:-1], levels[1:], strict=True)]
     parts = shapely.intersection(geom, np.array(bands, dtype=object))
-    pieces = pieces_of(parts[None, :])
-    hull_area, _ = _areas_and_centroids(pieces.coords[0][:, None], pieces.counts[0][:, None])
-    if np.any(np.abs(hull_area - shapely.area(parts)) > 1e-6 * float(shapely.area(geom))):
-        return None
-    return pieces
+    return pieces_of(parts[None, :]), parts
+
+
+def widths(p: Pieces) -> np.ndarray:
+    """The width of each piece, (S, K): its smallest extent across any direction (for a
+    convex polygon, across one of its edges); 0 where there is no piece."""
+    out = np.zeros(p.counts.shape)
+    for s, k in zip(*np.nonzero(p.counts >= 3), strict=True):
+        ring = p.coords[s, k, : p.counts[s, k]]
+        edges = np.roll(ring, -1, axis=0) - ring
+        normals = np.stack([-edges[:, 1], edges[:, 0]], axis=1)
+        normals /= np.linalg.norm(normals, axis=1)[:, None]
+        spans = ring @ normals.T  # (vertices, edges)
+        out[s, k] = float((spans.max(axis=0) - spans.min(axis=0)).min())
+    return out
 
 
 def polygons(p: Pieces) -> np.ndarray:

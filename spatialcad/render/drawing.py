@@ -30,6 +30,7 @@ from .opencv import cv2
 FONT = cv2.FONT_HERSHEY_SIMPLEX
 _SHIFT = 4  # sub-pixel bits for cv2 drawing
 _ONE = 1 << _SHIFT
+MARGIN = 16  # px left free around fitted shapes (draw_shapes)
 
 
 def _canvas(size: tuple[int, int], background: Color) -> np.ndarray:
@@ -37,6 +38,17 @@ def _canvas(size: tuple[int, int], background: Color) -> np.ndarray:
     if w <= 0 or h <= 0:
         raise ValueError(f"bad image size {size!r}")
     return plain(w, h, background)
+
+
+def fitted_scale(bounds: Sequence[float], size: Sequence[int], margin: int = MARGIN) -> float:
+    """The px per unit at which :func:`draw_shapes` fits ``bounds`` (minx, miny, maxx, maxy)
+    into ``size`` less ``margin`` on each side."""
+    minx, miny, maxx, maxy = (float(b) for b in bounds)
+    aw, ah = max(1, int(size[0]) - 2 * margin), max(1, int(size[1]) - 2 * margin)
+    cands = [aw / (maxx - minx)] if maxx - minx > 1e-12 else []
+    if maxy - miny > 1e-12:
+        cands.append(ah / (maxy - miny))
+    return min(cands) if cands else 1.0
 
 
 class _Frame:
@@ -52,13 +64,7 @@ class _Frame:
     ) -> None:
         minx, miny, maxx, maxy = (float(b) for b in bounds)
         self.w, self.h = int(size[0]), int(size[1])
-        if scale is None:
-            aw, ah = max(1, self.w - 2 * margin), max(1, self.h - 2 * margin)
-            cands = [aw / (maxx - minx)] if maxx - minx > 1e-12 else []
-            if maxy - miny > 1e-12:
-                cands.append(ah / (maxy - miny))
-            scale = min(cands) if cands else 1.0
-        self.scale = float(scale)
+        self.scale = float(fitted_scale(bounds, size, margin) if scale is None else scale)
         self.cx, self.cy = (minx + maxx) / 2.0, (miny + maxy) / 2.0
         self.flip = flip_y
 
@@ -96,7 +102,7 @@ def draw_shapes(
     fill: Color | None = (170, 200, 235),
     outline: Color = (0, 0, 0),
     width: int = 2,
-    margin: int = 16,
+    margin: int = MARGIN,
     scale: float | None = None,
     background: Color = (255, 255, 255),
     flip_y: bool = True,
@@ -261,7 +267,7 @@ def draw_polylines(
     color: Color = (0, 0, 0),
     width: int = 2,
     dash: tuple[float, float] = (10, 6),
-    margin: int = 16,
+    margin: int = MARGIN,
     scale: float | None = None,
     bounds: tuple[float, float, float, float] | None = None,
     background: Color = (255, 255, 255),

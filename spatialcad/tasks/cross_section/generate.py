@@ -22,6 +22,7 @@ from spatialcad.geometry import section_shape as shape
 from spatialcad.geometry.colours import SOLID
 from spatialcad.render.camera import orbit
 from spatialcad.render.drawing import draw_shapes
+from spatialcad.render.legibility import sliver_failures
 from spatialcad.render.mesh import solid_mesh
 from spatialcad.render.raster import render
 from spatialcad.tasks import base
@@ -196,7 +197,10 @@ def pick_true_options(
         offset = round(float(samples[family].offsets[i]), 3)
         normal = cut.family_normal(family)
         exact = stored(cut.section(composite, normal, offset))
-        exact_pieces = convex_pieces.banded(exact, joint_levels(descs, normal, offset))
+        levels = joint_levels(descs, normal, offset)
+        if slivered(exact, levels):
+            continue  # the plane is drawn again
+        exact_pieces = convex_pieces.banded(exact, levels)
         if shape.dissimilarity(exact, sample, (exact_pieces, sample_pieces)) >= (
                 shape.SIMILAR_BELOW / 2):
             continue  # the polyhedral sample disagrees with the exact slice: do not use it
@@ -281,11 +285,21 @@ def _false_section(
         if parts is None:
             parts = solids.stack_solids(altered)
         exact = stored(cut.union_section(parts, normal, float(offsets[i])))
-        by_solid = convex_pieces.banded(exact, joint_levels(altered, normal, offsets[i]))
+        levels = joint_levels(altered, normal, offsets[i])
+        if slivered(exact, levels):
+            continue
+        by_solid = convex_pieces.banded(exact, levels)
         if (truths.nearest(exact, p["margin"], by_solid) >= p["margin"]
                 and shown.nearest(exact, TRUE_DISTINCT) >= TRUE_DISTINCT):
             return family, float(offsets[i]), exact
     return None
+
+
+def slivered(exact: Any, levels: np.ndarray) -> bool:
+    """Whether a piece of the section ``exact`` (one per band between the joint ``levels``)
+    would be drawn narrower than ``legibility.MIN_PIECE_PX`` in its option panel."""
+    widths = convex_pieces.widths(convex_pieces.band_hulls(exact, levels))
+    return bool(sliver_failures("section", widths.ravel(), exact.bounds, PANEL))
 
 
 def joint_levels(descs: list[solids.Desc], normal: np.ndarray, offset: float) -> np.ndarray:

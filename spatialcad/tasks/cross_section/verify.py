@@ -31,6 +31,7 @@ import shapely
 from spatialcad.geometry import convex_pieces, exact
 from spatialcad.geometry import section_shape as shape
 from spatialcad.render.drawing import draw_shapes
+from spatialcad.render.legibility import shown_factor, sliver_failures
 from spatialcad.render.opencv import cv2
 from spatialcad.render.pixels import darkest
 from spatialcad.tasks.cross_section.spec import (
@@ -337,7 +338,21 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
         if o["is_answer"] and (near := every.nearest(g, need)) < need:
             failures.append(f"answer {o['letter']} is a true section: dissimilarity {near:.3f}")
     failures += _check_panels(record, image, polygons)
+    for o, box, g in zip(record["options"], record["layout"]["options"], polygons, strict=True):
+        failures += _slivers(o, box, g)
     return failures
+
+
+def _slivers(o: dict[str, Any], box: list[int], polygon: Any) -> list[str]:
+    """Every piece (one solid's part) of option ``o``'s section, recomputed from its stored
+    solids and plane, is at least ``MIN_PIECE_PX`` wide as drawn in its panel ``box``."""
+    data = parse_option(o["data"])
+    if polygon.is_empty:
+        return []  # reported by _check_option
+    pieces = section_pieces(stack(data.solids), family_normal(data.plane.family),
+                            np.array([data.plane.offset]))
+    return sliver_failures(f"option {o['letter']}", convex_pieces.widths(pieces).ravel(),
+                           polygon.bounds, DRAWN, shown_factor(box, DRAWN))
 
 
 def _check_option(o: dict[str, Any], data: OptionData, spec: Spec,

@@ -7,7 +7,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from spatialcad.geometry.voxels import Voxel
-from spatialcad.spec import YES_NO, JsonSpec, SpecError, Texts, one_of, scene_text
+from spatialcad.spec import (
+    YES_NO,
+    JsonSpec,
+    SpecError,
+    Texts,
+    one_of,
+    scene_text,
+    view_orientation,
+)
 
 NONE_OF_THEM = "All three other options are incorrect"
 VIEW_CAPTIONS = {"top": "Top view", "front": "Front view", "left": "Left view"}
@@ -74,6 +82,7 @@ def choice_text(option: OptionData) -> str:
 def texts(spec: Spec, options: list[OptionData]) -> Texts:
     intro = INTRO.format(count=NUMBER_WORDS[len(spec.views)],
                          names=", ".join(VIEW_CAPTIONS[v].lower() for v in spec.views))
+    intro += view_orientation(spec.views)
     asked, direct = ASKED[spec.question]
     low, high = spec.bounds.min, spec.bounds.max
     answer = {"min": str(low), "max": str(high), "possible": f"{low},{high}"}[spec.question]

@@ -49,13 +49,15 @@ class Wrong:
 
 class Generator(base.Generator):
     def params(self, level: int) -> dict[str, Any]:
-        """L0: 3x3 sheet, 2 folds, 1 hole; L1: 4x4, 3 folds (the last may be diagonal),
-        2 holes; L2: 5x6, 3 folds, 3 holes; higher: the sheet, the folds and the holes keep
-        growing up to 8x9 cells, 5 folds and 6 holes (beyond that the pictures, one per
-        fold, get too small to read)."""
+        """L0: a sheet of 3 or 4 by 3 or 4 cells (a 3x3 sheet alone holds only ~56 scenes),
+        2 folds, 1 hole; L1: 4x4, 3 folds (the last may be diagonal), 2 holes; L2: 5x6, 3
+        folds, 3 holes; higher: the sheet, the folds and the holes keep growing up to 8x9
+        cells, 5 folds and 6 holes (beyond that the pictures, one per fold, get too small
+        to read).  ``rows`` and ``cols``: the fewest and most, drawn per scene."""
         if level == 0:
-            return {"rows": 3, "cols": 3, "folds": 2, "holes": 1, "diagonal": False}
-        return {"rows": min(3 + level, 8), "cols": min(3 + level + (level % 2 == 0), 9),
+            return {"rows": [3, 4], "cols": [3, 4], "folds": 2, "holes": 1, "diagonal": False}
+        rows, cols = min(3 + level, 8), min(3 + level + (level % 2 == 0), 9)
+        return {"rows": [rows, rows], "cols": [cols, cols],
                 "folds": min(3 + (level - 1) // 2, 5), "holes": min(level + 1, 6),
                 "diagonal": True}
 
@@ -73,7 +75,8 @@ class Generator(base.Generator):
                    drawn: int) -> Draft | None:
         """Draft ``drawn`` of a scene for the ranks ``target``; None if no option set fits."""
         p = self.params(level)
-        rows, cols = p["rows"], p["cols"]
+        rows, cols = (lo if lo == hi else int(rng.integers(lo, hi + 1))
+                      for lo, hi in (p["rows"], p["cols"]))
         diagonal = p["diagonal"] and bool(rng.random() < 0.5)
         folds = pf.random_folds(rng, rows, cols, p["folds"], diagonal=diagonal,
                                 min_cells=p["holes"])

@@ -1,0 +1,136 @@
+"""No repeated scene in a run: which scenes an item must keep clear of.
+
+The items of one task in a run are taken in blocks of ``SCENE_BLOCK`` indices
+(``[0, 100)``, ``[100, 200)``, ...).  Within a block, item ``i`` is the first verified
+candidate whose scene hash (the task's ``spec.scene_key``, spatialcad/derived.py) no
+earlier item of the block holds; when none of its ``MAX_ATTEMPTS`` candidates is new, the
+level's scene space is spent for that block: the item keeps its first verified candidate
+(a repeat, counted in the run's summary) and the block's later items no longer look.
+
+So an item depends only on the items before it in its block, in index order: the output
+is the same whatever ``--jobs`` is; a shard or a resumed run first remakes the block's
+items before its own first one (at most ``SCENE_BLOCK - 1``, not written); a shard's
+files stay those of the unsharded run, and ``merge`` joins them unchanged; an API entry
+is the CLI item (spatialcad/api.py remakes the block's earlier items once).  Splits stay
+leak-free: an item's split is still decided by its scene hash alone.  Repeats across
+blocks (runs of more than ``SCENE_BLOCK`` items per task) are possible and counted.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from spatialcad.derived import scene_hash
+from spatialcad.seeding import derive_seed, item_rng
+from spatialcad.tasks import registry
+from spatialcad.tasks.base import Reject
+from spatialcad.tasks.registry import TaskInfo
+
+SCENE_BLOCK = 100
+
+
+def block_start(index: int) -> int:
+    """The first index of ``index``'s block."""
+    return index - index % SCENE_BLOCK
+
+
+@dataclass
+class SceneGroup:
+    """The scenes of one block's items so far (one task, one level, one run)."""
+
+    held: set[str] = field(default_factory=set)
+    spent: bool = False  # an item found no new scene: the later ones stop looking
+
+
+class SceneGroups:
+    """The current block's :class:`SceneGroup` of a run whose items come in order."""
+
+    def __init__(self) -> None:
+        self._key: tuple[str, int] | None = None
+        self._group = SceneGroup()
+
+    def of(self, task: str, index: int) -> SceneGroup:
+        key = (task, block_start(index))
+        if key != self._key:
+            self._key, self._group = key, SceneGroup()
+        return self._group
+
+
+SPACES_FILE = Path(__file__).with_name("scene_spaces.json")
+DRAWS = 400  # candidates drawn per level by ``python -m spatialcad.scenes``
+
+
+def scene_space(task: str, level: int) -> dict[str, Any] | None:
+    """How many distinct scenes ``task``'s level holds, as ``python -m spatialcad.scenes``
+    last measured it: ``{"scenes", "how", "draws", "seen"}``, or None if not measured."""
+    spaces = _spaces()
+    return spaces.get(task, {}).get(str(level))
+
+
+@cache
+def _spaces() -> dict[str, dict[str, dict[str, Any]]]:
+    if not SPACES_FILE.is_file():
+        return {}
+    data: dict[str, dict[str, dict[str, Any]]] = json.loads(SPACES_FILE.read_text())
+    return data
+
+
+def measure(hashes: list[str], draws: int) -> dict[str, Any]:
+    """The scene space behind ``hashes``, the scenes of ``draws`` independent candidates:
+    "counted" when every scene drawn came at least twice (the draws then cover the space,
+    but for scenes rarer than about 1 / draws), else "estimated" by Chao's bias-corrected
+    estimator d + f1 (f1 - 1) / (2 (f2 + 1)) (f1, f2: scenes drawn once, twice), "at least"
+    that when no scene came twice (the space is then likely larger still)."""
+    counts = Counter(hashes)
+    seen = len(counts)
+    f1 = sum(1 for c in counts.values() if c == 1)
+    f2 = sum(1 for c in counts.values() if c == 2)
+    if seen and not f1:
+        return {"scenes": seen, "how": "counted", "draws": draws, "seen": seen}
+    how = "estimated" if seen < len(hashes) else "at least"  # no scene came twice: a rough
+    return {"scenes": seen + f1 * (f1 - 1) // (2 * (f2 + 1)), "how": how,  # lower bound
+            "draws": draws, "seen": seen}
+
+
+def draw_scenes(task: TaskInfo, level: int, draws: int) -> list[str]:
+    """The scene hashes of ``draws`` candidates of ``task``'s level (Rejects left out), from
+    seeds of their own (no run's)."""
+    generator = task.generator()
+    out = []
+    for k in range(draws):
+        try:
+            draft = generator.build(level, item_rng(derive_seed(0, "scene space", task.name,
+                                                                level, k)))
+        except Reject:
+            continue
+        out.append(scene_hash(task, draft.spec))
+    return out
+
+
+def main() -> None:
+    """``python -m spatialcad.scenes [--draws N] [TASK ...]``: measure the levels' scene
+    spaces (``DRAWS`` candidates each by default) of the
+    tasks (all by default; levels 0-2) and store them in scene_spaces.json (read by
+    ``spatialcad tasks`` and the API's :meth:`Dataset.scene_report`)."""
+    args = sys.argv[1:]
+    draws = DRAWS
+    if args[:1] == ["--draws"]:
+        draws, args = int(args[1]), args[2:]
+    names = args or list(registry.tasks())
+    spaces = dict(_spaces())
+    for name in names:
+        task = registry.task(name)
+        spaces[name] = {str(level): measure(draw_scenes(task, level, draws), draws)
+                        for level in range(3) if task.has_level(level)}
+        print(name, spaces[name], flush=True)
+    SPACES_FILE.write_text(json.dumps(spaces, indent=1, sort_keys=True) + "\n")
+
+
+if __name__ == "__main__":
+    main()
