@@ -1,18 +1,24 @@
 """Issue 35's rule for the cube-stack tasks other than 3DRotation (tests/test_rotation_3d.py):
 no cube the reference pictures leave unseen, added or removed where the task's scenes
-allow it, may change the key.  Hand-built cases the generators reject and the verifiers
-fail; CubeCounting's bounds, which hold for every stack its views draw, proved so."""
+allow it, may change the key (BlockMoving: no scene with one cube more draws its states).
+Hand-built cases the generators reject and the verifiers fail; CubeCounting's bounds,
+which hold for every stack its views draw, proved so."""
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import pytest
 
-from spatialcad.geometry import counting, voxels
+from spatialcad.geometry import blocks, counting, voxels
 from spatialcad.pipeline import assemble
-from spatialcad.render import piece_pictures, unseen
+from spatialcad.render import block_views, legibility, piece_pictures, unseen
+from spatialcad.render.axes import framing_beside_axes
+from spatialcad.render.pixels import pixels_differing
 from spatialcad.tasks import registry
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
+from spatialcad.tasks.block_moving.generate import must_pin_down, state_draft
 from spatialcad.tasks.cube_assembly.spec import OptionData
 from spatialcad.tasks.cube_assembly.spec import Spec as AssemblySpec
 from spatialcad.tasks.cube_assembly.spec import texts as assembly_texts
@@ -111,3 +117,49 @@ def test_cube_counting_bounds_hold_for_every_stack_its_views_draw(level):
             assert low <= len(other) <= high
             tried += 1
     assert tried > 20
+
+
+# BlockMoving: columns three high at [2, 0] and [1, 2] (and two at [0, 2]) hide a cube at
+# the foot of [1, 1] from both viewpoints, before and after the blue cube moves +x: a scene
+# with one more cube there draws the same four pictures, and such a cube could hold up a
+# cube that moves onto its column, or swap with one moving into it.
+BLOCKS = {"red": (1, 2, 0), "orange": (0, 2, 0), "yellow": (2, 0, 0), "green": (1, 2, 1),
+          "blue": (1, 2, 2), "purple": (2, 0, 1), "pink": (0, 2, 1), "white": (2, 0, 2),
+          "cyan": (1, 0, 0)}
+BLOCK_SPACE = [3, 3, 3]
+
+
+def _blocks_draft(moves: list) -> Draft:
+    wrong = [[("blue", "-x")], [("red", "+x")], [("purple", "-z")], [("orange", "-y")]]
+    wrong = [w for w in wrong if w != moves][:3]
+    ends = [blocks.run(BLOCKS, w, BLOCK_SPACE) for w in wrong]
+    return state_draft(BLOCK_SPACE, list(BLOCKS), BLOCKS, moves,
+                       [("other_cube", w, e) for w, e in zip(wrong, ends, strict=True)])
+
+
+def test_block_moving_a_cube_hidden_in_both_states_fails():
+    final = blocks.run(BLOCKS, [("blue", "+x")], BLOCK_SPACE)
+    assert final is not None
+    assert block_views.hidden_cells(BLOCKS, BLOCK_SPACE) == [(1, 1, 0)]
+    assert block_views.hidden_cells(final, BLOCK_SPACE) == [(1, 1, 0)]
+    for state in (BLOCKS, final):  # drawn, a brown cube there changes too few pixels to show
+        grown = block_views.state_pictures({**state, "brown": (1, 1, 0)}, BLOCK_SPACE)
+        for cam, a, b in zip(block_views.VIEWS.values(), grown,
+                             block_views.state_pictures(state, BLOCK_SPACE), strict=True):
+            scale = framing_beside_axes(cam, BLOCK_SPACE, block_views.panel(BLOCK_SPACE)).scale
+            assert pixels_differing(a, b, unseen.SHADE) < unseen.tolerance(scale)
+    hides = ("one more cube could stand unseen at [1, 1, 0] in the initial state and at "
+             "[1, 1, 0] in the final state")
+    with pytest.raises(Reject, match=re.escape(hides)):
+        must_pin_down(BLOCKS, final, BLOCK_SPACE)
+    assert _verify("block_moving", _blocks_draft([("blue", "+x")])) == [hides]
+    # moving the orange cube -y bares the foot of [1, 1] in the final state: no scene with
+    # one more cube draws the same pictures
+    moved = blocks.run(BLOCKS, [("orange", "-y")], BLOCK_SPACE)
+    assert moved is not None and block_views.hidden_cells(moved, BLOCK_SPACE) == []
+    must_pin_down(BLOCKS, moved, BLOCK_SPACE)
+    assert _verify("block_moving", _blocks_draft([("orange", "-y")])) == []
+
+
+def test_block_moving_shows_every_cube_as_legibly_as_the_rule_asks():
+    assert block_views.MIN_VISIBLE >= legibility.MIN_SHOWN

@@ -1,6 +1,7 @@
 """The two views of a BlockMoving state (its coloured cubes from the front-right and the
 back-left, beside the axes), and what the generator and the verifier measure on them: which
-cube colour each pixel shows, whether every cube shows, whether two states look different.
+cube colour each pixel shows, whether every cube shows, where one more cube could stand
+unseen, whether two states look different.
 
 Every state of one space is framed alike, so pictures of its states align pixel for pixel.
 """
@@ -14,9 +15,10 @@ import numpy as np
 
 from spatialcad.geometry.blocks import State
 from spatialcad.geometry.colours import BLOCK_COLOURS as PALETTE
-from spatialcad.render import legibility
+from spatialcad.geometry.voxels import Voxel
+from spatialcad.render import legibility, unseen
 from spatialcad.render.axes import framing_beside_axes, scene_with_axes
-from spatialcad.render.stacks import TWO_SIDES, cube_labels, most_visible
+from spatialcad.render.stacks import TWO_SIDES, cube_labels, cube_visibility, most_visible
 
 VIEWS = TWO_SIDES
 PANEL = (290, 270)  # the smallest panel; bigger spaces get bigger ones
@@ -72,6 +74,32 @@ def all_visible(state: State, space: Sequence[int]) -> bool:
     """Every cube shows at least ``MIN_VISIBLE`` of a face in one of the views."""
     framings = [framing_beside_axes(cam, space, panel(space)) for cam in VIEWS.values()]
     return bool(np.all(most_visible(list(state.values()), framings) >= MIN_VISIBLE))
+
+
+def hidden_cells(state: State, space: Sequence[int]) -> list[Voxel]:
+    """The cells where one more cube (of any colour) could stand, under gravity and inside
+    ``space``, while showing fewer pixels than a cube must to count as shown
+    (``unseen.tolerance``) in each view: both pictures of the state would look the same
+    with it.  Only a column's top cell can hold a standing cube.  A cube shows no less
+    alone than beside the others, so those that show with every top cell filled are
+    not tried alone."""
+    cells = list(state.values())
+    heights: dict[tuple[int, int], int] = {}
+    for x, y, z in cells:
+        heights[(x, y)] = max(heights.get((x, y), 0), z + 1)
+    tops = [(x, y, heights.get((x, y), 0)) for x in range(space[0]) for y in range(space[1])
+            if heights.get((x, y), 0) < space[2]]
+    framings = [framing_beside_axes(cam, space, panel(space)) for cam in VIEWS.values()]
+
+    def hidden(added: list[Voxel]) -> list[bool]:
+        seen = np.zeros(len(added), dtype=bool)
+        for f in framings:
+            counts = np.array(cube_visibility([*cells, *added], f)[len(cells):])
+            seen |= counts >= unseen.tolerance(f.scale)
+        return [not s for s in seen.tolist()]
+
+    maybe = [c for c, h in zip(tops, hidden(tops), strict=True) if h]
+    return [c for c in maybe if hidden([c])[0]]
 
 
 def looks_different(a: list[np.ndarray], b: list[np.ndarray], space: Sequence[int]) -> bool:

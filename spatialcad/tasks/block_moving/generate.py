@@ -6,6 +6,10 @@ initial and the final state, each from the front-right and the back-left, with t
 drawn.  Wrong options are other valid sequences of state-changing moves (the true one with
 a move turned, a move given to another cube, two moves swapped, or a fresh random sequence)
 whose final state looks different from the true final state.
+
+Every cube shows in a view of each state, and no cell of the initial state or none of the
+final state could hide one more cube, so no scene drawing the same pictures has another
+answer (issue 35): a candidate otherwise is drawn again.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from spatialcad.render.block_views import (
     VIEWS,
     all_visible,
     colour_labels,
+    hidden_cells,
     looks_different,
     state_pictures,
 )
@@ -53,35 +58,59 @@ class Generator(base.Generator):
         moves = blocks.random_moves(rng, start, space, k)
         final = blocks.run(start, moves, space)
         assert final is not None
-        if not (all_visible(start, space) and all_visible(final, space)):
-            raise Reject("a cube is hidden in both views")
-        final_look = colour_labels(final, space)
-        wrong = _distractors(rng, start, moves, space, final_look)
-        spec = Spec(space, names, [start[c] for c in names], [final[c] for c in names],
-                    list(VIEWS))
-        data = [OptionData(moves), *(OptionData(seq) for _, seq, _ in wrong)]
-        said = texts(spec, data)
-        assert said.choices is not None
-        options = [Option(True, "true_sequence", "These moves turn the initial state into the "
-                          "final state.", text=said.choices[0], data=data[0].to_json())]
-        for (op, _, end), text, d in zip(wrong, said.choices[1:], data[1:], strict=True):
-            options.append(Option(
-                False, op,
-                f"These moves end with {_describe_difference(end, final)}, unlike the final "
-                "state.",
-                text=text, data=d.to_json(),
-            ))
-        pictures = [state_pictures(start, space), state_pictures(final, space)]
-        return Draft(
-            question=said.question,
-            spec=spec.to_json(),
-            reference=[
-                Panel(img, f"{when}: {view}")
-                for when, imgs in zip(("Initial", "Final"), pictures, strict=True)
-                for view, img in zip(VIEWS, imgs, strict=True)
-            ],
-            options=options,
-        )
+        must_pin_down(start, final, space)
+        wrong = _distractors(rng, start, moves, space, colour_labels(final, space))
+        return state_draft(space, names, start, moves, wrong)
+
+
+def must_pin_down(start: State, final: State, space: list[int]) -> None:
+    """Reject states whose pictures leave a cube out or could hide one more (issue 35).
+
+    Every cube must show in a view of each state (its colour names it, and a hidden cube's
+    cell is unknown).  A scene drawing the same four pictures with one cube more would need
+    that cube unseen in both states; when no cell of one of them can hide a standing cube,
+    no such scene exists, so no hidden cube can support another, block a swap or make a
+    wrong sequence right."""
+    if not (all_visible(start, space) and all_visible(final, space)):
+        raise Reject("a cube is hidden in both views")
+    hide_start = hidden_cells(start, space)
+    hide_final = hidden_cells(final, space) if hide_start else []
+    if hide_final:
+        raise Reject(f"one more cube could stand unseen at {list(hide_start[0])} in the "
+                     f"initial state and at {list(hide_final[0])} in the final state")
+
+
+def state_draft(space: list[int], names: list[str], start: State, moves: list[Move],
+                wrong: list[tuple[str, list[Move], State]]) -> Draft:
+    """The item: the states' pictures, the true sequence ``moves`` and the ``wrong`` ones
+    (kind, sequence, end state)."""
+    final = blocks.run(start, moves, space)
+    assert final is not None
+    spec = Spec(space, names, [start[c] for c in names], [final[c] for c in names],
+                list(VIEWS))
+    data = [OptionData(moves), *(OptionData(seq) for _, seq, _ in wrong)]
+    said = texts(spec, data)
+    assert said.choices is not None
+    options = [Option(True, "true_sequence", "These moves turn the initial state into the "
+                      "final state.", text=said.choices[0], data=data[0].to_json())]
+    for (op, _, end), text, d in zip(wrong, said.choices[1:], data[1:], strict=True):
+        options.append(Option(
+            False, op,
+            f"These moves end with {_describe_difference(end, final)}, unlike the final "
+            "state.",
+            text=text, data=d.to_json(),
+        ))
+    pictures = [state_pictures(start, space), state_pictures(final, space)]
+    return Draft(
+        question=said.question,
+        spec=spec.to_json(),
+        reference=[
+            Panel(img, f"{when}: {view}")
+            for when, imgs in zip(("Initial", "Final"), pictures, strict=True)
+            for view, img in zip(VIEWS, imgs, strict=True)
+        ],
+        options=options,
+    )
 
 
 def _describe_difference(end: State, final: State) -> str:

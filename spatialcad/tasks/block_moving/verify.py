@@ -4,8 +4,10 @@ Replays every option's moves with its own simulator (an occupancy grid of cube i
 gravity packs every column down after each move), independent of geometry.blocks.  Proves
 that exactly the answer reaches the final state, that every option is a valid sequence,
 and (with the task's own pictures, spatialcad/render/block_views.py) that the reference
-panels show the two states, that every cube shows in some view, and that each wrong
-option's end state would look different from the final state.  That the option texts say
+panels show the two states, that every cube shows in some view, that no cell of the initial
+or none of the final state could hide one more cube (issue 35: else a scene with that cube
+draws the same pictures, and its moves may differ), and that each wrong option's end state
+would look different from the final state.  That the option texts say
 what their moves are is the texts check (spatialcad/verification.py).
 
 Step-by-step solutions (spatialcad/verification.py: check_steps) are replayed one of the
@@ -23,6 +25,7 @@ from spatialcad.geometry.voxels import Voxel
 from spatialcad.render.block_views import (
     all_visible,
     colour_labels,
+    hidden_cells,
     legibility_failures,
     looks_different,
     state_pictures,
@@ -106,7 +109,18 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
                 failures.append(f"reference panel {2 * i + j + 1} does not show its state")
         if not all_visible(spec.state(cells), space):
             failures.append(f"{('initial', 'final')[i]} state: a cube is hidden in both views")
-    return failures + legibility_failures(space, boxes)
+    return failures + _one_more_cube(spec) + legibility_failures(space, boxes)
+
+
+def _one_more_cube(spec: Spec) -> list[str]:
+    """A scene drawing the same pictures with one cube more needs a cell in each state
+    where that cube stands unseen; then the pictures do not decide the moves."""
+    hide_start = hidden_cells(spec.state(spec.voxels), spec.space)
+    hide_final = hidden_cells(spec.state(spec.final), spec.space) if hide_start else []
+    if not hide_final:
+        return []
+    return [f"one more cube could stand unseen at {list(hide_start[0])} in the initial state "
+            f"and at {list(hide_final[0])} in the final state"]
 
 
 def _state_json(spec: Spec, cells: Sequence[Voxel]) -> dict[str, list[int]]:
