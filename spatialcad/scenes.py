@@ -19,12 +19,13 @@ blocks (runs of more than ``SCENE_BLOCK`` items per task) are possible and count
 from __future__ import annotations
 
 import json
-import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+import click
 
 from spatialcad.derived import scene_hash
 from spatialcad.seeding import derive_seed, item_rng
@@ -113,22 +114,24 @@ def draw_scenes(task: TaskInfo, level: int, draws: int) -> list[str]:
     return out
 
 
-def main() -> None:
-    """``python -m spatialcad.scenes [--draws N] [TASK ...]``: measure the levels' scene
-    spaces (``DRAWS`` candidates each by default) of the
-    tasks (all by default; levels 0-2) and store them in scene_spaces.json (read by
-    ``spatialcad tasks`` and the API's :meth:`Dataset.scene_report`)."""
-    args = sys.argv[1:]
-    draws = DRAWS
-    if args[:1] == ["--draws"]:
-        draws, args = int(args[1]), args[2:]
-    names = args or list(registry.tasks())
+@click.command()
+@click.option("--draws", type=click.IntRange(min=2), default=DRAWS, show_default=True,
+              help="Candidates drawn per task and level.")
+@click.argument("names", metavar="[TASK]...", nargs=-1)
+def main(draws: int, names: tuple[str, ...]) -> None:
+    """Measure the scene spaces of levels 0-2 of TASKs (all by default) and store them in
+    scene_spaces.json, which `spatialcad tasks` and the API's Dataset.scene_report read.
+    Run it again after changing a generator."""
+    unknown = [n for n in names if n not in registry.tasks()]
+    if unknown:
+        raise click.UsageError(f"unknown task {unknown[0]!r}; choose from: "
+                               f"{', '.join(registry.tasks())}")
     spaces = dict(_spaces())
-    for name in names:
+    for name in names or registry.tasks():
         task = registry.task(name)
         spaces[name] = {str(level): measure(draw_scenes(task, level, draws), draws)
                         for level in range(3) if task.has_level(level)}
-        print(name, spaces[name], flush=True)
+        click.echo(f"{name} {spaces[name]}")
     SPACES_FILE.write_text(json.dumps(spaces, indent=1, sort_keys=True) + "\n")
 
 
