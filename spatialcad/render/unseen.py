@@ -11,6 +11,8 @@ isometric view's axis, or the next cube down a column in a top view.
 Only the pixels around the changed cell can change while the picture stays where it is,
 so a picture is compared in a window around the cell (one sample per pixel); a change
 that moves the outline of the stack moves or rescales the whole picture, which shows.
+Where each picture lies is compared first, for every picture, so no window is drawn for a
+change that moves one (:class:`Placed`; the same decisions, fewer windows).
 
 A key that an unseen change would overturn is not decided by what the pictures show
 (issue 35).  ``support`` is the task's rule for which stacks may stand in its scene
