@@ -13,7 +13,7 @@ import pytest
 
 from spatialcad.geometry import blocks, counting, voxels
 from spatialcad.pipeline import assemble
-from spatialcad.render import block_views, legibility, piece_pictures, unseen
+from spatialcad.render import block_views, legibility, piece_pictures, stacks, unseen
 from spatialcad.render.axes import framing_beside_axes
 from spatialcad.render.pixels import pixels_differing
 from spatialcad.tasks import registry
@@ -163,3 +163,40 @@ def test_block_moving_a_cube_hidden_in_both_states_fails():
 
 def test_block_moving_shows_every_cube_as_legibly_as_the_rule_asks():
     assert block_views.MIN_VISIBLE >= legibility.MIN_SHOWN
+
+
+def _plain(pictures: list[unseen.Picture]) -> list[unseen.Picture]:
+    """The same pictures as plain draws: :func:`unseen.unseen_changes` then draws and
+    compares every window, where each picture lies compared only inside ``alike``."""
+    def plain(draw: unseen.Draw) -> unseen.Draw:
+        return lambda cubes, cell: draw(cubes, cell)
+    return [(plain(draw), limit) for draw, limit in pictures]
+
+
+def test_unseen_changes_comparing_where_pictures_lie_first_finds_the_same_changes():
+    """The shortcut of refusing a change that moves a picture before drawing any window
+    decides every change as drawing and comparing every window does, on random stacks in
+    the pictures the cube tasks use: two opposite corners (3DRotation), an isometric
+    picture and two cell-code views (3ViewProjection), fixed framings on a floor
+    (CubeAssembly)."""
+    rng = np.random.default_rng(35)
+    space = (3, 3, 3)
+    found = moved = 0
+    for _ in range(12):
+        stack = voxels.random_stack(rng, space, fill=0.6)
+        corners = [stacks.Framing(stacks.OPPOSITE_CORNERS[v], 30.0, (200, 200))
+                   for v in sorted(stacks.OPPOSITE_CORNERS)]
+        for pictures, support in (
+                (unseen.framed(corners), voxels.is_connected),
+                (unseen.named(stack, ["isometric", "front", "top"]), voxels.is_supported),
+                (unseen.framed(piece_pictures.reference_framings(space), floor=space[:2]),
+                 voxels.is_supported)):
+            assert all(isinstance(draw, unseen.Placed) for draw, _ in pictures[-1:])
+            fast = list(unseen.unseen_changes(stack, pictures, support))
+            assert fast == list(unseen.unseen_changes(stack, _plain(pictures), support))
+            found += len(fast)
+            draw = pictures[-1][0]
+            assert isinstance(draw, unseen.Placed)
+            moved += sum(draw.place(unseen.changed(stack, ("add", cell))) != draw.place(stack)
+                         for cell in unseen.face_neighbours(stack))
+    assert found > 0 and moved > 0  # both outcomes, and the shortcut, were exercised
