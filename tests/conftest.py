@@ -30,6 +30,13 @@ def run_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture, *arg
     return code, out, err
 
 
+def one_line(err: str) -> str:
+    """The only line of a command's error output (a failure says one line, no traceback)."""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    return lines[0]
+
+
 def tree_bytes(root: Path) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
             if p.is_file()}

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import tree_bytes
+from conftest import one_line, tree_bytes
 from eval_server import FakeEndpoint, gold_table
 
 from spatialcad import pipeline
@@ -60,12 +60,6 @@ def tampered(bench: Path, tmp_path: Path, edit) -> Path:
     (copy / "benchmark.json").write_text(json.dumps(records))
     reseal(copy)
     return copy
-
-
-def one_line(err: str) -> str:
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    return lines[0]
 
 
 # 1. a record may name only its own image, inside the benchmark

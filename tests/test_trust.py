@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import tree_bytes
+from conftest import one_line, tree_bytes
 from eval_server import FakeEndpoint, gold_table
 from test_faults import reseal, tampered
 
@@ -38,12 +38,6 @@ def bench(tmp_path_factory) -> Path:
     pipeline.generate(["cube_counting", "rotation_2d"], 0, 3, 0, out,
                       command="spatialcad generate")
     return out
-
-
-def one_line(err: str) -> str:
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    return lines[0]
 
 
 def digest_tree(root: Path) -> str:
