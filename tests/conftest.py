@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from spatialcad import cli
+from spatialcad import cli, pipeline
 from spatialcad.pipeline import make_item
 from spatialcad.render.png import decode_png
 from spatialcad.verification import run_verifier
@@ -28,6 +28,13 @@ def run_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture, *arg
         code = exc.code if isinstance(exc.code, int) else 1
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def small_benchmark(out: Path) -> Path:
+    """A three-item level-0 benchmark of cube_counting and rotation_2d in ``out``."""
+    pipeline.generate(["cube_counting", "rotation_2d"], 0, 3, 0, out,
+                      command="spatialcad generate")
+    return out
 
 
 def one_line(err: str) -> str:

@@ -16,10 +16,9 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import one_line, tree_bytes
+from conftest import one_line, small_benchmark, tree_bytes
 from eval_server import FakeEndpoint, gold_table
 
-from spatialcad import pipeline
 from spatialcad.benchmark import BenchmarkWriter
 from spatialcad.cad.disk_cache import CACHE_ENV
 from spatialcad.outdir import lock_path
@@ -31,10 +30,7 @@ SECRET = "sk-THE-SECRET-KEY-1234"
 
 @pytest.fixture(scope="module")
 def bench(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("faults") / "b"
-    pipeline.generate(["cube_counting", "rotation_2d"], 0, 3, 0, out,
-                      command="spatialcad generate")
-    return out
+    return small_benchmark(tmp_path_factory.mktemp("faults") / "b")
 
 
 def reseal(bench: Path) -> None:

@@ -21,11 +21,10 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import one_line, tree_bytes
+from conftest import one_line, small_benchmark, tree_bytes
 from eval_server import FakeEndpoint, gold_table
 from test_faults import reseal, tampered
 
-from spatialcad import pipeline
 from spatialcad.api import create_dataset
 from spatialcad.evaluate.redact import redact
 from spatialcad.outdir import lock_path
@@ -34,10 +33,7 @@ from spatialcad.records import dumps, image_path
 
 @pytest.fixture(scope="module")
 def bench(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("trust") / "b"
-    pipeline.generate(["cube_counting", "rotation_2d"], 0, 3, 0, out,
-                      command="spatialcad generate")
-    return out
+    return small_benchmark(tmp_path_factory.mktemp("trust") / "b")
 
 
 def digest_tree(root: Path) -> str:
