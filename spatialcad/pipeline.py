@@ -131,7 +131,7 @@ def candidates(task: TaskInfo, level: int, index: int, seed: int,
     generator = task.generator(options, split)
     base = seed if split is None else split_seed(seed, split)
     if n is not None:
-        generator.slot = ItemSlot(index, n, base)
+        generator.slot = ItemSlot(index, n, base, held)
     for attempt in range(first_attempt, MAX_ATTEMPTS):
         item_seed = derive_seed(base, task.name, level, index, attempt)
         try:

@@ -99,6 +99,21 @@ def test_items_of_a_run_draw_distinct_parts_while_there_are_enough(cache):
     assert len(drawn(0, 5)) == 5  # past the item's share: drawn at random, no error
 
 
+def test_parts_whose_scene_the_run_holds_are_passed_over(cache):
+    """When the pipeline looks for a new scene (spatialcad/scenes.py), a part already in
+    the run is never drawn again, and with every part held the item is rejected at once
+    (no part built: the search over a spent level stays cheap)."""
+    usable = gp.usable_parts(ASSETS_DIR, 1)
+    held = frozenset(gp.part_scene(e) for e in usable[: len(usable) - 2])
+    draws = gp.PartDraws(ASSETS_DIR, 1, None, ItemSlot(0, 3, 5, held))
+    rng = np.random.default_rng(0)
+    got = {draws.next(rng).sha256 for _ in range(20)}
+    assert got == {e.sha256 for e in usable[-2:]}
+    every = frozenset(gp.part_scene(e) for e in usable)
+    with pytest.raises(gp.Reject, match="already in the run"):
+        gp.PartDraws(ASSETS_DIR, 1, None, ItemSlot(0, 3, 5, every)).next(rng)
+
+
 def test_unusable_parts_are_skipped_counted_and_the_run_goes_on(cache, tmp_path, spatialcad):
     """The cases hold a plain cylinder (one circle in a view), a plate whose side views are
     a line, a file of sketches only: a run from them and three bundled parts ends with its

@@ -14,6 +14,7 @@ drawing or mesh is exactly what a fresh computation gives.
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -70,16 +71,49 @@ def _axis_drawing(path: Path, toward: tuple[int, int, int], deflection: float) -
     return LineDrawing(lines[:visible], lines[visible:])
 
 
-def part_view(path: Path, rotation: np.ndarray, right: np.ndarray, up: np.ndarray,
-              deflection: float) -> LineDrawing:
-    """The view with screen axes ``right`` and ``up`` (axis-aligned unit vectors in world
-    coordinates) of the part in ``path`` turned by ``rotation`` (one of the 24)."""
+def _axis_and_turn(rotation: np.ndarray, right: np.ndarray, up: np.ndarray
+                   ) -> tuple[tuple[int, int, int], np.ndarray]:
+    """The axis direction the part (unturned) is seen from in the view with screen axes
+    ``right`` and ``up`` of the part turned by ``rotation``, and the in-plane turn or flip
+    of that axis view that gives the view."""
     r0 = np.rint(rotation.T @ right).astype(int)
     u0 = np.rint(rotation.T @ up).astype(int)
     toward = np.cross(r0, u0)
     rc, uc = canonical_axes(toward)
     in_plane = np.array([[r0 @ rc, r0 @ uc], [u0 @ rc, u0 @ uc]], dtype=np.float64)
-    return _axis_drawing(path, tuple(int(t) for t in toward), deflection).transformed(in_plane)
+    return (int(toward[0]), int(toward[1]), int(toward[2])), in_plane
+
+
+def part_view(path: Path, rotation: np.ndarray, right: np.ndarray, up: np.ndarray,
+              deflection: float) -> LineDrawing:
+    """The view with screen axes ``right`` and ``up`` (axis-aligned unit vectors in world
+    coordinates) of the part in ``path`` turned by ``rotation`` (one of the 24)."""
+    toward, in_plane = _axis_and_turn(rotation, right, up)
+    return _axis_drawing(path, toward, deflection).transformed(in_plane)
+
+
+@dataclass(frozen=True)
+class ViewOutline:
+    """What a view's outline tells (spatialcad/geometry/line_drawing.py, at the view's
+    deflection): the area its visible lines enclose and its internal lines."""
+
+    area: float
+    internal: tuple[tuple[bool, int], ...]  # (hidden, index), as internal_lines gives them
+
+
+def part_view_outline(path: Path, rotation: np.ndarray, right: np.ndarray, up: np.ndarray,
+                      deflection: float) -> ViewOutline:
+    """:class:`ViewOutline` of :func:`part_view`: worked out once per axis view, as an
+    in-plane turn or flip keeps the area and the order of the lines."""
+    return _axis_outline(path, _axis_and_turn(rotation, right, up)[0], deflection)
+
+
+@lru_cache(maxsize=512)
+def _axis_outline(path: Path, toward: tuple[int, int, int], deflection: float) -> ViewOutline:
+    drawing = _axis_drawing(path, toward, deflection)
+    region = line_drawing.outline(drawing, deflection)
+    return ViewOutline(float(region.area),
+                       tuple(line_drawing.internal_lines(drawing, deflection, region)))
 
 
 def part_triangles(path: Path, rotation: np.ndarray, tolerance: float) -> tuple[np.ndarray,

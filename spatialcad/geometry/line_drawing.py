@@ -364,13 +364,14 @@ def boundary_lines(region: Any) -> tuple[Polyline, ...]:
 ENDS_ON_OUTLINE = 8  # sample points near the outline that a line's two ends may have
 
 
-def internal_lines(d: LineDrawing, tol: float) -> list[tuple[bool, int]]:
+def internal_lines(d: LineDrawing, tol: float, region: Any = None) -> list[tuple[bool, int]]:
     """(hidden, index) of every line that is not part of the view's outer outline: every
     hidden line, and every visible line that meets the outline's boundary at most at its
     ends (no more than ``ENDS_ON_OUTLINE`` of its sample points within ``tol`` of it).
     Deleting one of them leaves the outline closed; a view whose visible lines enclose
-    nothing has no internal visible line."""
-    boundary = boundary_lines(outline(d, tol))
+    nothing has no internal visible line.  ``region``: :func:`outline` of ``d`` at ``tol``
+    when the caller has it."""
+    boundary = boundary_lines(outline(d, tol) if region is None else region)
     internal = [bool(boundary) and int(np.count_nonzero(near)) <= ENDS_ON_OUTLINE
                 for near in near_points(d.visible, boundary, tol)]
     return ([(False, int(i)) for i in np.flatnonzero(internal)]

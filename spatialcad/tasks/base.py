@@ -29,11 +29,14 @@ class Reject(Exception):
 @dataclass(frozen=True)
 class ItemSlot:
     """Which item of a run a generator builds: ``index`` of ``n``, from the run's ``seed``.
-    A task drawing from a finite pool (part files) gives items distinct inputs with it."""
+    A task drawing from a finite pool (part files) gives items distinct inputs with it, and
+    can pass over inputs whose scene is in ``held`` (the scene hashes the run's block
+    already holds, when the pipeline looks for a new scene: spatialcad/scenes.py)."""
 
     index: int
     n: int
     seed: int
+    held: frozenset[str] = frozenset()
 
 
 @dataclass

@@ -37,7 +37,13 @@ from pathlib import Path
 import numpy as np
 
 from spatialcad.cad.part_index import IndexEntry, part_index
-from spatialcad.cad.part_views import part_edges, part_triangles, part_view
+from spatialcad.cad.part_views import (
+    ViewOutline,
+    part_edges,
+    part_triangles,
+    part_view,
+    part_view_outline,
+)
 from spatialcad.cad.parts import cached_part, portable
 from spatialcad.derived import key_hash
 from spatialcad.geometry import line_drawing as ld
@@ -122,9 +128,14 @@ class PartSkipped(Exception):
 PART_ERRORS = (ValueError, RuntimeError, ArithmeticError, LookupError)
 
 
+def part_scene(entry: IndexEntry) -> str:
+    """The scene hash of every item on the part (spatialcad/derived.py)."""
+    return key_hash("three_view", part_scene_key(entry.sha256))
+
+
 def part_split(entry: IndexEntry) -> str:
     """The split a part belongs to (every item on it is one scene: spatialcad/splits.py)."""
-    return split_of(key_hash("three_view", part_scene_key(entry.sha256)))
+    return split_of(part_scene(entry))
 
 
 def part_scale(extents: Sequence[float]) -> float:
@@ -165,8 +176,10 @@ class PartDraws:
     """The parts one item tries, in turn.  The level's usable parts are put in an order
     drawn from the run's seed; item i of a run of n takes the i-th, (i + n)-th, (i + 2n)-th
     ... of them, so no two items of a run share a part while the folder holds enough (then
-    the draws go on at random).  Without a slot (an item built alone), parts are drawn at
-    random."""
+    the draws go on at random).  Parts whose scene the run already holds (the slot's
+    ``held``, when the pipeline looks for a new scene) are passed over; when every part is
+    held, the item is rejected at once.  Without a slot (an item built alone), parts are
+    drawn at random."""
 
     directory: Path
     level: int
@@ -180,13 +193,20 @@ class PartDraws:
         if not pool:
             lo, hi = face_band(self.level)
             raise Reject(f"no usable part in {self.directory} has {lo}-{hi} faces")
-        at = None if self.slot is None else self.slot.index + self.tried * self.slot.n
-        self.tried += 1
-        if at is None or at >= len(pool):
-            return pool[int(rng.integers(len(pool)))]
-        seed = self.slot.seed if self.slot else 0
-        return sorted(pool, key=lambda e: hashlib.sha256(
-            f"{seed}:{self.level}:{e.sha256}".encode()).digest())[at]
+        held = self.slot.held if self.slot else frozenset()
+        fresh = [e for e in pool if part_scene(e) not in held]
+        if not fresh:
+            raise Reject(f"every usable part in {self.directory} is already in the run")
+        if self.slot is not None:
+            seed = self.slot.seed
+            ordered = sorted(pool, key=lambda e: hashlib.sha256(
+                f"{seed}:{self.level}:{e.sha256}".encode()).digest())
+            while (at := self.slot.index + self.tried * self.slot.n) < len(pool):
+                self.tried += 1
+                if part_scene(ordered[at]) not in held:
+                    return ordered[at]
+            self.tried += 1
+        return fresh[int(rng.integers(len(fresh)))]
 
 
 def build_part_item(level: int, rng: np.random.Generator, draws: PartDraws) -> Draft:
@@ -216,15 +236,9 @@ def _try_part(level: int, rng: np.random.Generator, path: Path, entry: IndexEntr
     """An item on the part in ``path``, the ``drawn``-th tried, turned by one of up to
     ``ROTATION_DRAWS`` rotations; :class:`PartSkipped` when its views are not legible or
     none of those gives an option set whose answer has the similarity ranks ``target``."""
-    part = cached_part(path)
-    box = part.BoundBox
-    extents = (box.XLength, box.YLength, box.ZLength)
-    scale, deflection = part_scale(extents), DEFLECTION * max(extents)
-    # the six axis views of every rotation are these six drawings turned in their plane
-    for v in VIEWS:
-        if v != "isometric" and (problem := legibility.view_problem(
-                part_view(path, np.eye(3), *VIEWS[v].basis()[:2], deflection), scale)):
-            raise PartSkipped(problem[0], f"{path.name}, {v} view: {problem[1]}")
+    scale, deflection = drawing_scale(path)
+    if problem := _illegible(path):
+        raise PartSkipped(*problem)
     skipped: PartSkipped | None = None
     for turn in rng.permutation(24)[:ROTATION_DRAWS]:
         try:
@@ -236,22 +250,46 @@ def _try_part(level: int, rng: np.random.Generator, path: Path, entry: IndexEntr
     raise skipped
 
 
+def drawing_scale(path: Path) -> tuple[float, float]:
+    """The part's views' scale (px per mm) and curve deflection (mm)."""
+    box = cached_part(path).BoundBox
+    extents = (box.XLength, box.YLength, box.ZLength)
+    return part_scale(extents), DEFLECTION * max(extents)
+
+
+@lru_cache(maxsize=1024)
+def _illegible(path: Path) -> tuple[str, str] | None:
+    """Why the part's views are not legible (:class:`PartSkipped`'s reason and detail), or
+    None: the six axis views of every rotation are its six axis drawings turned in their
+    plane, so the answer holds for every turn (kept per process: items of a run try a
+    part again)."""
+    scale, deflection = drawing_scale(path)
+    for v in VIEWS:
+        if v != "isometric" and (problem := legibility.view_problem(
+                part_view(path, np.eye(3), *VIEWS[v].basis()[:2], deflection), scale)):
+            return problem[0], f"{path.name}, {v} view: {problem[1]}"
+    return None
+
+
 def _item(rng: np.random.Generator, path: Path, entry: IndexEntry, rotation: np.ndarray,
           scale: float, deflection: float, target: tuple[int, int], drawn: int) -> Draft:
     """The item on the part in ``path`` turned by ``rotation``, or :class:`PartSkipped`."""
     part = cached_part(path)
     largest = max(part.BoundBox.XLength, part.BoundBox.YLength, part.BoundBox.ZLength)
-    views = {v: part_view(path, rotation, *VIEWS[v].basis()[:2], deflection)
-             for v in VIEWS if v != "isometric"}
-    areas = {v: ld.outline(views[v], deflection).area for v in PRINCIPAL}
-    first = max(PRINCIPAL, key=lambda v: (areas[v], -PRINCIPAL.index(v)))
+    views, outlines = {}, {}
+    for v in VIEWS:
+        if v != "isometric":
+            right, up = VIEWS[v].basis()[:2]
+            views[v] = part_view(path, rotation, right, up, deflection)
+            outlines[v] = part_view_outline(path, rotation, right, up, deflection)
+    first = max(PRINCIPAL, key=lambda v: (outlines[v].area, -PRINCIPAL.index(v)))
     rest = [v for v in PRINCIPAL if v != first]
     second = rest[int(rng.integers(2))]
     asked = next(v for v in rest if v != second)
 
     answer = Candidate("correct_view", PartOption(asked), f"It is {view_words(asked)}.",
                        f"the {asked} view")
-    pool, inks = _wrong_options(answer, views, (first, second), scale, deflection, rng)
+    pool, inks = _wrong_options(answer, views, outlines, (first, second), scale, rng)
     if len({c.operator for c, _ in pool}) < 2 or len(pool) < 3:
         raise PartSkipped("too few wrong options", f"{path.name}: {len(pool)} drawings "
                           "differ from the answer")
@@ -289,18 +327,20 @@ def _item(rng: np.random.Generator, path: Path, entry: IndexEntry, rotation: np.
                  options=options)
 
 
-def _wrong_options(answer: Candidate, views: dict[str, LineDrawing], shown: tuple[str, str],
-                   scale: float, tol: float, rng: np.random.Generator
+def _wrong_options(answer: Candidate, views: dict[str, LineDrawing],
+                   outlines: dict[str, ViewOutline], shown: tuple[str, str], scale: float,
+                   rng: np.random.Generator
                    ) -> tuple[list[tuple[Candidate, LineDrawing]], list[ld.Ink]]:
     """Every turned, flipped and other view, and a few line deletions from the answer and
     from each of those, that draws differently from the answer; with their
-    :func:`panel_ink`."""
+    :func:`panel_ink`.  A turned or flipped view has its view's internal lines (same
+    order)."""
     asked = answer.data.view
     edits = [*_transforms(asked, tuple(TRANSFORMS), rng), *_other_views(asked, shown, rng)]
     bases = [answer, *edits]
     cands = edits + [c for b, n in zip(bases, [DELETIONS_FROM_ANSWER] + [DELETIONS_FROM_EDIT]
                                        * len(edits), strict=True)
-                     for c in islice(_deletions(b, b.data.drawing(views), tol, rng), n)]
+                     for c in islice(_deletions(b, outlines[b.data.view].internal, rng), n)]
     answer_ink = panel_ink(views[asked], scale)
     pool: list[tuple[Candidate, LineDrawing]] = []
     inks = []
@@ -313,9 +353,8 @@ def _wrong_options(answer: Candidate, views: dict[str, LineDrawing], shown: tupl
     return pool, inks
 
 
-def _deletions(base: Candidate, d: LineDrawing, tol: float, rng: np.random.Generator
+def _deletions(base: Candidate, lines: Sequence[tuple[bool, int]], rng: np.random.Generator
                ) -> Iterator[Candidate]:
-    lines = ld.internal_lines(d, tol)
     for i in rng.permutation(len(lines)):
         hidden, index = lines[int(i)]
         kind = "hidden (dashed)" if hidden else "visible"
