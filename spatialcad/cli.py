@@ -8,6 +8,7 @@ import shlex
 import signal
 import sys
 import time
+from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -368,13 +369,19 @@ def _generate_level(run: _LevelRun, n: int, seed: int, jobs: int, overwrite: boo
                f"{out} in {took:.1f} s ({new / took:.2f} items/s{went_on}); "
                f"{summary.rejected} candidates redrawn ({summary.unverified} of them failed "
                "verification; the rest the generators' own checks threw away)")
-    if summary.skipped:
-        click.echo(f"skipped {sum(summary.skipped.values())} inputs that could not make an "
-                   "item: " + ", ".join(f"{k} {v}" for k, v in summary.skipped.items()))
-    if summary.repeats:
-        click.echo(f"{summary.repeats} items repeat the scene of an earlier item: the level "
-                   f"holds fewer distinct scenes than asked ({_space_text(run.names, run.level)}; "
-                   f"scenes are kept apart within blocks of {SCENE_BLOCK} items of a task)")
+    _passed_over(summary.skipped, summary.repeats, run.names, run.level)
+
+
+def _passed_over(skipped: Mapping[str, int], repeats: int, names: list[str], level: int) -> None:
+    """The summary's lines on inputs skipped (by reason) and items repeating a scene."""
+    if skipped:
+        ordered = sorted(skipped.items(), key=lambda kv: (-kv[1], kv[0]))
+        click.echo(f"skipped {sum(skipped.values())} inputs that could not make an item: "
+                   + ", ".join(f"{k} {v}" for k, v in ordered))
+    if repeats:
+        click.echo(f"{repeats} items repeat the scene of an earlier item: the level holds "
+                   f"fewer distinct scenes than asked ({_space_text(names, level)}; scenes "
+                   f"are kept apart within blocks of {SCENE_BLOCK} items of a task)")
 
 
 def _space_text(names: list[str], level: int) -> str:
@@ -414,16 +421,17 @@ def _run_sharded(run: cluster.ShardedRun, out: Path, overwrite: bool, executor: 
                  slurm: SlurmSettings, no_wait: bool) -> None:
     start = time.perf_counter()
     try:
-        items = cluster.run(run, out, overwrite, executor, slurm, not no_wait,
+        merged = cluster.run(run, out, overwrite, executor, slurm, not no_wait,
                             lambda line: click.echo(line, err=True))
     except cluster.ClusterError as exc:
         raise click.ClickException(str(exc)) from exc
     except ValueError as exc:
         raise click.ClickException(f"merging the shards failed: {exc}; they are kept in "
                                    f"{run.work}") from exc
-    if items is not None:
-        click.echo(f"wrote {items} items in {run.count} shards to {out} in "
+    if merged is not None:
+        click.echo(f"wrote {merged.items} items in {run.count} shards to {out} in "
                    f"{time.perf_counter() - start:.1f} s (merged and checked)")
+        _passed_over(merged.skipped, merged.repeats, run.tasks, run.level)
 
 
 @cli.command()

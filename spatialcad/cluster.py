@@ -21,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -97,14 +98,26 @@ def claim_work(run: ShardedRun, overwrite: bool) -> None:
     shutil.rmtree(work)
 
 
-def run_shard(run: ShardedRun, k: int) -> dict[str, int]:
-    """The job of array task ``k``: shard ``k`` of the run into WORK/shards/k (resumable)."""
+def run_shard(run: ShardedRun, k: int) -> dict[str, Any]:
+    """The job of array task ``k``: shard ``k`` of the run into WORK/shards/k (resumable);
+    what its summary counts."""
     summary = pipeline.generate(run.tasks, run.level, run.n, run.seed, run.shard_dir(k),
                                 jobs=run.jobs, command=run.command, options=run.options,
                                 shard=Shard(k, run.count), resume=True, split=run.split,
                                 with_steps=run.with_steps)
     return {"items": summary.items, "rejected": summary.rejected,
-            "unverified": summary.unverified, "resumed": summary.resumed}
+            "unverified": summary.unverified, "resumed": summary.resumed,
+            "skipped": summary.skipped, "repeats": summary.repeats}
+
+
+@dataclass
+class Merged:
+    """A finished sharded run: its items, and what its shards passed over (their jobs'
+    summaries: inputs skipped by reason, items repeating a scene of their block)."""
+
+    items: int
+    skipped: dict[str, int]
+    repeats: int
 
 
 @dataclass
@@ -225,8 +238,9 @@ def _cancel(jobs: Iterable[Any]) -> None:
 
 
 def watch(ex: Any, jobs: list[Any], run: ShardedRun, echo: Callable[[str], None],
-          slurm: bool) -> None:
-    """Wait for every shard; re-submit a failed one once; ``ClusterError`` if it fails again,
+          slurm: bool) -> list[Any]:
+    """Wait for every shard and return the jobs that made them; re-submit a failed one
+    once; ``ClusterError`` if it fails again,
     ``NothingRan`` (the jobs cancelled) if SLURM holds them for a reason that means they
     can never start as asked (``NEVER_STARTS``)."""
     current = dict(enumerate(jobs))
@@ -274,7 +288,7 @@ def watch(ex: Any, jobs: list[Any], run: ShardedRun, echo: Callable[[str], None]
                                 f"re-submitted {sum(t > 1 for t in tries.values())}")
             bar.refresh()
             if done == run.count:
-                return
+                return list(current.values())
             time.sleep(POLL_S)
     except KeyboardInterrupt:
         _cancel(current.values())
@@ -286,9 +300,9 @@ def watch(ex: Any, jobs: list[Any], run: ShardedRun, echo: Callable[[str], None]
 
 
 def run(run: ShardedRun, out: Path, overwrite: bool, kind: str, slurm: SlurmSettings,
-        wait: bool, echo: Callable[[str], None]) -> int | None:
-    """Submit, watch, merge into ``out`` and check it; return the item count (None with
-    ``wait=False``: the job id and the merge command are printed instead)."""
+        wait: bool, echo: Callable[[str], None]) -> Merged | None:
+    """Submit, watch, merge into ``out`` and check it (None with ``wait=False``: the job
+    id and the merge command are printed instead)."""
     RunPlan(tuple(run.tasks), run.n).check_shards(run.count)
     fresh = not Path(run.work).exists()  # else an earlier try's, which keeps its shards
     if fresh:
@@ -301,12 +315,16 @@ def run(run: ShardedRun, out: Path, overwrite: bool, kind: str, slurm: SlurmSett
         if not wait:
             echo(f"when the jobs have finished: {merge_command(run, out)}")
             return None
-        watch(ex, jobs, run, echo, kind == "slurm")
+        done = watch(ex, jobs, run, echo, kind == "slurm")
     except NothingRan:
         if fresh and not (Path(run.work) / "shards").exists():
             shutil.rmtree(run.work, ignore_errors=True)
         raise
     items = shards.merge([run.shard_dir(k) for k in range(run.count)], out, overwrite)
     Benchmark.checked(out)
+    results = [job.result() for job in done]
     shutil.rmtree(run.work, ignore_errors=True)
-    return items
+    skipped: Counter[str] = Counter()
+    for r in results:
+        skipped.update(r.get("skipped", {}))
+    return Merged(items, dict(skipped), sum(r.get("repeats", 0) for r in results))

@@ -5,6 +5,7 @@ that cannot make an item skipped and counted, never ending the run."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -133,6 +134,14 @@ def test_unusable_parts_are_skipped_counted_and_the_run_goes_on(cache, tmp_path,
     assert spatialcad("verify", out)[0] == 0
     assert stdout.splitlines()[-1] == ("skipped 1 inputs that could not make an item: hidden "
                                        "line under 14 px 1")
+    # run as shards, the merged run's summary adds up what its shards skipped
+    code, stdout, err = spatialcad("generate", "--task", "three_view", "--level", 1, "--n", 3,
+                                   "--seed", 4, "--out", tmp_path / "sharded", "--deepcad-dir",
+                                   folder, "--executor", "local", "--shards", 2)
+    assert code == 0, err
+    assert "wrote 3 items in 2 shards" in stdout
+    assert re.search(r"^skipped \d+ inputs that could not make an item: hidden line under 14 px "
+                     r"\d+$", stdout, re.M), stdout
 
 
 def test_a_part_that_cannot_make_the_item_is_skipped_with_its_reason(cache):
