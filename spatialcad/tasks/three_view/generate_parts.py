@@ -67,7 +67,7 @@ from spatialcad.tasks.three_view.spec import (
 )
 
 # face-count bands of the levels (inclusive); the last band serves every higher level
-FACE_BANDS = ((1, 14), (15, 20), (21, 10**6))
+FACE_BANDS = ((1, 14), (15, 24), (25, 10**6))
 PART_DRAWS = 12  # parts tried for one item's similarity-rank target
 ROTATION_DRAWS = 8  # rotations of a part tried for it
 DELETIONS_FROM_ANSWER = 4  # line deletions offered as wrong options, from the answer
