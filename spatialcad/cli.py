@@ -32,7 +32,7 @@ from spatialcad.plan import RunPlan, Shard, parse_shard
 from spatialcad.scenes import SCENE_BLOCK, scene_space
 from spatialcad.splits import SPLITS
 from spatialcad.tasks import registry
-from spatialcad.tasks.three_view.generate_parts import supply_line
+from spatialcad.tasks.three_view.generate_parts import supply_line, usable_parts
 
 
 def write_failure(exc: OSError, out: Path) -> str:
@@ -369,26 +369,32 @@ def _generate_level(run: _LevelRun, n: int, seed: int, jobs: int, overwrite: boo
                f"{out} in {took:.1f} s ({new / took:.2f} items/s{went_on}); "
                f"{summary.rejected} candidates redrawn ({summary.unverified} of them failed "
                "verification; the rest the generators' own checks threw away)")
-    _passed_over(summary.skipped, summary.repeats, run.names, run.level)
+    _passed_over(summary.skipped, summary.repeats, run.names, run.level, options)
 
 
-def _passed_over(skipped: Mapping[str, int], repeats: int, names: list[str], level: int) -> None:
+def _passed_over(skipped: Mapping[str, int], repeats: int, names: list[str], level: int,
+                 options: Mapping[str, Any]) -> None:
     """The summary's lines on inputs skipped (by reason) and items repeating a scene."""
     if skipped:
         ordered = sorted(skipped.items(), key=lambda kv: (-kv[1], kv[0]))
         click.echo(f"skipped {sum(skipped.values())} inputs that could not make an item: "
                    + ", ".join(f"{k} {v}" for k, v in ordered))
     if repeats:
+        space = _space_text(names, level, options)
         click.echo(f"{repeats} items repeat the scene of an earlier item: the level holds "
-                   f"fewer distinct scenes than asked ({_space_text(names, level)}; scenes "
-                   f"are kept apart within blocks of {SCENE_BLOCK} items of a task)")
+                   f"fewer distinct scenes than asked ({space}; scenes are kept apart within "
+                   f"blocks of {SCENE_BLOCK} items of a task)")
 
 
-def _space_text(names: list[str], level: int) -> str:
-    """E.g. "paper_folding: 52 counted" for the tasks of a run."""
-    spaces = {t: scene_space(t, level) for t in names}
-    return ", ".join(f"{t}: " + ("not measured" if s is None else f"{s['scenes']} {s['how']}")
-                     for t, s in spaces.items())
+def _space_text(names: list[str], level: int, options: Mapping[str, Any]) -> str:
+    """E.g. "paper_folding: 52 counted" for the tasks of a run; three_view's parts from a
+    --deepcad-dir: the folder's usable parts (one scene each)."""
+    def text(task: str) -> str:
+        if task == "three_view" and level >= 1 and options.get("deepcad_dir"):
+            return f"{len(usable_parts(Path(options['deepcad_dir']), level))} usable parts"
+        space = scene_space(task, level)
+        return "not measured" if space is None else f"{space['scenes']} {space['how']}"
+    return ", ".join(f"{t}: {text(t)}" for t in names)
 
 
 def _generate_sharded(names: list[str], level: int, n: int, seed: int, out: Path,
@@ -431,7 +437,7 @@ def _run_sharded(run: cluster.ShardedRun, out: Path, overwrite: bool, executor: 
     if merged is not None:
         click.echo(f"wrote {merged.items} items in {run.count} shards to {out} in "
                    f"{time.perf_counter() - start:.1f} s (merged and checked)")
-        _passed_over(merged.skipped, merged.repeats, run.tasks, run.level)
+        _passed_over(merged.skipped, merged.repeats, run.tasks, run.level, run.options)
 
 
 @cli.command()

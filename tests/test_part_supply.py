@@ -154,3 +154,18 @@ def test_a_part_that_cannot_make_the_item_is_skipped_with_its_reason(cache):
     draft = gp.build_part_item(1, np.random.default_rng(0), draws)
     assert draft.spec["part"]["name"] == "00017383"
     assert draft.skipped == {f"hidden line under {legibility.MIN_HIDDEN_PX:g} px": 1}
+
+
+def test_a_run_asking_for_more_parts_than_the_folder_holds_says_so(cache, tmp_path, spatialcad):
+    """Three usable parts (by size; one has hidden lines too short to draw), four items:
+    items repeat a part (a scene), and the summary gives the folder's usable parts as the
+    level's scene space, not the bundled parts'."""
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    for name in GOOD:
+        shutil.copy(ASSETS_DIR / f"{name}.step", folder / f"{name}.step")
+    code, stdout, err = spatialcad("generate", "--task", "three_view", "--level", 1, "--n", 4,
+                                   "--seed", 4, "--out", tmp_path / "b", "--deepcad-dir", folder)
+    assert code == 0, err
+    assert ("2 items repeat the scene of an earlier item: the level holds fewer distinct "
+            "scenes than asked (three_view: 3 usable parts;") in stdout
