@@ -32,7 +32,7 @@ from spatialcad.records import LETTERS
 from spatialcad.render import raster
 from spatialcad.render.layout import compose
 from spatialcad.render.png import decode_png, encode_png
-from spatialcad.scenes import SCENE_BLOCK, SceneGroup, SceneGroups
+from spatialcad.scenes import SCENE_ATTEMPTS, SCENE_BLOCK, SceneGroup, SceneGroups
 from spatialcad.seeding import derive_seed, item_rng
 from spatialcad.splits import split_of, split_seed
 from spatialcad.steps import with_steps as add_steps
@@ -124,7 +124,8 @@ def candidates(task: TaskInfo, level: int, index: int, seed: int,
                ) -> Iterator[tuple[int, int, Draft | str]]:
     """The candidate drafts of item ``index``: ``(attempt, item seed, draft)``, or the reason
     a candidate was thrown away instead of the draft (``Reject``, a scene of another split,
-    a scene in ``held``), from attempt ``first_attempt`` on.  With ``split``, candidates
+    a scene in ``held``), from attempt ``first_attempt`` on (with ``held``, for at most
+    ``SCENE_ATTEMPTS`` attempts).  With ``split``, candidates
     come from that split's seed stream (spatialcad/splits.py).  With ``n`` (the run's
     items), the generator knows its :class:`ItemSlot`; the inputs it passes over
     (``Reject.skipped``, ``Draft.skipped``) are added to ``skipped``."""
@@ -132,7 +133,8 @@ def candidates(task: TaskInfo, level: int, index: int, seed: int,
     base = seed if split is None else split_seed(seed, split)
     if n is not None:
         generator.slot = ItemSlot(index, n, base, held)
-    for attempt in range(first_attempt, MAX_ATTEMPTS):
+    last = min(MAX_ATTEMPTS, first_attempt + SCENE_ATTEMPTS) if held else MAX_ATTEMPTS
+    for attempt in range(first_attempt, last):
         item_seed = derive_seed(base, task.name, level, index, attempt)
         try:
             draft = generator.build(level, item_rng(item_seed))

@@ -3,9 +3,12 @@
 The items of one task in a run are taken in blocks of ``SCENE_BLOCK`` indices
 (``[0, 100)``, ``[100, 200)``, ...).  Within a block, item ``i`` is the first verified
 candidate whose scene hash (the task's ``spec.scene_key``, spatialcad/derived.py) no
-earlier item of the block holds; when none of its ``MAX_ATTEMPTS`` candidates is new, the
-level's scene space is spent for that block: the item keeps its first verified candidate
-(a repeat, counted in the run's summary) and the block's later items no longer look.
+earlier item of the block holds; when none of ``SCENE_ATTEMPTS`` further candidates is
+new, the level's scene space is spent for that block: the item keeps its first verified
+candidate (a repeat, counted in the run's summary) and the block's later items no longer
+look.  (With a fifth of the space still free, 25 candidates all repeating happen with odds
+under 0.8^25 = 0.4%; a task drawing from a finite pool skips held inputs itself,
+``ItemSlot.held``.)
 
 So an item depends only on the items before it in its block, in index order: the output
 is the same whatever ``--jobs`` is; a shard or a resumed run first remakes the block's
@@ -34,6 +37,7 @@ from spatialcad.tasks.base import Reject
 from spatialcad.tasks.registry import TaskInfo
 
 SCENE_BLOCK = 100
+SCENE_ATTEMPTS = 25  # candidates an item tries for a scene its block does not hold
 
 
 def block_start(index: int) -> int:

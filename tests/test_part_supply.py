@@ -21,7 +21,7 @@ from spatialcad.tasks.three_view import generate_parts as gp
 
 SAMPLES = deepcad_samples()
 CASES = SAMPLES.parent / "deepcad-cases"
-GOOD = ("l_bracket", "hinge_leaf", "stepped_block")  # bundled level-1 parts
+GOOD = ("l_bracket", "counterbored_plate", "stepped_block")  # bundled level-1 parts
 
 
 def cases() -> Path:
@@ -117,36 +117,39 @@ def test_parts_whose_scene_the_run_holds_are_passed_over(cache):
 
 def test_unusable_parts_are_skipped_counted_and_the_run_goes_on(cache, tmp_path, spatialcad):
     """The cases hold a plain cylinder (one circle in a view), a plate whose side views are
-    a line, a file of sketches only: a run from them and three bundled parts ends with its
-    items made (exit 0), from distinct parts, and counts what it skipped."""
+    a line, a file of sketches only, a part whose hidden stub is too short to draw even at
+    the largest scale (00013630): a run of 5 items from them and three bundled parts (5
+    workable) ends with its items made (exit 0), from distinct parts, and counts what it
+    skipped."""
     folder = tmp_path / "parts"
     shutil.copytree(cases(), folder, ignore=shutil.ignore_patterns("*.md"))
     for name in GOOD:
         shutil.copy(ASSETS_DIR / f"{name}.step", folder / f"{name}.step")
     out = tmp_path / "bench"
-    code, stdout, err = spatialcad("generate", "--task", "three_view", "--level", 1, "--n", 3,
+    code, stdout, err = spatialcad("generate", "--task", "three_view", "--level", 1, "--n", 5,
                                    "--seed", 4, "--out", out, "--deepcad-dir", folder)
     assert code == 0, err
-    assert (f"parts in {folder.resolve()}: 7 of 8 files build a valid solid; usable (face "
-            "band, views at least 40 px): level 1 6") in stdout
+    assert (f"parts in {folder.resolve()}: 7 of 8 files build a valid solid; usable (one "
+            "solid, face band, views at least 40 px): level 1 6") in stdout
     records = json.loads((out / "benchmark.json").read_text())
-    assert len({r["spec"]["part"]["sha256"] for r in records}) == 3
+    assert len({r["spec"]["part"]["sha256"] for r in records}) == 4  # 00018099 makes none
     assert spatialcad("verify", out)[0] == 0
-    assert stdout.splitlines()[-1] == ("skipped 1 inputs that could not make an item: hidden "
-                                       "line under 14 px 1")
+    skips = r"^skipped \d+ inputs that could not make an item: .*hidden line under 14 px \d+"
+    assert re.search(skips, stdout, re.M), stdout
+    assert "1 items repeat the scene of an earlier item" in stdout
     # run as shards, the merged run's summary adds up what its shards skipped
-    code, stdout, err = spatialcad("generate", "--task", "three_view", "--level", 1, "--n", 3,
+    code, stdout, err = spatialcad("generate", "--task", "three_view", "--level", 1, "--n", 5,
                                    "--seed", 4, "--out", tmp_path / "sharded", "--deepcad-dir",
                                    folder, "--executor", "local", "--shards", 2)
     assert code == 0, err
-    assert "wrote 3 items in 2 shards" in stdout
-    assert re.search(r"^skipped \d+ inputs that could not make an item: hidden line under 14 px "
-                     r"\d+$", stdout, re.M), stdout
+    assert "wrote 5 items in 2 shards" in stdout
+    assert re.search(skips, stdout, re.M), stdout
 
 
 def test_a_part_that_cannot_make_the_item_is_skipped_with_its_reason(cache):
-    """00013630 has a hidden line 5.7 px long (a stub that reads as solid): skipped, the
-    next part drawn makes the item, and the draft says what was skipped."""
+    """00013630 has a hidden line 0.5 mm long (a stub that reads as solid even at the
+    largest scale): skipped, the next part drawn makes the item, and the draft says what
+    was skipped."""
     entries = {e.file: e for e in gp.usable_parts(cases(), 1)}
     queue = [entries["00013630.json"], entries["00017383.json"]]
     draws = gp.PartDraws(cases(), 1, None, None)
@@ -157,9 +160,8 @@ def test_a_part_that_cannot_make_the_item_is_skipped_with_its_reason(cache):
 
 
 def test_a_run_asking_for_more_parts_than_the_folder_holds_says_so(cache, tmp_path, spatialcad):
-    """Three usable parts (by size; one has hidden lines too short to draw), four items:
-    items repeat a part (a scene), and the summary gives the folder's usable parts as the
-    level's scene space, not the bundled parts'."""
+    """Three usable parts, four items: one item repeats a part (a scene), and the summary
+    gives the folder's usable parts as the level's scene space, not the bundled parts'."""
     folder = tmp_path / "parts"
     folder.mkdir()
     for name in GOOD:
@@ -167,5 +169,25 @@ def test_a_run_asking_for_more_parts_than_the_folder_holds_says_so(cache, tmp_pa
     code, stdout, err = spatialcad("generate", "--task", "three_view", "--level", 1, "--n", 4,
                                    "--seed", 4, "--out", tmp_path / "b", "--deepcad-dir", folder)
     assert code == 0, err
-    assert ("2 items repeat the scene of an earlier item: the level holds fewer distinct "
+    assert ("1 items repeat the scene of an earlier item: the level holds fewer distinct "
             "scenes than asked (three_view: 3 usable parts;") in stdout
+
+
+def test_a_part_of_separate_pieces_is_indexed_but_not_used(cache, tmp_path):
+    """DeepCAD holds files of several separate solids (e.g. six loose pucks): they build, but
+    are no part to draw three views of."""
+    import FreeCAD  # noqa: PLC0415 - FreeCAD's modules import once it is loaded
+    import Part  # noqa: PLC0415
+
+    from spatialcad.cad import step_io
+
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    shutil.copy(ASSETS_DIR / "l_bracket.step", folder / "l_bracket.step")
+    two = Part.makeCompound([Part.makeBox(30, 20, 10),
+                             Part.makeBox(30, 20, 10, FreeCAD.Vector(50, 0, 0))])
+    step_io.write_step(two, folder / "pucks.step")
+    entries = {e.file: e for e in part_index.part_index(folder)}
+    assert entries["pucks.step"].valid and entries["pucks.step"].solids == 2
+    assert entries["l_bracket.step"].solids == 1
+    assert [e.file for e in gp.usable_parts(folder, 1)] == ["l_bracket.step"]

@@ -228,8 +228,8 @@ def test_levels_use_parts_with_more_faces(items):
     faces = {}
     for record, _ in items:
         faces.setdefault(record["Level"], []).append(record["spec"]["part"]["faces"])
-    assert max(faces["Level1"]) <= 14 and 15 <= min(faces["Level2"]) <= max(faces["Level2"]) <= 20
-    assert min(faces["Level3"]) >= 21
+    assert max(faces["Level1"]) <= 12 and 13 <= min(faces["Level2"]) <= max(faces["Level2"]) <= 24
+    assert min(faces["Level3"]) >= 25
 
 
 def test_wrong_options_draw_differently_from_the_answer(items):

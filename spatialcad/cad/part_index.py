@@ -36,6 +36,7 @@ class IndexEntry:
     size: int  # bytes, and
     mtime_ns: int  # modification time when indexed: an unchanged file is not read again
     faces: int = 0
+    solids: int = 0  # separate solids (a part drawn as one piece has one)
     bbox: tuple[float, ...] = ()  # min x, y, z, max x, y, z (mm); () when not valid
     error: str | None = None  # why the file gives no valid solid; None when it does
     warnings: tuple[str, ...] = ()  # features the reader left out
@@ -60,8 +61,8 @@ def _entry(root: Path, path: Path, sha: str) -> IndexEntry:
         return IndexEntry(**{**asdict(base), "error": str(exc)})
     if not shape.isValid() or not shape.Solids:
         return IndexEntry(**{**asdict(base), "error": f"{path.name}: not a valid solid"})
-    return IndexEntry(**{**asdict(base), "faces": len(shape.Faces), "bbox": bbox_of(shape),
-                         "warnings": warnings})
+    return IndexEntry(**{**asdict(base), "faces": len(shape.Faces), "solids": len(shape.Solids),
+                         "bbox": bbox_of(shape), "warnings": warnings})
 
 
 @lru_cache(maxsize=1)

@@ -27,6 +27,7 @@ and counted by reason (``Draft.skipped``, ``Reject.skipped``: the run's summary)
 from __future__ import annotations
 
 import hashlib
+import math
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -52,7 +53,7 @@ from spatialcad.geometry.line_drawing import LineDrawing
 from spatialcad.geometry.rotations import proper_rotations
 from spatialcad.render import legibility
 from spatialcad.render.camera import VIEWS
-from spatialcad.render.engineering import draw_isometric, draw_view, view_scale
+from spatialcad.render.engineering import MAX_PART_PX, draw_isometric, draw_view, view_scale
 from spatialcad.render.thumbnails import balanced_set, random_target
 from spatialcad.splits import split_of
 from spatialcad.tasks.base import Draft, ItemSlot, Option, Panel, Reject
@@ -67,7 +68,7 @@ from spatialcad.tasks.three_view.spec import (
 )
 
 # face-count bands of the levels (inclusive); the last band serves every higher level
-FACE_BANDS = ((1, 14), (15, 24), (25, 10**6))
+FACE_BANDS = ((1, 12), (13, 24), (25, 10**6))
 PART_DRAWS = 12  # parts tried for one item's similarity-rank target
 ROTATION_DRAWS = 8  # rotations of a part tried for it
 DELETIONS_FROM_ANSWER = 4  # line deletions offered as wrong options, from the answer
@@ -153,11 +154,12 @@ def legible_size(entry: IndexEntry) -> bool:
 @lru_cache(maxsize=32)
 def usable_parts(directory: Path, level: int) -> tuple[IndexEntry, ...]:
     """The distinct parts (by content) of ``directory``'s index that a level can use: valid
-    solids in its face band whose views are all legible in size."""
+    parts of one solid (DeepCAD holds some of several separate pieces: no part to draw) in
+    its face band whose views are all legible in size."""
     lo, hi = face_band(level)
     found: dict[str, IndexEntry] = {}
     for e in part_index(directory):
-        if e.valid and lo <= e.faces <= hi and legible_size(e):
+        if e.valid and e.solids == 1 and lo <= e.faces <= hi and legible_size(e):
             found.setdefault(e.sha256, e)
     return tuple(found.values())
 
@@ -168,7 +170,7 @@ def supply_line(directory: Path, levels: Sequence[int]) -> str:
     valid = sum(e.valid for e in index)
     per_level = ", ".join(f"level {lv} {len(usable_parts(directory, lv))}" for lv in levels)
     return (f"parts in {directory}: {valid} of {len(index)} files build a valid solid; usable "
-            f"(face band, views at least {legibility.MIN_VIEW_PX:g} px): {per_level}")
+            f"(one solid, face band, views at least {legibility.MIN_VIEW_PX:g} px): {per_level}")
 
 
 @dataclass
@@ -214,8 +216,12 @@ def build_part_item(level: int, rng: np.random.Generator, draws: PartDraws) -> D
     # drawn first and kept while parts are redrawn, so that they stay uniform.
     target = random_target(rng)
     skipped: Counter[str] = Counter()
+    tried: set[str] = set()
     for drawn in range(1, PART_DRAWS + 1):
         entry = draws.next(rng)
+        if entry.sha256 in tried:
+            continue  # a small pool: the part failed this target already
+        tried.add(entry.sha256)
         path = draws.directory / entry.file
         try:
             item = _try_part(level, rng, path, entry, target, drawn)
@@ -236,8 +242,8 @@ def _try_part(level: int, rng: np.random.Generator, path: Path, entry: IndexEntr
     """An item on the part in ``path``, the ``drawn``-th tried, turned by one of up to
     ``ROTATION_DRAWS`` rotations; :class:`PartSkipped` when its views are not legible or
     none of those gives an option set whose answer has the similarity ranks ``target``."""
-    scale, deflection = drawing_scale(path)
-    if problem := _illegible(path):
+    scale, deflection, problem = drawing(path)
+    if problem:
         raise PartSkipped(*problem)
     skipped: PartSkipped | None = None
     for turn in rng.permutation(24)[:ROTATION_DRAWS]:
@@ -250,25 +256,27 @@ def _try_part(level: int, rng: np.random.Generator, path: Path, entry: IndexEntr
     raise skipped
 
 
-def drawing_scale(path: Path) -> tuple[float, float]:
-    """The part's views' scale (px per mm) and curve deflection (mm)."""
+@lru_cache(maxsize=1024)
+def drawing(path: Path) -> tuple[float, float, tuple[str, str] | None]:
+    """How the part's views are drawn: scale (px per mm), curve deflection (mm), and why
+    they are not legible (:class:`PartSkipped`'s reason and detail) or None.  The scale is
+    :func:`part_scale`'s, or larger (up to ``MAX_PART_PX`` for the largest dimension) where
+    that draws the shortest hidden line at least a dash and a gap long.  The six axis views
+    of every rotation are the part's six axis drawings turned in their plane, so this holds
+    for every turn (kept per process: items of a run try a part again)."""
     box = cached_part(path).BoundBox
     extents = (box.XLength, box.YLength, box.ZLength)
-    return part_scale(extents), DEFLECTION * max(extents)
-
-
-@lru_cache(maxsize=1024)
-def _illegible(path: Path) -> tuple[str, str] | None:
-    """Why the part's views are not legible (:class:`PartSkipped`'s reason and detail), or
-    None: the six axis views of every rotation are its six axis drawings turned in their
-    plane, so the answer holds for every turn (kept per process: items of a run try a
-    part again)."""
-    scale, deflection = drawing_scale(path)
-    for v in VIEWS:
-        if v != "isometric" and (problem := legibility.view_problem(
-                part_view(path, np.eye(3), *VIEWS[v].basis()[:2], deflection), scale)):
-            return problem[0], f"{path.name}, {v} view: {problem[1]}"
-    return None
+    scale, deflection = part_scale(extents), DEFLECTION * max(extents)
+    views = {v: part_view(path, np.eye(3), *VIEWS[v].basis()[:2], deflection)
+             for v in VIEWS if v != "isometric"}
+    short = min((ld.length(p) for d in views.values() for p in d.hidden), default=math.inf)
+    if short * scale < legibility.MIN_HIDDEN_PX:
+        scale = max(scale, min((legibility.MIN_HIDDEN_PX + 0.5) / short,
+                               MAX_PART_PX / max(extents)))
+    for v, d in views.items():
+        if problem := legibility.view_problem(d, scale):
+            return scale, deflection, (problem[0], f"{path.name}, {v} view: {problem[1]}")
+    return scale, deflection, None
 
 
 def _item(rng: np.random.Generator, path: Path, entry: IndexEntry, rotation: np.ndarray,
