@@ -63,12 +63,18 @@ def _hashes(out: Path) -> list[str]:
 
 @pytest.mark.parametrize("task", list(registry.tasks()))
 def test_no_level0_run_of_40_items_repeats_a_scene(task, tmp_path):
-    """The issue's bar, for every task: 40 level-0 items, 40 scenes, --jobs 1 = --jobs 2."""
-    one, two = tmp_path / "one", tmp_path / "two"
-    summary = pipeline.generate([task], 0, 40, 5, one, jobs=1)
+    """The issue's bar, for every task: 40 level-0 items, 40 scenes."""
+    summary = pipeline.generate([task], 0, 40, 5, tmp_path, jobs=1)
     assert summary.repeats == 0
-    assert len(set(_hashes(one))) == 40
-    pipeline.generate([task], 0, 40, 5, two, jobs=2)
+    assert len(set(_hashes(tmp_path))) == 40
+
+
+def test_a_run_clear_of_repeats_is_the_same_with_any_jobs(tmp_path):
+    """PaperFolding level 0 often draws a scene its block holds (the search for another is
+    what could depend on the order items finish in): --jobs 1 = --jobs 2."""
+    one, two = tmp_path / "one", tmp_path / "two"
+    pipeline.generate(["paper_folding"], 0, 40, 5, one, jobs=1)
+    pipeline.generate(["paper_folding"], 0, 40, 5, two, jobs=2)
     assert tree_bytes(one) == tree_bytes(two)
 
 

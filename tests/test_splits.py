@@ -25,7 +25,7 @@ def scenes(task: str, level: int, split: str | None, count: int, seed: int = 0) 
     return out
 
 
-@pytest.mark.parametrize(("task", "train", "test"), [("arrow_moving", 5000, 500),
+@pytest.mark.parametrize(("task", "train", "test"), [("arrow_moving", 1000, 200),
                                                      ("paper_folding", 150, 50)])
 def test_train_and_test_share_no_scene(task, train, test):
     made = {split: scenes(task, 0, split, n) for split, n in (("train", train), ("test", test))}
