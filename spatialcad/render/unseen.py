@@ -92,6 +92,7 @@ class Placed:
 
     place: Callable[[list[Voxel]], tuple[float, ...]]
     window: Callable[[list[Voxel], Voxel], np.ndarray]
+    cam: Camera | None = None  # the camera it is drawn with, when one (see _nearest_first)
 
     def __call__(self, cubes: list[Voxel], cell: Voxel) -> Seen:
         return self.place(cubes), self.window(cubes, cell)
@@ -114,13 +115,35 @@ def unseen_changes(cubes: Sequence[Voxel], pictures: Sequence[Picture],
     tried += [("add", v) for v in face_neighbours(stack)]
     places = [(draw.place, draw.place(stack)) for draw, _ in pictures
               if isinstance(draw, Placed)]
+    order = _nearest_first(stack, pictures)
     for change in tried:
         other = changed(stack, change)
         cell = change[1]
         if other and support(other) and all(
                 place(other) == where for place, where in places) and all(
-                _same_window(draw, other, stack, cell, limit) for draw, limit in pictures):
+                _same_window(draw, other, stack, cell, limit) for draw, limit in order(cell)):
             yield change
+
+
+def _nearest_first(stack: list[Voxel], pictures: Sequence[Picture]
+                   ) -> Callable[[Voxel], Sequence[Picture]]:
+    """The order to compare ``pictures`` in around a cell: when each is drawn with a camera,
+    those whose eye the cell lies nearest to (its depth against the middle of the stack's
+    depths) first, as a change there is the likelier to show in them and the fewer windows
+    are drawn (3DRotation's two opposite corners: 18% fewer); else the order given.  Every
+    picture must draw alike, so the order decides nothing."""
+    cams = [draw.cam for draw, _ in pictures if isinstance(draw, Placed) and draw.cam]
+    if len(pictures) < 2 or len(cams) < len(pictures):
+        return lambda cell: pictures
+    depths = [cam.project(np.array(stack, dtype=float) + 0.5)[:, 2] for cam in cams]
+    middles = [(float(d.min()) + float(d.max())) / 2.0 for d in depths]
+
+    def order(cell: Voxel) -> Sequence[Picture]:
+        at = np.array(cell, dtype=float) + 0.5
+        near = [float(cam.project(at)[0, 2]) - mid
+                for cam, mid in zip(cams, middles, strict=True)]
+        return [pictures[i] for i in sorted(range(len(pictures)), key=near.__getitem__)]
+    return order
 
 
 def _same_window(draw: Draw, other: list[Voxel], stack: list[Voxel], cell: Voxel,
@@ -163,7 +186,7 @@ def framed(framings: Sequence[Framing], floor: tuple[int, int] | None = None
 
         def window(cubes: list[Voxel], cell: Voxel) -> np.ndarray:
             return _window(cubes, cell, f.cam, f.scale, None, floor)
-        return Placed(where, window)
+        return Placed(where, window, f.cam)
     return [(draw_in(f), tolerance(f.scale)) for f in framings]
 
 
