@@ -109,10 +109,51 @@ def unseen_changes(cubes: Sequence[Voxel], pictures: Sequence[Picture],
     :class:`Placed` picture lies is compared first, for all of them, and a window is drawn
     only for a change that moves none."""
     stack = [(int(x), int(y), int(z)) for x, y, z in cubes]
+    yield from _unseen(stack, _changes(stack), pictures, support)
+
+
+def first_unseen(cubes: Sequence[Voxel], pictures: Sequence[Picture],
+                 support: Support) -> Change | None:
+    """One of :func:`unseen_changes`, or None when there is none (the same answer to
+    whether there is one), found sooner: the changes at cells that stack cubes cover in
+    more of the pictures (:func:`_covered`) are tried first."""
+    stack = [(int(x), int(y), int(z)) for x, y, z in cubes]
+    tried = _changes(stack)
+    if tried:
+        hidden = _covered(stack, [cell for _, cell in tried], pictures)
+        tried = [tried[i] for i in sorted(range(len(tried)), key=lambda i: -hidden[i])]
+    return next(_unseen(stack, tried, pictures, support), None)
+
+
+def _changes(stack: list[Voxel]) -> list[Change]:
+    """Every single-cube change of a stack: each cube removed, then a cube added at each
+    empty face neighbour (sorted); none of an empty stack."""
     if not stack:
+        return []
+    return [*(("remove", v) for v in sorted(stack)),
+            *(("add", v) for v in face_neighbours(stack))]
+
+
+def _covered(stack: list[Voxel], cells: list[Voxel], pictures: Sequence[Picture]
+             ) -> list[int]:
+    """Per cell, in how many of the pictures drawn with a camera a cube of the stack lies in
+    front of the cell's centre (within half a unit of it on screen): a likely hiding
+    place."""
+    counts = np.zeros(len(cells), dtype=int)
+    centres, at = np.array(stack, dtype=float) + 0.5, np.array(cells, dtype=float) + 0.5
+    for draw, _ in pictures:
+        if isinstance(draw, Placed) and draw.cam:
+            p, q = draw.cam.project(centres), draw.cam.project(at)
+            near = np.all(np.abs(q[:, None, :2] - p[None, :, :2]) < 0.5, axis=2)
+            counts += np.any(near & (p[None, :, 2] < q[:, None, 2] - 1e-9), axis=1)
+    return [int(c) for c in counts]
+
+
+def _unseen(stack: list[Voxel], tried: list[Change], pictures: Sequence[Picture],
+            support: Support) -> Iterator[Change]:
+    """The changes of ``tried`` (in order) that :func:`unseen_changes` yields."""
+    if not tried:
         return
-    tried: list[Change] = [("remove", v) for v in sorted(stack)]
-    tried += [("add", v) for v in face_neighbours(stack)]
     places = [(draw.place, draw.place(stack)) for draw, _ in pictures
               if isinstance(draw, Placed)]
     order = _nearest_first(stack, pictures)
