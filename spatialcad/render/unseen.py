@@ -12,7 +12,10 @@ Only the pixels around the changed cell can change while the picture stays where
 so a picture is compared in a window around the cell (one sample per pixel); a change
 that moves the outline of the stack moves or rescales the whole picture, which shows.
 Where each picture lies is compared first, for every picture, so no window is drawn for a
-change that moves one (:class:`Placed`; the same decisions, fewer windows).
+change that moves one (:class:`Placed`; the same decisions, fewer windows).  For the same
+reason a change compares first the picture whose eye it lies nearest to, and a caller that
+only asks whether there is an unseen change (:func:`first_unseen`) tries the cells the
+stack covers first.
 
 A key that an unseen change would overturn is not decided by what the pictures show
 (issue 35).  ``support`` is the task's rule for which stacks may stand in its scene
