@@ -178,10 +178,11 @@ def test_unseen_changes_comparing_where_pictures_lie_first_finds_the_same_change
     decides every change as drawing and comparing every window does, on random stacks in
     the pictures the cube tasks use: two opposite corners (3DRotation), an isometric
     picture and two cell-code views (3ViewProjection), fixed framings on a floor
-    (CubeAssembly)."""
+    (CubeAssembly).  :func:`unseen.first_unseen` finds one of them exactly when there is
+    one."""
     rng = np.random.default_rng(35)
     space = (3, 3, 3)
-    found = moved = 0
+    found = moved = firsts = 0
     for _ in range(12):
         stack = voxels.random_stack(rng, space, fill=0.6)
         corners = [stacks.Framing(stacks.OPPOSITE_CORNERS[v], 30.0, (200, 200))
@@ -194,9 +195,13 @@ def test_unseen_changes_comparing_where_pictures_lie_first_finds_the_same_change
             assert all(isinstance(draw, unseen.Placed) for draw, _ in pictures[-1:])
             fast = list(unseen.unseen_changes(stack, pictures, support))
             assert fast == list(unseen.unseen_changes(stack, _plain(pictures), support))
+            first = unseen.first_unseen(stack, pictures, support)
+            assert (first is None) == (not fast) and (first is None or first in fast)
             found += len(fast)
+            firsts += first is not None and first != fast[0]
             draw = pictures[-1][0]
             assert isinstance(draw, unseen.Placed)
             moved += sum(draw.place(unseen.changed(stack, ("add", cell))) != draw.place(stack)
                          for cell in unseen.face_neighbours(stack))
     assert found > 0 and moved > 0  # both outcomes, and the shortcut, were exercised
+    assert firsts > 0  # first_unseen tried another change first at least once

@@ -12,7 +12,10 @@ Only the pixels around the changed cell can change while the picture stays where
 so a picture is compared in a window around the cell (one sample per pixel); a change
 that moves the outline of the stack moves or rescales the whole picture, which shows.
 Where each picture lies is compared first, for every picture, so no window is drawn for a
-change that moves one (:class:`Placed`; the same decisions, fewer windows).
+change that moves one (:class:`Placed`; the same decisions, fewer windows).  For the same
+reason a change compares first the picture whose eye it lies nearest to, and a caller that
+only asks whether there is an unseen change (:func:`first_unseen`) tries the cells the
+stack covers first.
 
 A key that an unseen change would overturn is not decided by what the pictures show
 (issue 35).  ``support`` is the task's rule for which stacks may stand in its scene
@@ -92,6 +95,7 @@ class Placed:
 
     place: Callable[[list[Voxel]], tuple[float, ...]]
     window: Callable[[list[Voxel], Voxel], np.ndarray]
+    cam: Camera | None = None  # the camera it is drawn with, when one (see _nearest_first)
 
     def __call__(self, cubes: list[Voxel], cell: Voxel) -> Seen:
         return self.place(cubes), self.window(cubes, cell)
@@ -108,19 +112,82 @@ def unseen_changes(cubes: Sequence[Voxel], pictures: Sequence[Picture],
     :class:`Placed` picture lies is compared first, for all of them, and a window is drawn
     only for a change that moves none."""
     stack = [(int(x), int(y), int(z)) for x, y, z in cubes]
+    yield from _unseen(stack, _changes(stack), pictures, support)
+
+
+def first_unseen(cubes: Sequence[Voxel], pictures: Sequence[Picture],
+                 support: Support) -> Change | None:
+    """One of :func:`unseen_changes`, or None when there is none (the same answer to
+    whether there is one), found sooner: the changes at cells that stack cubes cover in
+    more of the pictures (:func:`_covered`) are tried first."""
+    stack = [(int(x), int(y), int(z)) for x, y, z in cubes]
+    tried = _changes(stack)
+    if tried:
+        hidden = _covered(stack, [cell for _, cell in tried], pictures)
+        tried = [tried[i] for i in sorted(range(len(tried)), key=lambda i: -hidden[i])]
+    return next(_unseen(stack, tried, pictures, support), None)
+
+
+def _changes(stack: list[Voxel]) -> list[Change]:
+    """Every single-cube change of a stack: each cube removed, then a cube added at each
+    empty face neighbour (sorted); none of an empty stack."""
     if not stack:
+        return []
+    return [*(("remove", v) for v in sorted(stack)),
+            *(("add", v) for v in face_neighbours(stack))]
+
+
+def _covered(stack: list[Voxel], cells: list[Voxel], pictures: Sequence[Picture]
+             ) -> list[int]:
+    """Per cell, in how many of the pictures drawn with a camera a cube of the stack lies in
+    front of the cell's centre (within half a unit of it on screen): a likely hiding
+    place."""
+    counts = np.zeros(len(cells), dtype=int)
+    centres, at = np.array(stack, dtype=float) + 0.5, np.array(cells, dtype=float) + 0.5
+    for draw, _ in pictures:
+        if isinstance(draw, Placed) and draw.cam:
+            p, q = draw.cam.project(centres), draw.cam.project(at)
+            near = np.all(np.abs(q[:, None, :2] - p[None, :, :2]) < 0.5, axis=2)
+            counts += np.any(near & (p[None, :, 2] < q[:, None, 2] - 1e-9), axis=1)
+    return [int(c) for c in counts]
+
+
+def _unseen(stack: list[Voxel], tried: list[Change], pictures: Sequence[Picture],
+            support: Support) -> Iterator[Change]:
+    """The changes of ``tried`` (in order) that :func:`unseen_changes` yields."""
+    if not tried:
         return
-    tried: list[Change] = [("remove", v) for v in sorted(stack)]
-    tried += [("add", v) for v in face_neighbours(stack)]
     places = [(draw.place, draw.place(stack)) for draw, _ in pictures
               if isinstance(draw, Placed)]
+    order = _nearest_first(stack, pictures)
     for change in tried:
         other = changed(stack, change)
         cell = change[1]
         if other and support(other) and all(
                 place(other) == where for place, where in places) and all(
-                _same_window(draw, other, stack, cell, limit) for draw, limit in pictures):
+                _same_window(draw, other, stack, cell, limit) for draw, limit in order(cell)):
             yield change
+
+
+def _nearest_first(stack: list[Voxel], pictures: Sequence[Picture]
+                   ) -> Callable[[Voxel], Sequence[Picture]]:
+    """The order to compare ``pictures`` in around a cell: when each is drawn with a camera,
+    those whose eye the cell lies nearest to (its depth against the middle of the stack's
+    depths) first, as a change there is the likelier to show in them and the fewer windows
+    are drawn (3DRotation's two opposite corners: 18% fewer); else the order given.  Every
+    picture must draw alike, so the order decides nothing."""
+    cams = [draw.cam for draw, _ in pictures if isinstance(draw, Placed) and draw.cam]
+    if len(pictures) < 2 or len(cams) < len(pictures):
+        return lambda cell: pictures
+    depths = [cam.project(np.array(stack, dtype=float) + 0.5)[:, 2] for cam in cams]
+    middles = [(float(d.min()) + float(d.max())) / 2.0 for d in depths]
+
+    def order(cell: Voxel) -> Sequence[Picture]:
+        at = np.array(cell, dtype=float) + 0.5
+        near = [float(cam.project(at)[0, 2]) - mid
+                for cam, mid in zip(cams, middles, strict=True)]
+        return [pictures[i] for i in sorted(range(len(pictures)), key=near.__getitem__)]
+    return order
 
 
 def _same_window(draw: Draw, other: list[Voxel], stack: list[Voxel], cell: Voxel,
@@ -163,7 +230,7 @@ def framed(framings: Sequence[Framing], floor: tuple[int, int] | None = None
 
         def window(cubes: list[Voxel], cell: Voxel) -> np.ndarray:
             return _window(cubes, cell, f.cam, f.scale, None, floor)
-        return Placed(where, window)
+        return Placed(where, window, f.cam)
     return [(draw_in(f), tolerance(f.scale)) for f in framings]
 
 

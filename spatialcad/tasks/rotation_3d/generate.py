@@ -136,7 +136,7 @@ def must_read(stack: list[Voxel], framing: Framing, views: Sequence[str] = VIEWS
     ``framing``) do not pin down: one that a cube could be added to or removed from,
     still connected, drawing the same pictures."""
     seen = [Framing(OPPOSITE_CORNERS[v], framing.scale, framing.size) for v in views]
-    change = next(unseen.unseen_changes(stack, unseen.framed(seen), voxels.is_connected), None)
+    change = unseen.first_unseen(stack, unseen.framed(seen), voxels.is_connected)
     if change is not None:
         raise Reject(f"the reference pictures do not show {unseen.describe(change)}")
 
