@@ -54,6 +54,12 @@ def hulls(xy: np.ndarray, group: np.ndarray, shape: tuple[int, int],
     return Pieces(coords.reshape(shape[0], shape[1], -1, 2), counts.reshape(shape))
 
 
+def grouped_hulls(xy: np.ndarray, bounds: np.ndarray, shape: tuple[int, int]) -> Pieces:
+    """:func:`hulls` of points already grouped: group g is ``xy[bounds[g]:bounds[g + 1]]``."""
+    coords, counts = _hulls(np.ascontiguousarray(xy, dtype=np.float64), bounds, False)
+    return Pieces(coords.reshape(shape[0], shape[1], -1, 2), counts.reshape(shape))
+
+
 @numba.njit(cache=True, nogil=True)
 def _hulls(xy: np.ndarray, bounds: np.ndarray,
            by_rows: bool) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover
