@@ -316,10 +316,12 @@ class PieceStore:
     far, as :func:`gathered` pads), which grows by doubling: reading any sections is one
     indexing, and all appends together copy each section about twice."""
 
-    def __init__(self) -> None:
+    def __init__(self, capacity: int = 0) -> None:
+        """An empty store that makes room for ``capacity`` sections at its first append."""
         self.coords = np.zeros((0, 1, 3, 2))
         self.counts = np.zeros((0, 1), dtype=np.int64)
         self.size = 0
+        self.capacity = capacity
 
     def add(self, p: Pieces) -> None:
         """Append the sections of ``p``."""
@@ -327,7 +329,7 @@ class PieceStore:
         k = max(self.coords.shape[1], p.coords.shape[1])
         m = max(self.coords.shape[2], p.coords.shape[2])
         if end > len(self.coords) or (k, m) != self.coords.shape[1:3]:
-            coords = np.zeros((max(end, 2 * len(self.coords)), k, m, 2))
+            coords = np.zeros((max(end, 2 * len(self.coords), self.capacity), k, m, 2))
             counts = np.zeros((len(coords), k), dtype=np.int64)
             old = self.coords.shape
             coords[: self.size, : old[1], : old[2]] = self.coords[: self.size]
