@@ -608,16 +608,10 @@ def _step_values(profiles: np.ndarray, has: np.ndarray, disjoint: np.ndarray,
     ``slow`` pairs are left to the caller."""
     out, quick, slow = _step_bounds(profiles, has, disjoint, a, b, sure)
     chains = np.empty((8, coords.shape[2] + 1))
+    boxes = np.empty((2, counts.shape[1], 4))
     for t in quick:
         i, j = a[t], b[t]
-        overlap = 0.0
-        for k in range(counts.shape[1]):
-            if counts[i, k] < 3:
-                continue
-            for m in range(counts.shape[1]):
-                if counts[j, m] >= 3:
-                    overlap += cp._convex_overlap(coords[i, k], counts[i, k], coords[j, m],
-                                                  counts[j, m], chains)
+        overlap = cp._section_overlap(coords[i], counts[i], coords[j], counts[j], chains, boxes)
         out[t] = min(max(2.0 - 2.0 * overlap, 0.0), 2.0)
     return out, slow
 
