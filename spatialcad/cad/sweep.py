@@ -11,6 +11,8 @@ a cone (it fills the face with rows of points a ruled surface does not need).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numba
 import numpy as np
 
@@ -91,51 +93,77 @@ def section_pieces(edges: list[np.ndarray], normal: np.ndarray,
                    offsets: np.ndarray) -> convex_pieces.Pieces:
     """The section of each solid (pieces k, top to bottom) at every offset (rows): the
     rows' unions are :func:`sections`."""
-    n = np.asarray(normal, dtype=np.float64)
-    n = exact.unit(n)
-    frame = np.stack(plane_basis(n), axis=1)
-    offsets = np.asarray(offsets, dtype=np.float64)
-    points, groups = [], []
-    for column, e in enumerate(edges):
-        a, b = exact.matmul(e[:, 0], n), exact.matmul(e[:, 1], n)  # (E,) heights of the ends
-        at, plane = _crossings(np.ascontiguousarray(e), a, b, offsets)
-        points.append(at)
-        groups.append(plane * len(edges) + column)
-    return convex_pieces.hulls(exact.matmul(np.concatenate(points), frame), np.concatenate(groups),
-                               (len(offsets), len(edges)))
+    return cutter(edges, normal)(offsets)
+
+
+def cutter(edges: list[np.ndarray], normal: np.ndarray
+           ) -> Callable[[np.ndarray], convex_pieces.Pieces]:
+    """:func:`section_pieces` of the stack by planes with normal ``normal`` as a function
+    of their offsets, set up once (dense sampling calls it round after round): the edges'
+    ends projected on the normal once, the crossings of each round found and projected on
+    the plane's basis in one compiled pass."""
+    n = exact.unit(np.asarray(normal, dtype=np.float64))
+    u, v = plane_basis(n)
+    ends = np.ascontiguousarray(np.concatenate(edges), dtype=np.float64)
+    a, b = exact.matmul(ends[:, 0], n), exact.matmul(ends[:, 1], n)  # heights of the ends
+    starts = np.cumsum([0] + [len(e) for e in edges])
+
+    def at(offsets: np.ndarray) -> convex_pieces.Pieces:
+        offsets = np.asarray(offsets, dtype=np.float64)
+        xy, bounds = _crossings(ends, a, b, starts, offsets, u, v)
+        return convex_pieces.grouped_hulls(xy, bounds, (len(offsets), len(edges)))
+
+    return at
 
 
 @numba.njit(cache=True, nogil=True)
-def _crossings(e: np.ndarray, a: np.ndarray, b: np.ndarray,
-               offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover
+def _crossings(e: np.ndarray, a: np.ndarray, b: np.ndarray, starts: np.ndarray,
+               offsets: np.ndarray, u: np.ndarray, v: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """Where the planes n.p = offsets[k] cross the edges ``e`` (E, 2, 3) whose ends are at
-    heights ``a`` and ``b`` along n, and each point's plane k: first the crossings of
-    every plane and edge (planes, then edges, in order; d between the ends, both included),
-    then both ends of the edges lying in a plane (first ends, then second ends)."""
-    count = 0
-    flat = 0
+    heights ``a`` and ``b`` along n, in the plane's basis (u, v), grouped by plane and solid
+    (group k * solids + s: solid s's edges are ``starts[s]:starts[s + 1]``; its points are
+    ``bounds[g]:bounds[g + 1]``): in each group first the crossings of its edges, in order
+    (d between the ends, both included), then both ends of the edges lying in the plane
+    (first ends, then second ends)."""
+    solids = len(starts) - 1
+    cross = np.zeros(len(offsets) * solids, dtype=np.int64)
+    flat = np.zeros(len(offsets) * solids, dtype=np.int64)
+    bounds = np.zeros(len(offsets) * solids + 1, dtype=np.int64)
     for k in range(len(offsets)):
-        for j in range(len(a)):
-            da, db = a[j] - offsets[k], b[j] - offsets[k]
-            if a[j] != b[j] and da * db <= 0.0:
-                count += 1
-            elif a[j] == b[j] and abs(da) < 1e-12:
-                flat += 1
-    points = np.empty((count + 2 * flat, 3))
-    plane = np.empty(count + 2 * flat, dtype=np.int64)
-    i, f = 0, count
+        for s in range(solids):
+            g = k * solids + s
+            for j in range(starts[s], starts[s + 1]):
+                da, db = a[j] - offsets[k], b[j] - offsets[k]
+                if a[j] != b[j] and da * db <= 0.0:
+                    cross[g] += 1
+                elif a[j] == b[j] and abs(da) < 1e-12:
+                    flat[g] += 1
+            bounds[g + 1] = bounds[g] + cross[g] + 2 * flat[g]
+    xy = np.empty((bounds[-1], 2))
+    p = np.empty(3)
     for k in range(len(offsets)):
-        for j in range(len(a)):
-            da, db = a[j] - offsets[k], b[j] - offsets[k]
-            if a[j] != b[j] and da * db <= 0.0:
-                t = da / (a[j] - b[j])
-                for c in range(3):
-                    points[i, c] = e[j, 0, c] + t * (e[j, 1, c] - e[j, 0, c])
-                plane[i] = k
-                i += 1
-            elif a[j] == b[j] and abs(da) < 1e-12:
-                for c in range(3):
-                    points[f, c], points[f + flat, c] = e[j, 0, c], e[j, 1, c]
-                plane[f], plane[f + flat] = k, k
-                f += 1
-    return points, plane
+        for s in range(solids):
+            g = k * solids + s
+            i, f = bounds[g], bounds[g] + cross[g]
+            for j in range(starts[s], starts[s + 1]):
+                da, db = a[j] - offsets[k], b[j] - offsets[k]
+                if a[j] != b[j] and da * db <= 0.0:
+                    t = da / (a[j] - b[j])
+                    for c in range(3):
+                        p[c] = e[j, 0, c] + t * (e[j, 1, c] - e[j, 0, c])
+                    _project(p, u, v, xy[i])
+                    i += 1
+                elif a[j] == b[j] and abs(da) < 1e-12:
+                    _project(e[j, 0], u, v, xy[f])
+                    _project(e[j, 1], u, v, xy[f + flat[g]])
+                    f += 1
+    return xy, bounds
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _project(p: np.ndarray, u: np.ndarray, v: np.ndarray,
+             out: np.ndarray) -> None:  # pragma: no cover - compiled
+    """The point ``p`` in the basis (u, v), summed in order as :func:`exact.matmul` sums."""
+    out[0] = (p[0] * u[0] + p[1] * u[1]) + p[2] * u[2]
+    out[1] = (p[0] * v[0] + p[1] * v[1]) + p[2] * v[2]

@@ -54,6 +54,12 @@ def hulls(xy: np.ndarray, group: np.ndarray, shape: tuple[int, int],
     return Pieces(coords.reshape(shape[0], shape[1], -1, 2), counts.reshape(shape))
 
 
+def grouped_hulls(xy: np.ndarray, bounds: np.ndarray, shape: tuple[int, int]) -> Pieces:
+    """:func:`hulls` of points already grouped: group g is ``xy[bounds[g]:bounds[g + 1]]``."""
+    coords, counts = _hulls(np.ascontiguousarray(xy, dtype=np.float64), bounds, False)
+    return Pieces(coords.reshape(shape[0], shape[1], -1, 2), counts.reshape(shape))
+
+
 @numba.njit(cache=True, nogil=True)
 def _hulls(xy: np.ndarray, bounds: np.ndarray,
            by_rows: bool) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover
@@ -310,10 +316,12 @@ class PieceStore:
     far, as :func:`gathered` pads), which grows by doubling: reading any sections is one
     indexing, and all appends together copy each section about twice."""
 
-    def __init__(self) -> None:
+    def __init__(self, capacity: int = 0) -> None:
+        """An empty store that makes room for ``capacity`` sections at its first append."""
         self.coords = np.zeros((0, 1, 3, 2))
         self.counts = np.zeros((0, 1), dtype=np.int64)
         self.size = 0
+        self.capacity = capacity
 
     def add(self, p: Pieces) -> None:
         """Append the sections of ``p``."""
@@ -321,7 +329,7 @@ class PieceStore:
         k = max(self.coords.shape[1], p.coords.shape[1])
         m = max(self.coords.shape[2], p.coords.shape[2])
         if end > len(self.coords) or (k, m) != self.coords.shape[1:3]:
-            coords = np.zeros((max(end, 2 * len(self.coords)), k, m, 2))
+            coords = np.zeros((max(end, 2 * len(self.coords), self.capacity), k, m, 2))
             counts = np.zeros((len(coords), k), dtype=np.int64)
             old = self.coords.shape
             coords[: self.size, : old[1], : old[2]] = self.coords[: self.size]
@@ -376,15 +384,45 @@ def _pair_overlaps(ca: np.ndarray, na: np.ndarray, ia: np.ndarray, cb: np.ndarra
                    nb: np.ndarray, ib: np.ndarray) -> np.ndarray:  # pragma: no cover
     out = np.zeros(len(ia))
     chains = np.empty((8, max(ca.shape[2], cb.shape[2]) + 1))
+    boxes = np.empty((2, max(na.shape[1], nb.shape[1]), 4))
     for t in range(len(ia)):
         s, r = ia[t], ib[t]
-        for k in range(na.shape[1]):
-            if na[s, k] < 3:
-                continue
-            for m in range(nb.shape[1]):
-                if nb[r, m] >= 3:
-                    out[t] += _convex_overlap(ca[s, k], na[s, k], cb[r, m], nb[r, m], chains)
+        out[t] = _section_overlap(ca[s], na[s], cb[r], nb[r], chains, boxes)
     return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _section_overlap(ca: np.ndarray, na: np.ndarray, cb: np.ndarray, nb: np.ndarray,
+                     chains: np.ndarray, boxes: np.ndarray) -> float:  # pragma: no cover
+    """Area shared by two sections (pieces ``ca[k]``, ``na[k]`` and ``cb[m]``, ``nb[m]``):
+    the sum, from 0, of the overlaps of their pieces k, m in order.  A pair whose bounding
+    boxes do not overlap with area is skipped: :func:`_convex_overlap` returns 0 for it
+    before any sweep, and adding that 0 changes no sum.  ``chains``, ``boxes``: scratch."""
+    _boxes(ca, na, boxes[0])
+    _boxes(cb, nb, boxes[1])
+    total = 0.0
+    for k in range(len(na)):
+        if na[k] < 3:
+            continue
+        for m in range(len(nb)):
+            p, q = boxes[0, k], boxes[1, m]
+            if nb[m] >= 3 and max(p[0], q[0]) < min(p[1], q[1]) and max(p[2], q[2]) < min(
+                    p[3], q[3]):
+                total += _convex_overlap(ca[k], na[k], cb[m], nb[m], chains)
+    return total
+
+
+@numba.njit(cache=True, nogil=True)
+def _boxes(coords: np.ndarray, counts: np.ndarray,
+           out: np.ndarray) -> None:  # pragma: no cover - compiled
+    """The bounding box (x min, x max, y min, y max) of each piece of one section."""
+    for k in range(len(counts)):
+        out[k, 0] = out[k, 2] = np.inf
+        out[k, 1] = out[k, 3] = -np.inf
+        for v in range(counts[k]):
+            x, y = coords[k, v, 0], coords[k, v, 1]
+            out[k, 0], out[k, 1] = min(out[k, 0], x), max(out[k, 1], x)
+            out[k, 2], out[k, 3] = min(out[k, 2], y), max(out[k, 3], y)
 
 
 @numba.njit(cache=True, nogil=True)

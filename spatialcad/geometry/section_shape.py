@@ -541,48 +541,48 @@ def unions(pieces: np.ndarray) -> np.ndarray:
 
 class _Taken:
     """The sections dense sampling took so far, in the order taken: the per-section arrays
-    joined, and the pieces in stores that grow by doubling (joining every round's pieces
-    again each round cost more than the sampling)."""
+    and the pieces in columns and stores that grow by doubling (joining every round's
+    arrays again each round cost more than the sampling)."""
 
-    _ARRAYS = ("offsets", "area", "centroid", "disjoint", "profiles")
-    has: np.ndarray  # which sections have area (:func:`_has_area`)
-    offsets: np.ndarray
-    area: np.ndarray
-    centroid: np.ndarray
-    disjoint: np.ndarray
-    profiles: np.ndarray
+    _COLUMNS = ("offsets", "area", "centroid", "disjoint", "profiles", "has")
 
-    def __init__(self, like: Samples) -> None:
-        """Nothing taken yet; arrays shaped as those of ``like``."""
-        for name in self._ARRAYS:
-            setattr(self, name, getattr(like, name)[:0])
-        self.has = np.zeros(0, dtype=bool)
-        self._pieces, self._units = cp.PieceStore(), cp.PieceStore()
+    def __init__(self, capacity: int) -> None:
+        """Nothing taken yet; room for ``capacity`` sections made at the first take."""
+        self.size, self._capacity = 0, capacity
+        self._columns: dict[str, np.ndarray] = {}
+        self._pieces, self.units = cp.PieceStore(capacity), cp.PieceStore(capacity)
 
     def add(self, s: Samples) -> np.ndarray:
         """Take the sections ``s``; returns their indices."""
-        first = len(self.offsets)
-        for name in self._ARRAYS:
-            setattr(self, name, np.concatenate([getattr(self, name), getattr(s, name)]))
-        self.has = np.concatenate([self.has, _has_area(s.profiles)])
+        first, end = self.size, self.size + len(s.offsets)
+        new = (s.offsets, s.area, s.centroid, s.disjoint, s.profiles, _has_area(s.profiles))
+        for name, values in zip(self._COLUMNS, new, strict=True):
+            column = self._columns.get(name)
+            if column is None or end > len(column):
+                rows = max(end, 2 * first, self._capacity)
+                grown = np.empty((rows, *values.shape[1:]), dtype=values.dtype)
+                if column is not None:
+                    grown[:first] = column[:first]
+                self._columns[name] = column = grown
+            column[first:end] = values
         self._pieces.add(s.pieces)
-        self._units.add(s.units)
-        return first + np.arange(len(s.offsets))
+        self.units.add(s.units)
+        self.size = end
+        return np.arange(first, end)
 
-    def pieces(self, index: np.ndarray) -> cp.Pieces:
-        return self._pieces.rows(index)
-
-    def units(self, index: np.ndarray) -> cp.Pieces:
-        return self._units.rows(index)
+    def column(self, name: str) -> np.ndarray:
+        """The per-section array ``name`` of the sections taken."""
+        return self._columns[name][: self.size]
 
     def sections(self, index: np.ndarray) -> np.ndarray:
-        return unions(cp.polygons(self.pieces(index)))
+        return unions(cp.polygons(self._pieces.rows(index)))
 
     def in_order(self, order: np.ndarray, steps: np.ndarray) -> Samples:
         """The sections ``order`` (sorted by offset), ``steps`` apart."""
-        return Samples(self.offsets[order], steps, self.pieces(order), self.area[order],
-                       self.centroid[order], self.units(order), self.disjoint[order],
-                       self.profiles[order])
+        c = self.column
+        return Samples(c("offsets")[order], steps, self._pieces.rows(order), c("area")[order],
+                       c("centroid")[order], self.units.rows(order), c("disjoint")[order],
+                       c("profiles")[order])
 
 
 def _steps(s: _Taken, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -590,16 +590,30 @@ def _steps(s: _Taken, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     dense sampling needs it: area(norm_a ^ norm_b) (aligned), or, where their profiles
     already prove that area at least ``DENSE_STEP``, that lower bound (no overlap
     computed)."""
-    out, quick, slow = _step_bounds(s.profiles, s.has, s.disjoint, a, b, DENSE_STEP + 1e-9)
-    if len(quick):
-        involved, pair = np.unique(np.concatenate([a[quick], b[quick]]), return_inverse=True)
-        unit = s.units(involved)
-        overlap = cp.overlaps(unit, pair[: len(quick)], unit, pair[len(quick):])
-        out[quick] = np.clip(2.0 - 2.0 * overlap, 0.0, 2.0)
+    units = s.units
+    out, slow = _step_values(s.column("profiles"), s.column("has"), s.column("disjoint"),
+                             units.coords, units.counts, a, b, DENSE_STEP + 1e-9)
     if len(slow):  # pieces overlap
         out[slow] = np.clip(aligned_differences(s.sections(a[slow]), s.sections(b[slow])),
                             0.0, 2.0)
     return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _step_values(profiles: np.ndarray, has: np.ndarray, disjoint: np.ndarray,
+                 coords: np.ndarray, counts: np.ndarray, a: np.ndarray, b: np.ndarray,
+                 sure: float) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover
+    """:func:`_step_bounds`, with the overlaps of the ``quick`` pairs (normalised pieces
+    ``coords``, ``counts``) computed as :func:`convex_pieces.overlaps` computes them; the
+    ``slow`` pairs are left to the caller."""
+    out, quick, slow = _step_bounds(profiles, has, disjoint, a, b, sure)
+    chains = np.empty((8, coords.shape[2] + 1))
+    boxes = np.empty((2, counts.shape[1], 4))
+    for t in quick:
+        i, j = a[t], b[t]
+        overlap = cp._section_overlap(coords[i], counts[i], coords[j], counts[j], chains, boxes)
+        out[t] = min(max(2.0 - 2.0 * overlap, 0.0), 2.0)
+    return out, slow
 
 
 @numba.njit(cache=True, nogil=True)
@@ -674,12 +688,11 @@ def dense_samples(
     """
     width = hi - lo
     ends: list[npt.ArrayLike] = [[min_gap], (np.arange(count) + 0.5) / count, [1.0 - min_gap]]
-    start = _sampled(section_at, lo + width * np.concatenate(ends))
-    taken = _Taken(start)
-    order = taken.add(start)
+    taken = _Taken(3 * (count + 2))  # room for most families' samples
+    order = taken.add(_sampled(section_at, lo + width * np.concatenate(ends)))
     steps = _steps(taken, order[:-1], order[1:])
     while True:
-        offsets = taken.offsets[order]
+        offsets = taken.column("offsets")[order]
         split = (steps >= DENSE_STEP) & (np.diff(offsets) > min_gap * width)
         if not split.any():
             return taken.in_order(order, steps)

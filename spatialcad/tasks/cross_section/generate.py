@@ -117,7 +117,7 @@ def family_samples(edges: list[np.ndarray], family: str) -> shape.Samples:
     """Dense sections of the stack along a plane family."""
     normal = cut.family_normal(family)
     lo, hi = sweep.offset_range(edges, normal)
-    return shape.dense_samples(lambda d: sweep.section_pieces(edges, normal, d), lo, hi)
+    return shape.dense_samples(sweep.cutter(edges, normal), lo, hi)
 
 
 def showable(parts: np.ndarray) -> np.ndarray:
