@@ -12,9 +12,12 @@ from __future__ import annotations
 import json
 import math
 import sys
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
@@ -555,22 +558,20 @@ def _(doc: DeepCADDoc) -> None:
 # ------------------------------------------------------------------------------- main
 
 
-def make_part(name: str, out: Path) -> dict[str, Any]:
-    """Write ``<name>.json`` and ``<name>.step`` to ``out``; return the index entry."""
-    kind, description, recipe = PARTS[name]
-    doc = DeepCADDoc()
-    recipe(doc)
+def _solid(name: str, doc: DeepCADDoc) -> tuple[Any, dict[str, Any], list[float]]:
     shape = build(doc.as_dict())
     if len(shape.Solids) != 1:
-        raise SystemExit(f"{name}: {len(shape.Solids)} solids, expected one")
+        raise ValueError(f"{name}: {len(shape.Solids)} solids, expected one")
     box = [round(v, 4) + 0.0 for v in bbox_of(shape)]
-    data = doc.as_dict(box)
-    (out / f"{name}.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    write_step(shape, out / f"{name}.step")
+    return shape, doc.as_dict(box), box
+
+
+def _entry(name: str, kind: str, description: str, shape: Any, data: dict[str, Any],
+           box: list[float], step: bool) -> dict[str, Any]:
     extrudes = [e for e in data["entities"].values() if e["type"] == "ExtrudeFeature"]
     return {
         "name": name, "kind": kind, "description": description, "source": SOURCE,
-        "json": f"{name}.json", "step": f"{name}.step",
+        "json": f"{name}.json", "step": f"{name}.step" if step else None,
         "bbox": {"min": box[:3], "max": box[3:]},
         "size": [round(box[i + 3] - box[i], 4) for i in range(3)],
         "faces": len(shape.Faces), "edges": len(shape.Edges),
@@ -580,13 +581,132 @@ def make_part(name: str, out: Path) -> dict[str, Any]:
     }
 
 
+def _write_json(data: dict[str, Any], path: Path) -> None:
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+
+def make_part(name: str, out: Path) -> dict[str, Any]:
+    """Write ``<name>.json`` and ``<name>.step`` to ``out``; return the index entry."""
+    kind, description, recipe = PARTS[name]
+    doc = DeepCADDoc()
+    recipe(doc)
+    try:
+        shape, data, box = _solid(name, doc)
+    except ValueError as exc:
+        raise SystemExit(str(exc)) from exc
+    _write_json(data, out / f"{name}.json")
+    write_step(shape, out / f"{name}.step")
+    return _entry(name, kind, description, shape, data, box, step=True)
+
+
+# ------------------------------------------------------------------- family parts
+
+# Family parts (families.py) ship as DeepCAD JSON only: with STEP, 300 more parts would
+# take the folder past its ~12 MB budget.  Candidates are drawn from one seeded generator
+# per family, in turn, and kept while their face band needs parts and they pass the
+# checks three_view applies (single solid, legible size, legible hidden dashes) and are
+# not a near-duplicate of a kept part.
+FAMILY_SEED = 20261126
+PER_BAND = 110
+BANDS = ((1, 14), (15, 20), (21, 10**6))
+MAX_DRAWS = 3000
+
+
+def band_of(faces: int) -> int:
+    return next(i for i, (lo, hi) in enumerate(BANDS) if lo <= faces <= hi)
+
+
+def signature(entry: dict[str, Any]) -> tuple[Any, ...]:
+    """What two parts drawing the same views share: face and edge counts, box proportions
+    and filled fraction (scale-free, so a uniformly scaled copy matches)."""
+    size = entry["size"]
+    big = max(size)
+    fill = entry["volume"] / (size[0] * size[1] * size[2])
+    return (entry["faces"], entry["edges"], *(round(v / big, 2) for v in size),
+            round(fill, 2))
+
+
+def legible(path: Path) -> str | None:
+    """Why three_view would skip the part in ``path`` (None when it would not)."""
+    from spatialcad.cad.part_index import IndexEntry
+    from spatialcad.cad.part_views import _axis_drawing, part_view
+    from spatialcad.cad.parts import cached_part
+    from spatialcad.render import legibility
+    from spatialcad.render.camera import VIEWS
+    from spatialcad.tasks.three_view.generate_parts import DEFLECTION, legible_size, part_scale
+
+    cached_part.cache_clear()  # a rejected candidate's file is reused by the next one
+    _axis_drawing.cache_clear()
+    box = cached_part(path).BoundBox
+    extents = (box.XLength, box.YLength, box.ZLength)
+    bbox = (box.XMin, box.YMin, box.ZMin, box.XMax, box.YMax, box.ZMax)
+    if not legible_size(IndexEntry(path.name, "", 0, 0, 1, bbox)):
+        return "view too small"
+    scale = part_scale(extents)
+    for v in VIEWS:
+        if v != "isometric" and (problem := legibility.view_problem(
+                part_view(path, np.eye(3), *VIEWS[v].basis()[:2], DEFLECTION * max(extents)),
+                scale)):
+            return problem[0]
+    return None
+
+
+def family_candidates() -> Iterator[tuple[str, str, DeepCADDoc]]:
+    """(family, description, model) of every draw, the families in turn, each family
+    drawing from its own seeded generator."""
+    from families import FAMILIES
+
+    rngs = {f: np.random.default_rng([FAMILY_SEED, i]) for i, f in enumerate(FAMILIES)}
+    for draw in range(MAX_DRAWS):
+        fam = list(FAMILIES)[draw % len(FAMILIES)]
+        description, recipe = FAMILIES[fam](rngs[fam])
+        doc = DeepCADDoc()
+        recipe(doc)
+        yield fam, description, doc
+
+
+def family_parts(out: Path) -> list[dict[str, Any]]:
+    """Draw, check and write the family parts; return their index entries."""
+    counts: Counter[str] = Counter()
+    per_band = [0] * len(BANDS)
+    seen: set[tuple[Any, ...]] = set()
+    entries: list[dict[str, Any]] = []
+    for fam, description, doc in family_candidates():
+        if min(per_band) >= PER_BAND:
+            break
+        name = f"{fam}_{counts[fam] + 1:03d}"
+        try:
+            shape, data, box = _solid(name, doc)
+        except ValueError:
+            continue
+        entry = _entry(name, fam, description, shape, data, box, step=False)
+        band = band_of(entry["faces"])
+        if per_band[band] >= PER_BAND or signature(entry) in seen:
+            continue
+        path = out / f"{name}.json"
+        _write_json(data, path)
+        if legible(path) is not None:
+            path.unlink()
+            continue
+        seen.add(signature(entry))
+        counts[fam] += 1
+        per_band[band] += 1
+        entries.append(entry)
+    if min(per_band) < PER_BAND:
+        raise SystemExit(f"family parts per face band {per_band}, wanted {PER_BAND} each")
+    return entries
+
+
 README = """# Bundled engineering parts
 
 {n} sketch-and-extrude parts in the DeepCAD JSON format (Wu et al., ICCV 2021: Onshape
-sketches of `Line3D`/`Arc3D`/`Circle3D` loops and `ExtrudeFeature`s, lengths in metres),
-each also as STEP (AP214, millimetres). Source: spatialcad generator. They are meant for
-three-view drawings, so most have hidden features: holes, counterbores, pockets, slots,
-steps and grooves.
+sketches of `Line3D`/`Arc3D`/`Circle3D` loops and `ExtrudeFeature`s, lengths in metres).
+{hand} are hand-written recipes, each also as STEP (AP214, millimetres); {fam} are drawn
+from seeded parametric families (`families.py`: plates, blocks, brackets, flanges, shafts,
+housings, links; names `<family>_NNN`) and ship as JSON only, every one checked to give
+legible three-view drawings. Parts per face band: {per_band}. Source: spatialcad
+generator. They are meant for three-view drawings, so most have hidden features: holes,
+counterbores, pockets, slots, steps and grooves.
 
 Regenerate (deterministic, byte-identical) from the repository root:
 
@@ -594,8 +714,9 @@ Regenerate (deterministic, byte-identical) from the repository root:
 
 `index.json` lists per part: name, kind, description, source, files, bounding box and size
 (mm), face and edge counts, volume (mm^3), and the extrude operations and extent types
-used. Load a part with `spatialcad.cad.parts.load_part(path)`; list the parts of a
-directory with `spatialcad.cad.parts.list_parts()`.
+used (`step` is null for a JSON-only part). Load a part with
+`spatialcad.cad.parts.load_part(path)`; list the parts of a directory with
+`spatialcad.cad.parts.list_parts()`.
 
 | part | kind | size x, y, z (mm) | faces | description |
 | --- | --- | --- | --- | --- |
@@ -603,14 +724,25 @@ directory with `spatialcad.cad.parts.list_parts()`.
 """
 
 
-def main() -> None:
-    entries = [make_part(name, HERE) for name in sorted(PARTS)]
+def write_listing(entries: list[dict[str, Any]]) -> None:
+    """index.json and README.md for these index entries."""
     (HERE / "index.json").write_text(json.dumps(entries, indent=1) + "\n", encoding="utf-8")
     rows = "\n".join(
         f"| {e['name']} | {e['kind']} | {' x '.join(f'{v:g}' for v in e['size'])} | "
         f"{e['faces']} | {e['description']} |" for e in entries)
-    (HERE / "README.md").write_text(README.format(n=len(entries), rows=rows),
-                                    encoding="utf-8")
+    bands = [sum(band_of(e["faces"]) == i for e in entries) for i in range(len(BANDS))]
+    per_band = ", ".join(f"{lo}-{hi if hi < 10**6 else ''} faces {n}"
+                         for (lo, hi), n in zip(BANDS, bands, strict=True))
+    (HERE / "README.md").write_text(
+        README.format(n=len(entries), hand=len(PARTS), fam=len(entries) - len(PARTS),
+                      per_band=per_band, rows=rows), encoding="utf-8")
+
+
+def main() -> None:
+    for old in HERE.glob("*_[0-9][0-9][0-9].json"):  # family parts are drawn afresh
+        old.unlink()
+    entries = [make_part(name, HERE) for name in sorted(PARTS)] + family_parts(HERE)
+    write_listing(entries)
     print(f"wrote {len(entries)} parts to {HERE}")
 
 
