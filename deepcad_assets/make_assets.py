@@ -608,6 +608,9 @@ def make_part(name: str, out: Path) -> dict[str, Any]:
 # not a near-duplicate of a kept part.
 FAMILY_SEED = 20261126
 PER_BAND = 110
+# the face bands of 3ViewProjection's levels when the library was made (they are now
+# 1-12, 13-24, 25+: spatialcad/tasks/three_view/generate_parts.py); kept, so that the
+# script remakes exactly these files
 BANDS = ((1, 14), (15, 20), (21, 10**6))
 MAX_DRAWS = 3000
 
