@@ -32,7 +32,7 @@ from spatialcad.plan import RunPlan, Shard, parse_shard
 from spatialcad.scenes import SCENE_BLOCK, scene_space
 from spatialcad.splits import SPLITS
 from spatialcad.tasks import registry
-from spatialcad.tasks.three_view.generate_parts import supply_line, usable_parts
+from spatialcad.tasks.three_view.generate_parts import supply_line
 
 
 def write_failure(exc: OSError, out: Path) -> str:
@@ -387,11 +387,12 @@ def _passed_over(skipped: Mapping[str, int], repeats: int, names: list[str], lev
 
 
 def _space_text(names: list[str], level: int, options: Mapping[str, Any]) -> str:
-    """E.g. "paper_folding: 52 counted" for the tasks of a run; three_view's parts from a
-    --deepcad-dir: the folder's usable parts (one scene each)."""
+    """E.g. "paper_folding: 52 counted" for the tasks of a run; what a generator counts
+    itself (three_view's parts, from --deepcad-dir too) from its run's options."""
     def text(task: str) -> str:
-        if task == "three_view" and level >= 1 and options.get("deepcad_dir"):
-            return f"{len(usable_parts(Path(options['deepcad_dir']), level))} usable parts"
+        count = registry.task(task).generator(dict(options)).scene_count(level)
+        if count is not None:
+            return f"{count} counted"
         space = scene_space(task, level)
         return "not measured" if space is None else f"{space['scenes']} {space['how']}"
     return ", ".join(f"{t}: {text(t)}" for t in names)

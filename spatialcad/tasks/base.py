@@ -105,3 +105,9 @@ class Generator:
     def build(self, level: int, rng: np.random.Generator) -> Draft:
         """Build one item; raise :class:`Reject` to have the pipeline try the next sub-seed."""
         raise NotImplementedError
+
+    def scene_count(self, level: int) -> int | None:
+        """The number of distinct scenes ``level`` holds when the generator knows it (a
+        finite pool of inputs, one scene each), else None (spatialcad/scenes.py then
+        estimates it by drawing)."""
+        return None

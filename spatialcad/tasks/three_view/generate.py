@@ -27,7 +27,12 @@ from spatialcad.render import unseen
 from spatialcad.render.stacks import stack_isometric, stack_view
 from spatialcad.tasks import base
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
-from spatialcad.tasks.three_view.generate_parts import PartDraws, build_part_item, face_band
+from spatialcad.tasks.three_view.generate_parts import (
+    PartDraws,
+    build_part_item,
+    face_band,
+    usable_parts,
+)
 from spatialcad.tasks.three_view.spec import (
     STACK_ASKED,
     STACK_REFERENCE,
@@ -77,12 +82,18 @@ class Generator(base.Generator):
             return build_part_item(level, rng, self._part_draws(level))
         return self._build_stack_item(rng)
 
+    def scene_count(self, level: int) -> int | None:
+        """Levels >= 1: the usable parts of the folder (each part is one scene)."""
+        return len(usable_parts(self._directory(), level)) if level >= 1 else None
+
+    def _directory(self) -> Path:
+        return Path(self.options.get("deepcad_dir") or ASSETS_DIR).resolve()
+
     def _part_draws(self, level: int) -> PartDraws:
         """The parts this item tries, kept from one attempt to the next."""
         draws: PartDraws | None = getattr(self, "_draws", None)
         if draws is None or draws.level != level or draws.slot != self.slot:
-            directory = Path(self.options.get("deepcad_dir") or ASSETS_DIR).resolve()
-            draws = self._draws = PartDraws(directory, level, self.split, self.slot)
+            draws = self._draws = PartDraws(self._directory(), level, self.split, self.slot)
         return draws
 
     def _build_stack_item(self, rng: np.random.Generator) -> Draft:
