@@ -4,6 +4,7 @@ distractor proofs, and generation + verification at levels 1-3."""
 from __future__ import annotations
 
 import copy
+import shutil
 
 import numpy as np
 import pytest
@@ -292,7 +293,12 @@ def test_disk_cache_cold_warm_damaged_and_off_give_the_same_items(spatialcad, tm
     entries and no cache give the same bytes."""
     monkeypatch.setenv(disk_cache.CACHE_ENV, "")  # restored afterwards (the CLI sets it)
     cache = tmp_path / "cache"
-    args = ["generate", "--task", "three_view", "--level", "1", "--n", "2", "--seed", "8"]
+    folder = tmp_path / "parts"  # parts read from STEP (most bundled ones are JSON only),
+    folder.mkdir()  # two for two items: each is read again once the index is made
+    for name in ("l_bracket", "stepped_block"):
+        shutil.copy(ASSETS_DIR / f"{name}.step", folder / f"{name}.step")
+    args = ["generate", "--task", "three_view", "--level", "1", "--n", "2", "--seed", "8",
+            "--deepcad-dir", str(folder)]
 
     def spatialcad_fresh(*more):  # as a new process would: no projections, no parts in memory
         part_views._axis_drawing.cache_clear()
