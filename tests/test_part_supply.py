@@ -40,6 +40,20 @@ def cache(tmp_path, monkeypatch) -> Path:
     gp.usable_parts.cache_clear()
 
 
+@pytest.fixture(scope="module")
+def bundled_cache(tmp_path_factory) -> Path:
+    """One cache for the tests that read the bundled library's index (376 files: indexing
+    them takes ~35 s, once)."""
+    root = tmp_path_factory.mktemp("bundled") / "cache"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(disk_cache.CACHE_ENV, str(root))
+        part_index.part_index.cache_clear()
+        gp.usable_parts.cache_clear()
+        yield root
+    part_index.part_index.cache_clear()
+    gp.usable_parts.cache_clear()
+
+
 def test_index_of_the_cases(cache):
     entries = {e.file: e for e in part_index.part_index(cases())}
     assert sorted(entries) == ["00011581.json", "00013630.json", "00015442.json",
@@ -84,7 +98,7 @@ def test_index_is_stored_once_and_reused(cache, tmp_path, monkeypatch):
     assert again[1].sha256 == part_sha256(SAMPLES / "00010008.json") != first[1].sha256
 
 
-def test_items_of_a_run_draw_distinct_parts_while_there_are_enough(cache):
+def test_items_of_a_run_draw_distinct_parts_while_there_are_enough(bundled_cache):
     usable = gp.usable_parts(ASSETS_DIR, 1)
     n = len(usable) // 2
 
@@ -100,7 +114,7 @@ def test_items_of_a_run_draw_distinct_parts_while_there_are_enough(cache):
     assert len(drawn(0, 5)) == 5  # past the item's share: drawn at random, no error
 
 
-def test_parts_whose_scene_the_run_holds_are_passed_over(cache):
+def test_parts_whose_scene_the_run_holds_are_passed_over(bundled_cache):
     """When the pipeline looks for a new scene (spatialcad/scenes.py), a part already in
     the run is never drawn again, and with every part held the item is rejected at once
     (no part built: the search over a spent level stays cheap)."""
