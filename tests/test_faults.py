@@ -483,3 +483,17 @@ def test_a_broken_freecad_lib_neither_hides_a_working_install_nor_its_error(tmp_
     line = one_line(done.stderr)
     assert f"{bad}/FreeCAD.so does not import: {bad}/FreeCAD.so: file too short" in line
     assert not (tmp_path / "out").exists()
+
+
+def _opencv_threads() -> int:
+    from spatialcad.render.opencv import cv2
+    return int(cv2.getNumThreads())
+
+
+def test_a_workers_opencv_uses_only_its_share_of_the_cores():
+    """A pool of two workers keeps two cores busy: OpenCV's own threads in each worker would
+    only add switching (a share of one core or less: one thread)."""
+    from spatialcad.pipeline import worker_pool
+    with worker_pool(2) as pool:
+        assert pool is not None
+        assert pool.submit(_opencv_threads).result() == max((os.cpu_count() or 1) // 2, 1)
