@@ -37,6 +37,19 @@ def test_matmul_has_numpys_shapes_and_in_order_sums(sa, sb):
         assert np.array_equal(got.reshape(-1), want.reshape(-1))  # to the bit
 
 
+def test_the_compiled_matrix_product_neither_fuses_nor_reorders():
+    """Two matrices take the compiled loop: bit for bit numpy's separate multiplies and
+    in-order adds over many products of very different magnitudes (a fused multiply-add
+    rounds once instead of twice and would differ in some of them)."""
+    rng = np.random.default_rng(11)
+    a = rng.normal(size=(20000, 3)) * 10.0 ** rng.integers(-8, 9, size=(20000, 3))
+    b = rng.normal(size=(3, 4))
+    broadcast = a[:, 0:1] * b[0:1, :] + a[:, 1:2] * b[1:2, :] + a[:, 2:3] * b[2:3, :]
+    assert np.array_equal(exact.matmul(a, b), broadcast)
+    assert np.array_equal(exact.matmul(a[::2], b), broadcast[::2])  # a strided operand
+    assert exact.matmul(np.zeros((0, 3)), b).shape == (0, 4)
+
+
 def test_dot_norm_unit_and_cos_sin():
     v = np.array([0.1, 0.2, 0.3])
     assert exact.dot(v, v) == 0.1 * 0.1 + 0.2 * 0.2 + 0.3 * 0.3

