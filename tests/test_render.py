@@ -778,3 +778,18 @@ def test_drawn_shapes_are_remembered_as_copies() -> None:
     finally:
         drawing._drawn_shapes = original
         raster.forget()
+
+
+def test_a_frozen_mesh_keeps_the_digest_of_its_arrays():
+    """A frozen mesh's arrays cannot change, so its content key is worked out once; it is
+    the key the same arrays give unfrozen, and any change of content changes the key."""
+    cubes = [(0, 0, 0), (1, 0, 0), (1, 1, 0)]
+    frozen = mesh_module.voxel_mesh(cubes)
+    loose = Mesh(frozen.vertices.copy(), frozen.triangles.copy(), frozen.face_colors.copy(),
+                 frozen.edges.copy())
+    assert not frozen.vertices.flags.writeable and loose.vertices.flags.writeable
+    assert frozen.content_key() == loose.content_key()
+    loose.face_colors[0] = (1, 2, 3)
+    assert loose.content_key() != frozen.content_key()
+    with pytest.raises(ValueError):
+        frozen.face_colors[0] = (1, 2, 3)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -40,6 +41,26 @@ class Mesh:
             self.triangles.min() < 0 or self.triangles.max() >= len(self.vertices)
         ):
             raise ValueError("triangle index out of range")
+
+    def freeze(self) -> Mesh:
+        """Make the arrays read-only and remember their digest (:meth:`content_key`): for a
+        mesh that is drawn many times over and never changed."""
+        for array in (self.vertices, self.triangles, self.face_colors, self.edges):
+            array.flags.writeable = False
+        self.__dict__["_frozen_key"] = self._digest()
+        return self
+
+    def content_key(self) -> bytes:
+        """A digest of the arrays (their bytes and shapes); a frozen mesh's is kept."""
+        kept: bytes | None = self.__dict__.get("_frozen_key")
+        return kept if kept is not None else self._digest()
+
+    def _digest(self) -> bytes:
+        digest = hashlib.blake2b(digest_size=20)
+        for array in (self.vertices, self.triangles, self.face_colors, self.edges):
+            digest.update(np.ascontiguousarray(array).tobytes())
+            digest.update(repr(array.shape).encode())
+        return digest.digest()
 
 
 def _as_colors(c: object) -> np.ndarray:
@@ -92,10 +113,8 @@ def _voxel_mesh(cells: tuple[Voxel, ...], colors: tuple[Color, ...]) -> Mesh:
         return empty_mesh()
     cube_of, vertices, triangles, edges = _cube_faces(np.array(cells, dtype=np.int64),
                                                       _FACE_DIRS, _FACE_CORNERS)
-    mesh = Mesh(vertices, triangles, np.repeat(np.array(colors)[cube_of], 2, axis=0), edges)
-    for array in (mesh.vertices, mesh.triangles, mesh.face_colors, mesh.edges):
-        array.flags.writeable = False
-    return mesh
+    return Mesh(vertices, triangles, np.repeat(np.array(colors)[cube_of], 2, axis=0),
+                edges).freeze()
 
 
 @numba.njit(cache=True, nogil=True)

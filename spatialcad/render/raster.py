@@ -415,9 +415,7 @@ _MEMO = _Memo()
 
 def _memo_key(mesh: Mesh, cam: Camera, *params: object) -> bytes:
     digest = hashlib.blake2b(repr((cam, params)).encode(), digest_size=20)
-    for array in (mesh.vertices, mesh.triangles, mesh.face_colors, mesh.edges):
-        digest.update(np.ascontiguousarray(array).tobytes())
-        digest.update(repr(array.shape).encode())
+    digest.update(mesh.content_key())
     return digest.digest()
 
 
