@@ -143,26 +143,23 @@ def banded(geom: BaseGeometry, cuts: np.ndarray) -> Pieces | None:
     """``geom`` cut along the lines y = ``cuts`` (sorted) into one piece per band (below the
     first, between two, above the last): a section, or None when a band's part of ``geom``
     is not convex (its hull would be larger)."""
-    pieces, parts = _bands(geom, cuts)
-    hull_area, _ = _areas_and_centroids(pieces.coords[0][:, None], pieces.counts[0][:, None])
-    if np.any(np.abs(hull_area - shapely.area(parts)) > 1e-6 * float(shapely.area(geom))):
-        return None
-    return pieces
+    pieces, convex = bands(geom, cuts)
+    return pieces if convex else None
 
 
-def band_hulls(geom: BaseGeometry, cuts: np.ndarray) -> Pieces:
-    """The convex hull of each band's part of ``geom`` (see :func:`banded`), convex or not."""
-    return _bands(geom, cuts)[0]
-
-
-def _bands(geom: BaseGeometry, cuts: np.ndarray) -> tuple[Pieces, np.ndarray]:
-    """The hulls of ``geom``'s parts in the bands cut at y = ``cuts``, and those parts."""
+def bands(geom: BaseGeometry, cuts: np.ndarray) -> tuple[Pieces, bool]:
+    """The convex hull of each band's part of ``geom`` (see :func:`banded`), convex or not,
+    and whether every part is convex (no hull larger than its part)."""
     x0, y0, x1, y1 = geom.bounds
     levels = [y0 - 1.0, *cuts, y1 + 1.0]
-    bands = [shapely.box(x0 - 1.0, lo, x1 + 1.0, hi)
+    boxes = [shapely.box(x0 - 1.0, lo, x1 + 1.0, hi)
              for lo, hi in zip(levels[:-1], levels[1:], strict=True)]
-    parts = shapely.intersection(geom, np.array(bands, dtype=object))
-    return pieces_of(parts[None, :]), parts
+    parts = shapely.intersection(geom, np.array(boxes, dtype=object))
+    pieces = pieces_of(parts[None, :])
+    hull_area, _ = _areas_and_centroids(pieces.coords[0][:, None], pieces.counts[0][:, None])
+    convex = not np.any(np.abs(hull_area - shapely.area(parts))
+                        > 1e-6 * float(shapely.area(geom)))
+    return pieces, convex
 
 
 def widths(p: Pieces) -> np.ndarray:
