@@ -350,8 +350,9 @@ def test_a_section_with_a_sliver_is_drawn_again() -> None:
     for offset, thin in ((SLIVER_AT, True), (0.2, False)):
         exact = cut.section(composite, normal, offset)
         levels = task_module.joint_levels(SLIVER_STACK, normal, offset)
-        assert len(convex_pieces.band_hulls(exact, levels).counts[0].nonzero()[0]) == 2
-        assert task_module.slivered(exact, levels) is thin, offset
+        hulls, _ = convex_pieces.bands(exact, levels)
+        assert len(hulls.counts[0].nonzero()[0]) == 2
+        assert task_module.slivered(exact, hulls) is thin, offset
 
 
 def test_verifier_fails_a_sliver_from_the_stored_geometry(drafts: dict) -> None:

@@ -24,6 +24,7 @@ from shapely.geometry.base import BaseGeometry
 
 from spatialcad import freecad_env
 from spatialcad.geometry import exact
+from spatialcad.geometry.convex_pieces import EMPTY
 
 AXIS_FAMILIES = ("XY", "XZ", "YZ")
 OBLIQUE_FAMILIES = ("X45", "X135", "Y45", "Y135", "Z45", "Z135")
@@ -100,7 +101,7 @@ def section(shape: Any, normal: np.ndarray, offset: float, deflection: float = 5
         ring = shapely.Polygon(exact.matmul(pts, frame))
         if ring.is_valid and ring.area > 0.0:
             rings.append(ring)
-    result: BaseGeometry = shapely.Polygon()
+    result: BaseGeometry = EMPTY
     for ring in rings:
         result = result.symmetric_difference(ring)
     return shapely.normalize(result)
@@ -120,7 +121,7 @@ def union_section(shapes: list[Any], normal: np.ndarray, offset: float,
         if reach.min() <= offset <= reach.max():  # else the plane misses it
             parts.append(section(shape, n, offset, deflection))
     union = shapely.union_all(parts, grid_size=1e-7)
-    return shapely.Polygon() if union.is_empty else shapely.normalize(union)
+    return EMPTY if union.is_empty else shapely.normalize(union)
 
 
 def box_corners(shape: Any) -> np.ndarray:

@@ -23,6 +23,9 @@ import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
+EMPTY = shapely.Polygon()  # one shared empty polygon (geometries are immutable; making one
+# parses WKT, ~40 us, which thousands of calls a run paid for)
+
 
 class Pieces(NamedTuple):
     coords: np.ndarray  # (S, K, M, 2) float64, counter-clockwise, rings not closed
@@ -140,45 +143,60 @@ def banded(geom: BaseGeometry, cuts: np.ndarray) -> Pieces | None:
     """``geom`` cut along the lines y = ``cuts`` (sorted) into one piece per band (below the
     first, between two, above the last): a section, or None when a band's part of ``geom``
     is not convex (its hull would be larger)."""
-    pieces, parts = _bands(geom, cuts)
-    hull_area, _ = _areas_and_centroids(pieces.coords[0][:, None], pieces.counts[0][:, None])
-    if np.any(np.abs(hull_area - shapely.area(parts)) > 1e-6 * float(shapely.area(geom))):
-        return None
-    return pieces
+    pieces, convex = bands(geom, cuts)
+    return pieces if convex else None
 
 
-def band_hulls(geom: BaseGeometry, cuts: np.ndarray) -> Pieces:
-    """The convex hull of each band's part of ``geom`` (see :func:`banded`), convex or not."""
-    return _bands(geom, cuts)[0]
-
-
-def _bands(geom: BaseGeometry, cuts: np.ndarray) -> tuple[Pieces, np.ndarray]:
-    """The hulls of ``geom``'s parts in the bands cut at y = ``cuts``, and those parts."""
+def bands(geom: BaseGeometry, cuts: np.ndarray) -> tuple[Pieces, bool]:
+    """The convex hull of each band's part of ``geom`` (see :func:`banded`), convex or not,
+    and whether every part is convex (no hull larger than its part)."""
     x0, y0, x1, y1 = geom.bounds
     levels = [y0 - 1.0, *cuts, y1 + 1.0]
-    bands = [shapely.box(x0 - 1.0, lo, x1 + 1.0, hi)
+    boxes = [shapely.box(x0 - 1.0, lo, x1 + 1.0, hi)
              for lo, hi in zip(levels[:-1], levels[1:], strict=True)]
-    parts = shapely.intersection(geom, np.array(bands, dtype=object))
-    return pieces_of(parts[None, :]), parts
+    parts = shapely.intersection(geom, np.array(boxes, dtype=object))
+    pieces = pieces_of(parts[None, :])
+    hull_area, _ = _areas_and_centroids(pieces.coords[0][:, None], pieces.counts[0][:, None])
+    convex = not np.any(np.abs(hull_area - shapely.area(parts))
+                        > 1e-6 * float(shapely.area(geom)))
+    return pieces, convex
 
 
 def widths(p: Pieces) -> np.ndarray:
     """The width of each piece, (S, K): its smallest extent across any direction (for a
     convex polygon, across one of its edges); 0 where there is no piece."""
-    out = np.zeros(p.counts.shape)
-    for s, k in zip(*np.nonzero(p.counts >= 3), strict=True):
-        ring = p.coords[s, k, : p.counts[s, k]]
-        edges = np.roll(ring, -1, axis=0) - ring
-        normals = np.stack([-edges[:, 1], edges[:, 0]], axis=1)
-        normals /= np.linalg.norm(normals, axis=1)[:, None]
-        spans = ring @ normals.T  # (vertices, edges)
-        out[s, k] = float((spans.max(axis=0) - spans.min(axis=0)).min())
+    return _widths(p.coords, p.counts)
+
+
+@numba.njit(cache=True, nogil=True)
+def _widths(coords: np.ndarray, counts: np.ndarray) -> np.ndarray:  # pragma: no cover
+    """:func:`widths` in one compiled pass: per piece of three or more vertices, the least
+    over its edges of its extent along the edge's unit normal."""
+    out = np.zeros(counts.shape)
+    for s in range(counts.shape[0]):
+        for k in range(counts.shape[1]):
+            n = counts[s, k]
+            if n < 3:
+                continue
+            ring = coords[s, k]
+            least = np.inf
+            for j in range(n):
+                nxt = j + 1 if j + 1 < n else 0
+                ex, ey = ring[nxt, 0] - ring[j, 0], ring[nxt, 1] - ring[j, 1]
+                length = np.sqrt(ex * ex + ey * ey)
+                nx, ny = -ey / length, ex / length
+                lo, hi = np.inf, -np.inf
+                for i in range(n):
+                    span = ring[i, 0] * nx + ring[i, 1] * ny
+                    lo, hi = min(lo, span), max(hi, span)
+                least = min(least, hi - lo)
+            out[s, k] = least
     return out
 
 
 def polygons(p: Pieces) -> np.ndarray:
     """The pieces as an (S, K) object array of shapely polygons (empty where none)."""
-    out = np.full(p.counts.shape, shapely.Polygon(), dtype=object)
+    out = np.full(p.counts.shape, EMPTY, dtype=object)
     s, k, i = np.nonzero(np.arange(p.coords.shape[2]) < p.counts[..., None])
     if len(s):
         flat = s * p.counts.shape[1] + k

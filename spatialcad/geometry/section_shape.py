@@ -64,7 +64,7 @@ def normalized(geoms: np.ndarray | list[BaseGeometry]) -> np.ndarray:
     g = shapely.make_valid(np.asarray(geoms, dtype=object))
     area = shapely.area(g)
     full = area > 0.0
-    g[~full] = shapely.Polygon()
+    g[~full] = cp.EMPTY
     centers = np.zeros((len(g), 2))
     centers[full] = shapely.get_coordinates(shapely.centroid(g[full]))
     scale = np.sqrt(np.where(full, area, 1.0))
@@ -532,7 +532,7 @@ class Samples:
 
 def unions(pieces: np.ndarray) -> np.ndarray:
     """The union of each row of an (S, K) object array of polygons."""
-    out = np.array([shapely.Polygon()] * len(pieces), dtype=object)
+    out = np.array([cp.EMPTY] * len(pieces), dtype=object)
     for column in np.asarray(pieces, dtype=object).T:
         present = np.flatnonzero(shapely.area(column) > 0.0)
         out[present] = shapely.union(out[present], column[present])

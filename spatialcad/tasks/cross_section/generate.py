@@ -197,10 +197,10 @@ def pick_true_options(
         offset = round(float(samples[family].offsets[i]), 3)
         normal = cut.family_normal(family)
         exact = stored(cut.section(composite, normal, offset))
-        levels = joint_levels(descs, normal, offset)
-        if slivered(exact, levels):
+        hulls, convex = convex_pieces.bands(exact, joint_levels(descs, normal, offset))
+        if slivered(exact, hulls):
             continue  # the plane is drawn again
-        exact_pieces = convex_pieces.banded(exact, levels)
+        exact_pieces = hulls if convex else None
         if shape.dissimilarity(exact, sample, (exact_pieces, sample_pieces)) >= (
                 shape.SIMILAR_BELOW / 2):
             continue  # the polyhedral sample disagrees with the exact slice: do not use it
@@ -285,20 +285,21 @@ def _false_section(
         if parts is None:
             parts = solids.stack_solids(altered)
         exact = stored(cut.union_section(parts, normal, float(offsets[i])))
-        levels = joint_levels(altered, normal, offsets[i])
-        if slivered(exact, levels):
+        hulls, convex = convex_pieces.bands(exact, joint_levels(altered, normal, offsets[i]))
+        if slivered(exact, hulls):
             continue
-        by_solid = convex_pieces.banded(exact, levels)
+        by_solid = hulls if convex else None
         if (truths.nearest(exact, p["margin"], by_solid) >= p["margin"]
                 and shown.nearest(exact, TRUE_DISTINCT) >= TRUE_DISTINCT):
             return family, float(offsets[i]), exact
     return None
 
 
-def slivered(exact: Any, levels: np.ndarray) -> bool:
-    """Whether a piece of the section ``exact`` (one per band between the joint ``levels``)
-    would be drawn narrower than ``legibility.MIN_PIECE_PX`` in its option panel."""
-    widths = convex_pieces.widths(convex_pieces.band_hulls(exact, levels))
+def slivered(exact: Any, hulls: convex_pieces.Pieces) -> bool:
+    """Whether a piece of the section ``exact`` (``hulls``: its parts' hulls, one per band
+    between its joint levels, :func:`convex_pieces.bands`) would be drawn narrower than
+    ``legibility.MIN_PIECE_PX`` in its option panel."""
+    widths = convex_pieces.widths(hulls)
     return bool(sliver_failures("section", widths.ravel(), exact.bounds, PANEL))
 
 
