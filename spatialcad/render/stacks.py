@@ -6,13 +6,14 @@ import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
 from spatialcad.geometry.colours import CUBE_GREY, Colour
 from spatialcad.geometry.voxels import Voxel
 from spatialcad.render.camera import Camera, camera, orbit
-from spatialcad.render.mesh import Mesh, voxel_mesh
+from spatialcad.render.mesh import Mesh, merge, voxel_mesh
 from spatialcad.render.pixels import pixels_differing
 from spatialcad.render.raster import fit_scale, render, triangle_ids, triangle_pixels
 
@@ -90,8 +91,10 @@ def box_framing(
     return Framing(cam, scale, size, (float(lo[0] + hi[0]) / 2, float(lo[1] + hi[1]) / 2))
 
 
+@lru_cache(maxsize=64)
 def floor_mesh(nx: int, ny: int) -> Mesh:
-    """A checkerboard of unit tiles just below z = 0 over ``[0, nx] x [0, ny]`` (no edges)."""
+    """A checkerboard of unit tiles just below z = 0 over ``[0, nx] x [0, ny]`` (no edges);
+    remembered, so frozen (read-only)."""
     verts: list[tuple[float, float, float]] = []
     tris: list[tuple[int, int, int]] = []
     cols: list[Colour] = []
@@ -101,7 +104,8 @@ def floor_mesh(nx: int, ny: int) -> Mesh:
             verts += [(x, y, -0.01), (x + 1, y, -0.01), (x + 1, y + 1, -0.01), (x, y + 1, -0.01)]
             tris += [(base, base + 1, base + 2), (base, base + 2, base + 3)]
             cols += [FLOOR_TILES[(x + y) % 2]] * 2
-    return Mesh(np.array(verts, dtype=float), np.array(tris), np.array(cols), np.zeros((0, 2, 3)))
+    return Mesh(np.array(verts, dtype=float), np.array(tris), np.array(cols),
+                np.zeros((0, 2, 3))).freeze()
 
 
 def stack_picture(
@@ -114,11 +118,18 @@ def stack_picture(
 ) -> np.ndarray:
     """The cubes (grey unless coloured) as ``framing`` sees them, on an optional floor
     (``ssaa``: supersampling of the edges, 1 for quick drafts)."""
-    meshes = [voxel_mesh([tuple(v) for v in voxels], colors, default_color=CUBE_GREY)]
+    mesh = voxel_mesh([tuple(v) for v in voxels], colors, default_color=CUBE_GREY)
     if floor is not None:
-        meshes.append(floor_mesh(*floor))
-    return render(meshes, framing.cam, framing.size, scale=framing.scale, center=framing.center,
+        mesh = _on_floor(mesh, (int(floor[0]), int(floor[1])))
+    return render(mesh, framing.cam, framing.size, scale=framing.scale, center=framing.center,
                   ssaa=ssaa)
+
+
+@lru_cache(maxsize=512)
+def _on_floor(cubes: Mesh, floor: tuple[int, int]) -> Mesh:
+    """The cubes' (frozen, remembered) mesh merged with the floor's, remembered and frozen
+    too: the same pieces stand on the same floor in picture after picture."""
+    return merge([cubes, floor_mesh(*floor)]).freeze()
 
 
 def cube_labels(voxels: Sequence[Voxel], framing: Framing) -> np.ndarray:
