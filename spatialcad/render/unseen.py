@@ -24,6 +24,7 @@ A key that an unseen change would overturn is not decided by what the pictures s
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -33,7 +34,7 @@ import numpy as np
 
 from spatialcad.geometry.colours import Colour
 from spatialcad.geometry.voxels import Voxel, normalized, view_labels
-from spatialcad.render import legibility
+from spatialcad.render import legibility, raster
 from spatialcad.render.camera import Camera, camera
 from spatialcad.render.pixels import pixels_differing
 from spatialcad.render.stacks import Framing, isometric_scale, stack_picture
@@ -209,7 +210,9 @@ def _window(cubes: list[Voxel], cell: Voxel, cam: Camera, scale: float,
             ) -> np.ndarray:
     """The cubes drawn at ``scale`` in a square just holding the cell's cube and edges.
     Cubes whose outline (and edges) lie outside the square are left out: they draw
-    nothing in it, and neither do the faces their absence bares, which lie within them."""
+    nothing in it, and neither do the faces their absence bares, which lie within them.
+    Remembered by what decides it (render's memo, emptied per item): an item's verifier
+    draws the generator's windows again, and so skips building their meshes."""
     side = math.ceil(2.0 * scale) + 8
     centres = cam.project(np.array(cubes, dtype=float) + 0.5)[:, :2]
     at = cam.project(np.array(cell, dtype=float) + 0.5)[0, :2]
@@ -217,7 +220,11 @@ def _window(cubes: list[Voxel], cell: Voxel, cam: Camera, scale: float,
     near = np.all(np.abs(centres - at) * scale <= side / 2 + half * scale + EDGE_PX, axis=1)
     window = Framing(cam, scale, (side, side), (float(at[0]), float(at[1])))
     kept = [c for c, keep in zip(cubes, near.tolist(), strict=True) if keep]
-    return stack_picture(kept, window, colors=colors, floor=floor, ssaa=1)
+    shades = None if colors is None else [colors.get(c) for c in kept]
+    key = repr(("unseen window", kept, shades, window, floor)).encode()
+    return raster.remembered(hashlib.blake2b(key, digest_size=20).digest(),
+                             lambda: stack_picture(kept, window, colors=colors, floor=floor,
+                                                   ssaa=1))
 
 
 def framed(framings: Sequence[Framing], floor: tuple[int, int] | None = None
