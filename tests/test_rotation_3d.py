@@ -14,6 +14,7 @@ from spatialcad.geometry.colours import SAND
 from spatialcad.geometry.voxels import is_connected, random_stack
 from spatialcad.pipeline import assemble, make_item
 from spatialcad.render import legibility, unseen
+from spatialcad.render.camera import camera
 from spatialcad.render.pixels import pixels_differing
 from spatialcad.render.png import decode_png
 from spatialcad.render.stacks import (
@@ -21,11 +22,18 @@ from spatialcad.render.stacks import (
     Framing,
     IsometricLook,
     common_isometric_framing,
+    cube_visibility,
     stack_picture,
 )
 from spatialcad.tasks import registry
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
-from spatialcad.tasks.rotation_3d.generate import PANEL, must_read, random_steps, steps_matrix
+from spatialcad.tasks.rotation_3d.generate import (
+    PANEL,
+    must_not_hide,
+    must_read,
+    random_steps,
+    steps_matrix,
+)
 from spatialcad.tasks.rotation_3d.spec import VIEWS, OptionData, Spec, texts
 from spatialcad.tasks.rotation_3d.verify import congruence_class, rotation_group
 from spatialcad.verification import run_verifier
@@ -194,6 +202,39 @@ def test_unseen_changes_against_brute_force_pictures():
             assert (change in reported) == (differing < limit), (change, differing)
     assert behind in legibility.shown_cells(stack, framing.cam, scale)
     assert ("remove", behind) in reported
+
+
+def test_hidden_changes_against_brute_force_visibility():
+    """The exact pre-test names exactly the changes whose cube no pixel of either reference
+    picture shows (counted on drawings), each of them one that unseen_changes reports at
+    two scales; must_not_hide rejects only stacks must_read rejects."""
+    cams = [OPPOSITE_CORNERS[v] for v in VIEWS]
+    rng = np.random.default_rng(3)
+    found = 0
+    for _ in range(25):
+        stack = random_stack(rng, (4, 4, 4), 0.5)
+        hidden = list(unseen.hidden_changes(stack, cams, is_connected))
+        for change in unseen._changes(stack):
+            cell = change[1]
+            cubes = [v for v in stack if v != cell] + [cell]
+            pixels = [cube_visibility(cubes, Framing(cam, 25.0, (400, 400)))[-1]
+                      for cam in cams]
+            shown = max(pixels) > 0
+            other = unseen.changed(stack, change)
+            assert (change in hidden) == (not shown and bool(other) and is_connected(other))
+        for scale in (20.0, 45.0):
+            seen = unseen.framed([Framing(cam, scale, (400, 400)) for cam in cams])
+            assert set(hidden) <= set(unseen.unseen_changes(stack, seen, is_connected))
+        if hidden:
+            found += 1
+            framing = common_isometric_framing([stack], PANEL)
+            with pytest.raises(Reject):
+                must_not_hide(stack)
+            with pytest.raises(Reject):
+                must_read(stack, framing)
+    assert found >= 3
+    with pytest.raises(ValueError):
+        list(unseen.hidden_changes(stack, [camera("front")], is_connected))
 
 
 # (level, index) pairs of seed 5 covering "cannot" with a removed cube, "can" with a mirror

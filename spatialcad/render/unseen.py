@@ -24,6 +24,7 @@ A key that an unseen change would overturn is not decided by what the pictures s
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -33,7 +34,7 @@ import numpy as np
 
 from spatialcad.geometry.colours import Colour
 from spatialcad.geometry.voxels import Voxel, normalized, view_labels
-from spatialcad.render import legibility
+from spatialcad.render import legibility, raster
 from spatialcad.render.camera import Camera, camera
 from spatialcad.render.pixels import pixels_differing
 from spatialcad.render.stacks import Framing, isometric_scale, stack_picture
@@ -209,7 +210,9 @@ def _window(cubes: list[Voxel], cell: Voxel, cam: Camera, scale: float,
             ) -> np.ndarray:
     """The cubes drawn at ``scale`` in a square just holding the cell's cube and edges.
     Cubes whose outline (and edges) lie outside the square are left out: they draw
-    nothing in it, and neither do the faces their absence bares, which lie within them."""
+    nothing in it, and neither do the faces their absence bares, which lie within them.
+    Remembered by what decides it (render's memo, emptied per item): an item's verifier
+    draws the generator's windows again, and so skips building their meshes."""
     side = math.ceil(2.0 * scale) + 8
     centres = cam.project(np.array(cubes, dtype=float) + 0.5)[:, :2]
     at = cam.project(np.array(cell, dtype=float) + 0.5)[0, :2]
@@ -217,7 +220,11 @@ def _window(cubes: list[Voxel], cell: Voxel, cam: Camera, scale: float,
     near = np.all(np.abs(centres - at) * scale <= side / 2 + half * scale + EDGE_PX, axis=1)
     window = Framing(cam, scale, (side, side), (float(at[0]), float(at[1])))
     kept = [c for c, keep in zip(cubes, near.tolist(), strict=True) if keep]
-    return stack_picture(kept, window, colors=colors, floor=floor, ssaa=1)
+    shades = None if colors is None else [colors.get(c) for c in kept]
+    key = repr(("unseen window", kept, shades, window, floor)).encode()
+    return raster.remembered(hashlib.blake2b(key, digest_size=20).digest(),
+                             lambda: stack_picture(kept, window, colors=colors, floor=floor,
+                                                   ssaa=1))
 
 
 def framed(framings: Sequence[Framing], floor: tuple[int, int] | None = None
@@ -266,3 +273,65 @@ def _cell_codes(cubes: list[Voxel], view: str, colors: Mapping[Voxel, Colour]) -
                       for c in shades])
     labels = view_labels(ordered, view)
     return (), np.where(labels >= 0, codes[labels], -1)
+
+
+def hidden_changes(cubes: Sequence[Voxel], cams: Sequence[Camera], support: Support
+                   ) -> Iterator[Change]:
+    """The changes (as :func:`unseen_changes` makes them) whose cube lies wholly behind
+    other cubes of the stack in every view of ``cams``, each looking along a body diagonal
+    of the cubes (a true isometric view): such a change draws every picture, at any scale,
+    as the stack's own, so each is one of :func:`unseen_changes` whatever the tolerance.
+
+    Exact and scale-free: along a body diagonal every cube covers one hexagon of a
+    triangle lattice, six whole triangles, and of the cubes covering a triangle the nearest
+    (least along the view) is the one seen all over it; a cell is hidden when in each of
+    its triangles a cube of the stack lies nearer than it."""
+    stack = [(int(x), int(y), int(z)) for x, y, z in cubes]
+    tried = _changes(stack)
+    if not tried:
+        return
+    cells = np.array([cell for _, cell in tried], dtype=np.int64)
+    hidden = np.ones(len(tried), dtype=bool)
+    for cam in cams:
+        hidden &= _behind(np.array(stack, dtype=np.int64), cells, _diagonal(cam))
+    for change, hide in zip(tried, hidden.tolist(), strict=True):
+        if hide:
+            other = changed(stack, change)
+            if other and support(other):
+                yield change
+
+
+def _diagonal(cam: Camera) -> np.ndarray:
+    """The signs (each +-1) of the body diagonal ``cam`` looks along; ValueError if none."""
+    _, _, forward = cam.basis()
+    signs = np.sign(forward).astype(np.int64)
+    if not np.allclose(forward, signs / math.sqrt(3.0), atol=1e-12):
+        raise ValueError(f"{cam} does not look along a body diagonal")
+    return signs
+
+
+# The six lattice triangles (a, b, half) a cube's hexagon covers, its lattice place (a, b)
+# added; in the coordinates where the view runs along (1, 1, 1) (see _behind).
+HEXAGON = np.array([(0, 0, 0), (0, 0, 1), (-1, -1, 0), (-1, -1, 1), (0, -1, 1), (-1, 0, 0)])
+
+
+def _behind(stack: np.ndarray, cells: np.ndarray, signs: np.ndarray) -> np.ndarray:
+    """Per cell, whether in each of its hexagon's triangles a cube of ``stack`` lies nearer
+    to the eye (less far along ``signs``) than the cell.  A cell [v, v + 1] seen along
+    ``signs`` is the cell u = signs * v - (signs < 0) seen along (1, 1, 1): its hexagon
+    is placed at (u_x - u_z, u_y - u_z) and its depth is u_x + u_y + u_z; cells covering
+    one triangle lie on one line of sight in order of depth, no two at one depth."""
+    def lattice(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        u = v * signs - (signs < 0)
+        place = np.stack([u[:, 0] - u[:, 2], u[:, 1] - u[:, 2], np.zeros(len(u), np.int64)],
+                         axis=1)
+        return place[:, None, :] + HEXAGON[None], u.sum(axis=1)
+
+    tri, depth = lattice(stack)
+    nearest: dict[tuple[int, int, int], int] = {}
+    for key, d in zip(map(tuple, tri.reshape(-1, 3).tolist()), np.repeat(depth, 6).tolist(),
+                      strict=True):
+        nearest[key] = min(d, nearest.get(key, d))
+    at, far = lattice(cells)
+    return np.array([all(nearest.get(tuple(t), d) < d for t in tris.tolist())
+                     for tris, d in zip(at, far.tolist(), strict=True)], dtype=bool)

@@ -87,6 +87,7 @@ class Generator(base.Generator):
         stack = voxels.random_stack(rng, tuple(p["space"]), p["fill"])
         if len(stack) < p["min_cubes"]:
             raise Reject("stack too small")
+        must_not_hide(stack)
         kind = KINDS[int(rng.integers(2))]
         looks = _Looks(stack)
         chiral = rotations.is_chiral(stack)
@@ -137,6 +138,16 @@ def must_read(stack: list[Voxel], framing: Framing, views: Sequence[str] = VIEWS
     still connected, drawing the same pictures."""
     seen = [Framing(OPPOSITE_CORNERS[v], framing.scale, framing.size) for v in views]
     change = unseen.first_unseen(stack, unseen.framed(seen), voxels.is_connected)
+    if change is not None:
+        raise Reject(f"the reference pictures do not show {unseen.describe(change)}")
+
+
+def must_not_hide(stack: list[Voxel], views: Sequence[str] = VIEWS) -> None:
+    """Reject, before any option is built, a stack that :func:`must_read` would reject at
+    every scale: one that a cube could be added to or removed from, still connected,
+    wholly behind other cubes in every reference picture (exact, drawing nothing)."""
+    cams = [OPPOSITE_CORNERS[v] for v in views]
+    change = next(unseen.hidden_changes(stack, cams, voxels.is_connected), None)
     if change is not None:
         raise Reject(f"the reference pictures do not show {unseen.describe(change)}")
 
