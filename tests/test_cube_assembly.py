@@ -15,6 +15,8 @@ from spatialcad.evaluate.baselines import LETTERS, image_scores
 from spatialcad.geometry import splitting
 from spatialcad.geometry.voxels import is_connected, is_supported
 from spatialcad.pipeline import make_item
+from spatialcad.render import raster
+from spatialcad.render.piece_pictures import option_picture, reference_pictures
 from spatialcad.render.png import decode_png
 from spatialcad.render.thumbnails import answer_ranks, distances, thumbnail
 from spatialcad.verification import run_verifier
@@ -211,3 +213,24 @@ def test_a_wrong_open_answer_fails(items):
     bad["Question_direct"] = bad["Question_direct"].replace("missing piece have",
                                                             "complete stack have")
     assert "its Question_direct is not the text its spec gives" in run_verifier(bad, image)
+
+
+def test_a_remembered_picture_is_the_picture_drawn_afresh():
+    """The pictures' memo (keyed by piece and pose) gives back what a fresh draw gives, a
+    copy the caller may change, and tells a piece from its draft and from a moved piece."""
+    space = (3, 3, 3)
+    piece = [(0, 0, 0), (1, 0, 0), (1, 1, 0)]
+    raster.forget()
+    first = option_picture(piece, space)
+    first[:] = 0  # a caller changing its copy changes nothing remembered
+    again = option_picture(piece, space)
+    raster.forget()
+    assert np.array_equal(again, option_picture(piece, space))
+    assert again.any()
+    assert option_picture(piece, space, draft=True).shape != again.shape
+    moved = reference_pictures([*piece, (2, 2, 0)], [piece], space)
+    raster.forget()
+    assert all(np.array_equal(a, b) for a, b in zip(
+        moved, reference_pictures([*piece, (2, 2, 0)], [piece], space), strict=True))
+    assert not np.array_equal(moved[1], reference_pictures(
+        [*piece, (2, 2, 0)], [[(x, y + 1, z) for x, y, z in piece]], space)[1])

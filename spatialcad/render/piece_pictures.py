@@ -6,6 +6,7 @@ verifier draws them again to compare with the image."""
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 from collections.abc import Sequence
 from functools import lru_cache
@@ -15,6 +16,7 @@ import numpy as np
 from spatialcad.geometry.colours import OPTION_COLOUR, PART_COLOURS, Colour
 from spatialcad.geometry.voxels import Voxel, is_connected, is_supported
 from spatialcad.render import legibility, unseen
+from spatialcad.render.raster import remembered
 from spatialcad.render.stacks import (
     LABEL_BAND,
     MARGIN,
@@ -77,6 +79,21 @@ def legibility_failures(space: Sequence[int], boxes: Sequence[Sequence[int]]) ->
 
 def _picture(cubes: Sequence[Voxel], framings: list[Framing], colour: Colour | None,
              floor: tuple[int, int] | None, draft: bool) -> np.ndarray:
+    """The picture, remembered by the renderer's memo under its piece and pose: a picture
+    drawn again (the verifier's, or a piece offered twice in an item) skips building its
+    meshes and their keys (raster.remembered)."""
+    cells = tuple((int(x), int(y), int(z)) for x, y, z in cubes)
+    key = hashlib.blake2b(repr((
+        "piece_picture", cells, [(f.scale, f.size, f.center) for f in framings], colour,
+        floor, draft)).encode(), digest_size=20)
+    for f in framings:
+        key.update(np.ascontiguousarray(f.cam.direction, dtype=float).tobytes())
+        key.update(np.ascontiguousarray(f.cam.up, dtype=float).tobytes())
+    return remembered(key.digest(), lambda: _draw(cells, framings, colour, floor, draft))
+
+
+def _draw(cubes: Sequence[Voxel], framings: list[Framing], colour: Colour | None,
+          floor: tuple[int, int] | None, draft: bool) -> np.ndarray:
     colours = dict.fromkeys(cubes, colour) if colour else None
     if draft:
         return labelled_column(
