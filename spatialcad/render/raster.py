@@ -293,8 +293,8 @@ def _draw_edges(
         return
     points = _visible_runs(ex[keep], ey[keep], ez[keep], np.ceil(length[keep]).astype(np.int64)
                            + 1, origin[0], origin[1], zbuf, ids, slack)
-    if len(points):
-        cv2.polylines(img, list(points), False, color, thickness, cv2.LINE_AA, _SHIFT)
+    if len(points):  # (R, 2, 2): R two-point lines, drawn as the list of them would be
+        cv2.polylines(img, points, False, color, thickness, cv2.LINE_AA, _SHIFT)
 
 
 @numba.njit(cache=True, nogil=True)
