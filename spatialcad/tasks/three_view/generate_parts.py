@@ -41,11 +41,12 @@ from spatialcad.cad.part_index import IndexEntry, part_index
 from spatialcad.cad.part_views import (
     ViewOutline,
     part_edges,
+    part_size,
     part_triangles,
     part_view,
     part_view_outline,
 )
-from spatialcad.cad.parts import cached_part, portable
+from spatialcad.cad.parts import portable
 from spatialcad.derived import key_hash
 from spatialcad.geometry import line_drawing as ld
 from spatialcad.geometry.drawing_edits import TRANSFORMS
@@ -264,8 +265,7 @@ def drawing(path: Path) -> tuple[float, float, tuple[str, str] | None]:
     that draws the shortest hidden line at least a dash and a gap long.  The six axis views
     of every rotation are the part's six axis drawings turned in their plane, so this holds
     for every turn (kept per process: items of a run try a part again)."""
-    box = cached_part(path).BoundBox
-    extents = (box.XLength, box.YLength, box.ZLength)
+    extents = part_size(path).extents
     scale, deflection = part_scale(extents), DEFLECTION * max(extents)
     views = {v: part_view(path, np.eye(3), *VIEWS[v].basis()[:2], deflection)
              for v in VIEWS if v != "isometric"}
@@ -282,8 +282,8 @@ def drawing(path: Path) -> tuple[float, float, tuple[str, str] | None]:
 def _item(rng: np.random.Generator, path: Path, entry: IndexEntry, rotation: np.ndarray,
           scale: float, deflection: float, target: tuple[int, int], drawn: int) -> Draft:
     """The item on the part in ``path`` turned by ``rotation``, or :class:`PartSkipped`."""
-    part = cached_part(path)
-    largest = max(part.BoundBox.XLength, part.BoundBox.YLength, part.BoundBox.ZLength)
+    size = part_size(path)
+    largest = max(size.extents)
     views, outlines = {}, {}
     for v in VIEWS:
         if v != "isometric":
@@ -322,7 +322,7 @@ def _item(rng: np.random.Generator, path: Path, entry: IndexEntry, rotation: np.
                       image=image, data=c.data.to_json()) for i, (c, image) in enumerate(chosen)]
     spec = PartSpec(
         part=PartFile(name=path.stem, file=portable(path), sha256=entry.sha256,
-                      faces=len(part.Faces)),
+                      faces=size.faces),
         rotation=rotation.tolist(),
         reference_views=["isometric", first, second],
         asked_view=asked,
