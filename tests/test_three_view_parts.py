@@ -24,7 +24,13 @@ from spatialcad.render.camera import VIEWS
 from spatialcad.render.engineering import draw_view
 from spatialcad.tasks import registry
 from spatialcad.tasks.three_view import generate_parts
-from spatialcad.tasks.three_view.generate_parts import MIN_DIFF_PX, drawn_difference
+from spatialcad.tasks.three_view.generate_parts import (
+    MIN_DIFF_PX,
+    drawn_difference,
+    ink_difference,
+    inks_apart,
+    panel_ink,
+)
 from spatialcad.tasks.three_view.verify_parts import MIN_DIFF_PIXELS, pixels_apart, silhouette
 from spatialcad.verification import run_verifier
 
@@ -138,6 +144,20 @@ def test_flips_of_a_symmetric_view_draw_the_same():
     for flip in (ld.FLIP_LR, ld.FLIP_UD):
         assert drawn_difference(front, front.transformed(flip), 5.0) == 0
     assert drawn_difference(front, front.transformed(ld.TURN_CCW), 5.0) > MIN_DIFF_PX
+
+
+def test_inks_apart_is_the_difference_threshold():
+    """The early answer from the missing line alone agrees with the full difference, for
+    drawings that differ by a missing line, by a restyled line only, or not at all."""
+    front = view(holed_block(), "front")
+    s = square()
+    pairs = [(front, front.transformed(t)) for t in (ld.FLIP_LR, ld.TURN_CCW)]
+    pairs += [(s, square(hidden=True)), (s, s), (s, LineDrawing(s.visible[:1], ()))]
+    for scale in (0.5, 2.0, 5.0):
+        for a, b in pairs:
+            inks = panel_ink(a, scale), panel_ink(b, scale)
+            full = ink_difference(*inks, scale) >= MIN_DIFF_PX
+            assert inks_apart(*inks, scale) == full == inks_apart(*inks[::-1], scale)
 
 
 def test_duplicate_lines_are_drawn_once():

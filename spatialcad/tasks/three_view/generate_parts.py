@@ -109,6 +109,13 @@ def ink_difference(a: ld.Ink, b: ld.Ink, scale: float) -> float:
     return (missing + KIND_WEIGHT * kind) * scale
 
 
+def inks_apart(a: ld.Ink, b: ld.Ink, scale: float) -> bool:
+    """Whether :func:`ink_difference` is at least ``MIN_DIFF_PX``; the line one drawing lacks
+    alone (a lower bound of it) often says so, and then the restyled line is not measured."""
+    return (a.missing(b) * a.step * scale >= MIN_DIFF_PX
+            or ink_difference(a, b, scale) >= MIN_DIFF_PX)
+
+
 @dataclass
 class Candidate:
     operator: str
@@ -310,7 +317,7 @@ def _item(rng: np.random.Generator, path: Path, entry: IndexEntry, rotation: np.
 
     def accept(picked: tuple[int, ...]) -> bool:
         return len({pool[i][0].operator for i in picked}) >= 2 and all(  # kinds mixed
-            ink_difference(inks[i], inks[j], scale) >= MIN_DIFF_PX
+            inks_apart(inks[i], inks[j], scale)
             for i, j in combinations(picked, 2))
 
     picked = balanced_set(images[0], [p.image for p in reference], images[1:], target, rng, accept)
@@ -355,7 +362,7 @@ def _wrong_options(answer: Candidate, views: dict[str, LineDrawing],
     for c in cands:
         d = c.data.drawing(views)
         ink = panel_ink(d, scale)
-        if ink_difference(ink, answer_ink, scale) >= MIN_DIFF_PX:
+        if inks_apart(ink, answer_ink, scale):
             pool.append((c, d))
             inks.append(ink)
     return pool, inks
