@@ -23,7 +23,14 @@ from spatialcad.geometry.rotations import proper_rotations
 from spatialcad.render.camera import VIEWS
 from spatialcad.render.engineering import draw_view
 from spatialcad.tasks import registry
-from spatialcad.tasks.three_view.generate_parts import MIN_DIFF_PX, drawn_difference
+from spatialcad.tasks.three_view import generate_parts
+from spatialcad.tasks.three_view.generate_parts import (
+    MIN_DIFF_PX,
+    drawn_difference,
+    ink_difference,
+    inks_apart,
+    panel_ink,
+)
 from spatialcad.tasks.three_view.verify_parts import MIN_DIFF_PIXELS, pixels_apart, silhouette
 from spatialcad.verification import run_verifier
 
@@ -137,6 +144,20 @@ def test_flips_of_a_symmetric_view_draw_the_same():
     for flip in (ld.FLIP_LR, ld.FLIP_UD):
         assert drawn_difference(front, front.transformed(flip), 5.0) == 0
     assert drawn_difference(front, front.transformed(ld.TURN_CCW), 5.0) > MIN_DIFF_PX
+
+
+def test_inks_apart_is_the_difference_threshold():
+    """The early answer from the missing line alone agrees with the full difference, for
+    drawings that differ by a missing line, by a restyled line only, or not at all."""
+    front = view(holed_block(), "front")
+    s = square()
+    pairs = [(front, front.transformed(t)) for t in (ld.FLIP_LR, ld.TURN_CCW)]
+    pairs += [(s, square(hidden=True)), (s, s), (s, LineDrawing(s.visible[:1], ()))]
+    for scale in (0.5, 2.0, 5.0):
+        for a, b in pairs:
+            inks = panel_ink(a, scale), panel_ink(b, scale)
+            full = ink_difference(*inks, scale) >= MIN_DIFF_PX
+            assert inks_apart(*inks, scale) == full == inks_apart(*inks[::-1], scale)
 
 
 def test_duplicate_lines_are_drawn_once():
@@ -301,8 +322,10 @@ def test_disk_cache_cold_warm_damaged_and_off_give_the_same_items(spatialcad, tm
             "--deepcad-dir", str(folder)]
 
     def spatialcad_fresh(*more):  # as a new process would: no projections, no parts in memory
-        part_views._axis_drawing.cache_clear()
-        parts.cached_part.cache_clear()
+        for remembered in (part_views._axis_drawing, part_views._axis_outline,
+                           part_views.part_size, part_views._feature_edges,
+                           generate_parts.drawing, parts.cached_part):
+            remembered.cache_clear()
         return spatialcad(*args, *more)
 
     assert spatialcad_fresh("--out", tmp_path / "cold", "--cache-dir", cache)[0] == 0
@@ -312,7 +335,11 @@ def test_disk_cache_cold_warm_damaged_and_off_give_the_same_items(spatialcad, tm
     assert len(projections) >= 3  # at least the three principal directions of a part
     assert len(tessellations) >= 2  # the generator's and the verifier's meshes of a part
     assert len(breps) >= 1  # every part read
-    assert spatialcad_fresh("--out", tmp_path / "warm", "--cache-dir", cache)[0] == 0
+    for kind in ("sizes", "outlines", "edges"):
+        assert list((cache / kind).rglob("*.npz")), kind
+    with monkeypatch.context() as m:  # a warm cache holds all an item needs: no part is built
+        m.setattr(parts, "load_noting", lambda path: pytest.fail(f"{path} was read"))
+        assert spatialcad_fresh("--out", tmp_path / "warm", "--cache-dir", cache)[0] == 0
     damaged = [projections[0], tessellations[0], breps[0]]
     for entry in damaged:
         entry.write_bytes(b"damaged")

@@ -110,10 +110,18 @@ def part_view_outline(path: Path, rotation: np.ndarray, right: np.ndarray, up: n
 
 @lru_cache(maxsize=512)
 def _axis_outline(path: Path, toward: tuple[int, int, int], deflection: float) -> ViewOutline:
-    drawing = _axis_drawing(path, toward, deflection)
-    region = line_drawing.outline(drawing, deflection)
-    return ViewOutline(float(region.area),
-                       tuple(line_drawing.internal_lines(drawing, deflection, region)))
+    def make() -> dict[str, np.ndarray]:
+        drawing = _axis_drawing(path, toward, deflection)
+        region = line_drawing.outline(drawing, deflection)
+        internal = line_drawing.internal_lines(drawing, deflection, region)
+        return {"area": np.array([float(region.area)]),
+                "internal": np.array(internal, dtype=np.int64).reshape(-1, 2)}
+
+    sha = _part_key(path)
+    name = f"{sha}-{'_'.join(map(str, toward))}-{deflection!r}-{_projection_code()}"
+    arrays = disk_cache.cached("outlines", sha, name, make)
+    return ViewOutline(float(arrays["area"][0]),
+                       tuple((bool(h), int(i)) for h, i in arrays["internal"]))
 
 
 def part_triangles(path: Path, rotation: np.ndarray, tolerance: float) -> tuple[np.ndarray,
@@ -132,9 +140,45 @@ def part_triangles(path: Path, rotation: np.ndarray, tolerance: float) -> tuple[
     return arrays["vertices"], arrays["triangles"]
 
 
+@lru_cache(maxsize=1)
+def _solid_code() -> str:
+    """What a part's extents, face count and feature edges depend on besides the part."""
+    return disk_cache.code_key(tessellate, sys.modules[__name__])
+
+
+@dataclass(frozen=True)
+class PartSize:
+    """A part's bounding-box lengths along x, y and z (mm, OpenCASCADE's box of the solid as
+    read) and its number of faces."""
+
+    extents: tuple[float, float, float]
+    faces: int
+
+
+@lru_cache(maxsize=256)
+def part_size(path: Path) -> PartSize:
+    """:class:`PartSize` of the part in ``path``, from the disk cache when it holds it (so a
+    part whose views are cached is not built again)."""
+    def make() -> dict[str, np.ndarray]:
+        part = cached_part(path)
+        box = part.BoundBox
+        return {"extents": np.array([box.XLength, box.YLength, box.ZLength], dtype=np.float64),
+                "faces": np.array([len(part.Faces)], dtype=np.int64)}
+
+    sha = _part_key(path)
+    arrays = disk_cache.cached("sizes", sha, f"{sha}-{_solid_code()}", make)
+    x, y, z = (float(v) for v in arrays["extents"])
+    return PartSize((x, y, z), int(arrays["faces"][0]))
+
+
 @lru_cache(maxsize=256)
 def _feature_edges(path: Path, deflection: float) -> np.ndarray:
-    edges = tessellate.feature_edges(cached_part(path), deflection)
+    def make() -> dict[str, np.ndarray]:
+        return {"edges": tessellate.feature_edges(cached_part(path), deflection)}
+
+    sha = _part_key(path)
+    edges = disk_cache.cached("edges", sha, f"{sha}-{deflection!r}-{_solid_code()}",
+                              make)["edges"]
     edges.flags.writeable = False
     return edges
 

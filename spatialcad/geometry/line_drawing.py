@@ -204,10 +204,15 @@ class Ink:
 
     def difference(self, other: Ink) -> tuple[float, float]:
         """:func:`difference` of the two drawings (sampled with the same tol and step)."""
-        everything = 2
-        missing = max(self._unmatched(other, everything), other._unmatched(self, everything))
+        missing = self.missing(other)
         kind = max(max(self._unmatched(other, k), other._unmatched(self, k)) for k in (0, 1))
         return missing * self.step, max(0, kind - missing) * self.step
+
+    def missing(self, other: Ink) -> int:
+        """The first count of :meth:`difference` in points (times ``step``: its length): a
+        caller that needs no more than a lower bound of the difference can stop here."""
+        everything = 2
+        return max(self._unmatched(other, everything), other._unmatched(self, everything))
 
     def _unmatched(self, other: Ink, part: int) -> int:
         """How many of our ``part`` points are farther than tol from every one of other's."""

@@ -19,9 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from spatialcad.cad.part_views import part_triangles, part_view
-from spatialcad.cad.parts import cached_part, part_sha256, resolve
-from spatialcad.cad.projection import turned
+from spatialcad.cad.part_views import part_size, part_triangles, part_view
+from spatialcad.cad.parts import part_sha256, resolve
 from spatialcad.render import legibility
 from spatialcad.render.camera import VIEWS
 from spatialcad.render.engineering import draw_view
@@ -105,12 +104,11 @@ def verify_part(record: dict[str, Any], image: np.ndarray, spec: PartSpec) -> li
     if len(options) != len(parsed):
         return ["an option's data is not the recipe of a part drawing"]
     rotation = np.asarray(spec.rotation, dtype=int)
-    shape = turned(cached_part(path), rotation)
     scale, deflection = float(spec.scale_px_per_mm), float(spec.deflection_mm)
     asked = spec.asked_view
     names = {asked, *spec.reference_views[1:], *(o.view for o in options)}
     views = {v: part_view(path, rotation, *VIEWS[v].basis()[:2], deflection) for v in names}
-    largest = max(shape.BoundBox.XLength, shape.BoundBox.YLength, shape.BoundBox.ZLength)
+    largest = max(part_size(path).extents)  # a turn permutes the box's lengths
     vertices, triangles = part_triangles(path, rotation, 0.002 * largest)
 
     failures = []
