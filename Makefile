@@ -3,7 +3,11 @@
 #   make bench LEVEL=0-2  build levels 0, 1 and 2 in one run (output/bench-L0 .. -L2)
 #   make test             lint (ruff, mypy), then run the test suite
 SHELL := /bin/bash
-PYTHON ?= python3
+# The venv's interpreter: Debian's python3.11 when it can make venvs (the interpreter Debian's
+# freecad-python3 is built for, and built with profile-guided optimisation: ~9% less CPU per
+# item than a plain source build such as pyenv's), else python3 from PATH.  PYTHON=... chooses.
+PYTHON ?= $(shell /usr/bin/python3.11 -c "import ensurepip, venv" >/dev/null 2>&1 \
+  && echo /usr/bin/python3.11 || echo python3)
 VENV ?= .venv
 # Inside an active conda env (environment.yml) that holds our dependencies, use that env:
 # no venv, no pip, no network (cluster nodes). USE_CONDA=0 forces the venv.
