@@ -90,11 +90,18 @@ def _outline(img: np.ndarray, fr: SheetFrame, shape: BaseGeometry, colour: Colou
                           _SHIFT)
 
 
-def _ghost(img: np.ndarray, fr: SheetFrame) -> None:
-    """The unfolded sheet, faint, so the folded paper can be located on it."""
-    sheet = Polygon([(0, 0), (fr.cols, 0), (fr.cols, fr.rows), (0, fr.rows)])
+@lru_cache(maxsize=32)
+def _ghost_sheet(rows: int, cols: int, size: tuple[int, int]) -> np.ndarray:
+    """A blank panel with the unfolded sheet drawn faint, so the folded paper can be
+    located on it; drawn once per sheet and panel size (every fold step and punched
+    picture starts from it), read-only."""
+    fr = SheetFrame(rows, cols, size)
+    img = fr.canvas()
+    sheet = Polygon([(0, 0), (cols, 0), (cols, rows), (0, rows)])
     _grid(img, fr, sheet, GHOST)
     _outline(img, fr, sheet, GHOST, 1)
+    img.flags.writeable = False
+    return img
 
 
 def _paper(img: np.ndarray, fr: SheetFrame, shape: BaseGeometry) -> None:
@@ -146,8 +153,7 @@ def fold_step(
     """The folded paper before a fold: the flap shaded, the fold line dashed red, and an
     arrow from the flap to where it lands."""
     fr = SheetFrame(rows, cols, size)
-    img = fr.canvas()
-    _ghost(img, fr)
+    img = _ghost_sheet(rows, cols, size).copy()
     _paper(img, fr, paper)
     _fill(img, fr, flap, FLAP)
     _grid(img, fr, flap, GRID_LINE)
@@ -163,8 +169,7 @@ def punched(rows: int, cols: int, paper: BaseGeometry, holes: Iterable[tuple[int
             size: tuple[int, int] = PANEL) -> np.ndarray:
     """The folded paper with the holes punched through all layers."""
     fr = SheetFrame(rows, cols, size)
-    img = fr.canvas()
-    _ghost(img, fr)
+    img = _ghost_sheet(rows, cols, size).copy()
     _paper(img, fr, paper)
     _outline(img, fr, paper, OUTLINE)
     _holes(img, fr, holes)
