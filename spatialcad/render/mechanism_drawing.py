@@ -165,12 +165,15 @@ def arrow_angle(part: Part, parts: Sequence[Part], oblique: bool) -> float:
     """Where around a turning part its arrow goes: of twelve directions, the one whose arc
     keeps farthest from the other parts (the first such)."""
     others = [q for q in parts if q.name != part.name and not (q.turns and q.shaft == part.shaft)]
+    centres = project(np.array([q.centre for q in others]), oblique)[:, None, :]
+    reach = np.array([q.outer if q.turns else 2 * q.radius for q in others])
     best, where = -math.inf, 0.0
     for k in range(12):
         middle = math.radians(90 + 30 * k)
         arc = project(in_plane(part, _arc(part, middle)[:, :2]), oblique)
-        score = min((float(np.min(np.hypot(*(arc - project(np.asarray(q.centre), oblique)).T)))
-                     - (q.outer if q.turns else 2 * q.radius) for q in others), default=0.0)
+        gaps = arc[None] - centres  # (other, arc point, xy)
+        score = float(np.min(np.min(np.hypot(gaps[..., 0], gaps[..., 1]), axis=1) - reach)) \
+            if others else 0.0
         if score > best + 1e-9:
             best, where = score, middle
     return where
@@ -263,6 +266,14 @@ def _shapes(parts: Sequence[Part], links: Links, arrows: Mapping[str, int],
 def frame(parts: Sequence[Part], links: Links, oblique: bool) -> Frame:
     """The frame that holds every part (and the arrows' room) at the largest legible scale
     up to ``SCALE``; :class:`TooLarge` if none is legible."""
+    return _frame(tuple(parts), tuple(tuple(lk) for lk in links), oblique)
+
+
+@functools.lru_cache(maxsize=64)
+def _frame(parts: tuple[Part, ...], links: tuple[tuple[str, str, str], ...],
+           oblique: bool) -> Frame:
+    """:func:`frame`, worked out once per mechanism (checking its labels, drawing it and
+    measuring its parts' masks each need it)."""
     pts = [project(s.points, oblique) for _, s in _shapes(parts, links, {}, oblique)]
     for p in parts:
         if p.turns:
