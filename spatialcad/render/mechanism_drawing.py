@@ -385,6 +385,16 @@ def _box(mask: np.ndarray) -> tuple[int, int, int, int]:
     return int(xs[0]), int(ys[0]), int(xs[-1]) + 1, int(ys[-1]) + 1
 
 
+def boxes_apart(a: np.ndarray, b: np.ndarray, px: float) -> bool:
+    """Whether the masks' bounding boxes alone put them at least ``px`` apart: then
+    :func:`mask_gap` is at least ``px`` too (its chamfer steps, 1, 1.4 and 2.1969, never
+    cost less than the Chebyshev distance they cover)."""
+    if not a.any() or not b.any():
+        return True
+    ba, bb = _box(a), _box(b)
+    return max(bb[0] - ba[2], ba[0] - bb[2], bb[1] - ba[3], ba[1] - bb[3]) + 1 >= px
+
+
 def mask_gap(a: np.ndarray, b: np.ndarray) -> float:
     """The least pixel distance between two masks (0 where they overlap), measured in the
     window that holds both."""
