@@ -45,8 +45,8 @@ class SheetFrame:
 
     def px(self, pts: Iterable[tuple[float, float]]) -> np.ndarray:
         """Fixed-point pixel coordinates (for cv2 calls with ``shift``)."""
-        a = np.asarray(list(pts), float).reshape(-1, 2)
-        xy = np.stack([self.x0 + a[:, 0] * self.cell, self.y0 + a[:, 1] * self.cell], 1)
+        a = np.asarray(pts if isinstance(pts, np.ndarray) else list(pts), float).reshape(-1, 2)
+        xy: np.ndarray = a * self.cell + np.array([self.x0, self.y0])  # x0 + x * cell, ...
         return np.rint((xy - 0.5) * _ONE).astype(np.int32)
 
     def canvas(self) -> np.ndarray:
@@ -65,15 +65,21 @@ def _line(img: np.ndarray, fr: SheetFrame, a: tuple[float, float], b: tuple[floa
 
 def _grid(img: np.ndarray, fr: SheetFrame, clip: BaseGeometry, colour: Colour) -> None:
     """Interior grid lines of the sheet, clipped to ``clip``."""
-    lines = [LineString([(c, 0), (c, fr.rows)]) for c in range(1, fr.cols)]
-    lines += [LineString([(0, r), (fr.cols, r)]) for r in range(1, fr.rows)]
     ends = [(seg.coords[0], seg.coords[-1])
-            for part in shapely.intersection(np.array(lines, dtype=object), clip)
+            for part in shapely.intersection(_grid_lines(fr.rows, fr.cols), clip)
             for seg in _parts(part) if isinstance(seg, LineString)]
     if ends:
         points = fr.px([p for pair in ends for p in pair]).tolist()
         for p, q in zip(points[::2], points[1::2], strict=True):  # in order: AA lines blend
             cv2.line(img, tuple(p), tuple(q), colour, 1, cv2.LINE_AA, _SHIFT)
+
+
+@lru_cache(maxsize=32)
+def _grid_lines(rows: int, cols: int) -> np.ndarray:
+    """The sheet's interior grid lines (columns, then rows), an array of LineStrings."""
+    lines = [LineString([(c, 0), (c, rows)]) for c in range(1, cols)]
+    lines += [LineString([(0, r), (cols, r)]) for r in range(1, rows)]
+    return np.array(lines, dtype=object)
 
 
 def _fill(img: np.ndarray, fr: SheetFrame, shape: BaseGeometry, colour: Colour) -> None:
