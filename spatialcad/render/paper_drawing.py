@@ -57,12 +57,6 @@ def _parts(geom: BaseGeometry) -> list[BaseGeometry]:
     return list(getattr(geom, "geoms", [geom])) if not geom.is_empty else []
 
 
-def _line(img: np.ndarray, fr: SheetFrame, a: tuple[float, float], b: tuple[float, float],
-          colour: Colour, width: int) -> None:
-    p, q = fr.px([a, b])
-    cv2.line(img, tuple(map(int, p)), tuple(map(int, q)), colour, width, cv2.LINE_AA, _SHIFT)
-
-
 def _grid(img: np.ndarray, fr: SheetFrame, clip: BaseGeometry, colour: Colour) -> None:
     """Interior grid lines of the sheet, clipped to ``clip``."""
     ends = [(seg.coords[0], seg.coords[-1])
@@ -125,10 +119,11 @@ def _dashed(img: np.ndarray, fr: SheetFrame, seg: LineString, colour: Colour) ->
     (ax, ay), (bx, by) = seg.coords[0], seg.coords[-1]
     length = np.hypot(bx - ax, by - ay) * fr.cell
     n = max(1, int(length // 14))
-    for i in range(n):
-        t0, t1 = i / n, (i + 0.6) / n
-        _line(img, fr, (ax + (bx - ax) * t0, ay + (by - ay) * t0),
-              (ax + (bx - ax) * t1, ay + (by - ay) * t1), colour, 3)
+    ends = [(ax + (bx - ax) * t, ay + (by - ay) * t) for i in range(n)
+            for t in (i / n, (i + 0.6) / n)]
+    points = fr.px(ends).tolist()
+    for p, q in zip(points[::2], points[1::2], strict=True):
+        cv2.line(img, tuple(p), tuple(q), colour, 3, cv2.LINE_AA, _SHIFT)
 
 
 def _curved_arrow(img: np.ndarray, fr: SheetFrame, start: tuple[float, float],
