@@ -41,6 +41,7 @@ LABEL_SCALE = 0.6
 LABEL_PX = 12  # the least height of a label's glyph
 OBLIQUE = (-0.6 * math.cos(math.radians(45)), -0.6 * math.sin(math.radians(45)))
 INK: Colour = (40, 40, 40)
+_OBLIQUE = np.array(OBLIQUE)
 Links = Sequence[tuple[str, str, str]]  # (kind, a, b)
 
 
@@ -53,7 +54,8 @@ def project(points: np.ndarray, oblique: bool) -> np.ndarray:
     p = np.asarray(points, dtype=float).reshape(-1, 3)
     if not oblique:
         return p[:, :2].copy()
-    return np.stack([p[:, 0] + OBLIQUE[0] * p[:, 2], p[:, 1] + OBLIQUE[1] * p[:, 2]], axis=1)
+    out: np.ndarray = p[:, :2] + p[:, 2:] * _OBLIQUE  # x + OBLIQUE[0] z, y + OBLIQUE[1] z
+    return out
 
 
 def in_plane(part: Part, flat: np.ndarray) -> np.ndarray:
@@ -100,7 +102,8 @@ def _rack_outline(part: Part) -> np.ndarray:
 def rack_normal(part: Part) -> np.ndarray:
     """The side of a rack's pitch line that its body lies on (its teeth point the other
     way): z x axis."""
-    return np.cross((0.0, 0.0, 1.0), np.asarray(part.axis, dtype=float))
+    x, y, z = (float(v) for v in part.axis)  # np.cross's products, written out
+    return np.array([0.0 * z - 1.0 * y, 1.0 * x - 0.0 * z, 0.0 * y - 0.0 * x])
 
 
 @functools.lru_cache(maxsize=512)
