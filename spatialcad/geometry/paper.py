@@ -112,7 +112,10 @@ class Paper:
     layers: tuple[Layer, ...]  # bottom to top
 
     @staticmethod
+    @lru_cache(maxsize=32)
     def sheet(rows: int, cols: int) -> Paper:
+        """The unfolded sheet (one shared immutable instance per size, so that its outline
+        is worked out once: every fold sequence drawn starts from it)."""
         return Paper(rows, cols, (Layer(box(0, 0, cols, rows), IDENTITY),))
 
     def outline(self) -> Polygon:
