@@ -296,3 +296,21 @@ def test_the_drawing_keeps_meshing_teeth_apart_and_others_visibly_apart():
         for lk in spec.links:
             if lk.kind == "mesh":
                 assert md.mask_gap(masks[lk.a], masks[lk.b]) <= md.MAX_MESH_PX
+
+
+def test_boxes_apart_only_when_the_masks_are_that_far_apart():
+    """The verifier's cheap pre-test skips the distance transform only for masks at least
+    MIN_GAP_PX apart: against mask_gap on random blobs, near and far."""
+    rng = np.random.default_rng(3)
+    said = 0
+    for _ in range(400):
+        a, b = np.zeros((40, 50), bool), np.zeros((40, 50), bool)
+        for m in (a, b):
+            y, x = rng.integers(0, 36), rng.integers(0, 46)
+            h, w = rng.integers(1, 5, size=2)
+            m[y:y + h, x:x + w] = rng.random((h, w)) < 0.7
+        for px in (2.0, md.MIN_GAP_PX, 9.0):
+            if md.boxes_apart(a, b, px):
+                said += 1
+                assert md.mask_gap(a, b) >= px
+    assert said > 100

@@ -41,6 +41,7 @@ LABEL_SCALE = 0.6
 LABEL_PX = 12  # the least height of a label's glyph
 OBLIQUE = (-0.6 * math.cos(math.radians(45)), -0.6 * math.sin(math.radians(45)))
 INK: Colour = (40, 40, 40)
+_OBLIQUE = np.array(OBLIQUE)
 Links = Sequence[tuple[str, str, str]]  # (kind, a, b)
 
 
@@ -53,7 +54,8 @@ def project(points: np.ndarray, oblique: bool) -> np.ndarray:
     p = np.asarray(points, dtype=float).reshape(-1, 3)
     if not oblique:
         return p[:, :2].copy()
-    return np.stack([p[:, 0] + OBLIQUE[0] * p[:, 2], p[:, 1] + OBLIQUE[1] * p[:, 2]], axis=1)
+    out: np.ndarray = p[:, :2] + p[:, 2:] * _OBLIQUE  # x + OBLIQUE[0] z, y + OBLIQUE[1] z
+    return out
 
 
 def in_plane(part: Part, flat: np.ndarray) -> np.ndarray:
@@ -100,7 +102,8 @@ def _rack_outline(part: Part) -> np.ndarray:
 def rack_normal(part: Part) -> np.ndarray:
     """The side of a rack's pitch line that its body lies on (its teeth point the other
     way): z x axis."""
-    return np.cross((0.0, 0.0, 1.0), np.asarray(part.axis, dtype=float))
+    x, y, z = (float(v) for v in part.axis)  # np.cross's products, written out
+    return np.array([0.0 * z - 1.0 * y, 1.0 * x - 0.0 * z, 0.0 * y - 0.0 * x])
 
 
 @functools.lru_cache(maxsize=512)
@@ -165,12 +168,15 @@ def arrow_angle(part: Part, parts: Sequence[Part], oblique: bool) -> float:
     """Where around a turning part its arrow goes: of twelve directions, the one whose arc
     keeps farthest from the other parts (the first such)."""
     others = [q for q in parts if q.name != part.name and not (q.turns and q.shaft == part.shaft)]
+    centres = project(np.array([q.centre for q in others]), oblique)[:, None, :]
+    reach = np.array([q.outer if q.turns else 2 * q.radius for q in others])
     best, where = -math.inf, 0.0
     for k in range(12):
         middle = math.radians(90 + 30 * k)
         arc = project(in_plane(part, _arc(part, middle)[:, :2]), oblique)
-        score = min((float(np.min(np.hypot(*(arc - project(np.asarray(q.centre), oblique)).T)))
-                     - (q.outer if q.turns else 2 * q.radius) for q in others), default=0.0)
+        gaps = arc[None] - centres  # (other, arc point, xy)
+        score = float(np.min(np.min(np.hypot(gaps[..., 0], gaps[..., 1]), axis=1) - reach)) \
+            if others else 0.0
         if score > best + 1e-9:
             best, where = score, middle
     return where
@@ -263,6 +269,14 @@ def _shapes(parts: Sequence[Part], links: Links, arrows: Mapping[str, int],
 def frame(parts: Sequence[Part], links: Links, oblique: bool) -> Frame:
     """The frame that holds every part (and the arrows' room) at the largest legible scale
     up to ``SCALE``; :class:`TooLarge` if none is legible."""
+    return _frame(tuple(parts), tuple(tuple(lk) for lk in links), oblique)
+
+
+@functools.lru_cache(maxsize=64)
+def _frame(parts: tuple[Part, ...], links: tuple[tuple[str, str, str], ...],
+           oblique: bool) -> Frame:
+    """:func:`frame`, worked out once per mechanism (checking its labels, drawing it and
+    measuring its parts' masks each need it)."""
     pts = [project(s.points, oblique) for _, s in _shapes(parts, links, {}, oblique)]
     for p in parts:
         if p.turns:
@@ -372,6 +386,16 @@ def part_masks(parts: Sequence[Part], links: Links,
 def _box(mask: np.ndarray) -> tuple[int, int, int, int]:
     ys, xs = np.nonzero(mask.any(axis=1))[0], np.nonzero(mask.any(axis=0))[0]
     return int(xs[0]), int(ys[0]), int(xs[-1]) + 1, int(ys[-1]) + 1
+
+
+def boxes_apart(a: np.ndarray, b: np.ndarray, px: float) -> bool:
+    """Whether the masks' bounding boxes alone put them at least ``px`` apart: then
+    :func:`mask_gap` is at least ``px`` too (its chamfer steps, 1, 1.4 and 2.1969, never
+    cost less than the Chebyshev distance they cover)."""
+    if not a.any() or not b.any():
+        return True
+    ba, bb = _box(a), _box(b)
+    return max(bb[0] - ba[2], ba[0] - bb[2], bb[1] - ba[3], ba[1] - bb[3]) + 1 >= px
 
 
 def mask_gap(a: np.ndarray, b: np.ndarray) -> float:

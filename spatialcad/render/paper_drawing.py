@@ -45,8 +45,8 @@ class SheetFrame:
 
     def px(self, pts: Iterable[tuple[float, float]]) -> np.ndarray:
         """Fixed-point pixel coordinates (for cv2 calls with ``shift``)."""
-        a = np.asarray(list(pts), float).reshape(-1, 2)
-        xy = np.stack([self.x0 + a[:, 0] * self.cell, self.y0 + a[:, 1] * self.cell], 1)
+        a = np.asarray(pts if isinstance(pts, np.ndarray) else list(pts), float).reshape(-1, 2)
+        xy: np.ndarray = a * self.cell + np.array([self.x0, self.y0])  # x0 + x * cell, ...
         return np.rint((xy - 0.5) * _ONE).astype(np.int32)
 
     def canvas(self) -> np.ndarray:
@@ -57,23 +57,23 @@ def _parts(geom: BaseGeometry) -> list[BaseGeometry]:
     return list(getattr(geom, "geoms", [geom])) if not geom.is_empty else []
 
 
-def _line(img: np.ndarray, fr: SheetFrame, a: tuple[float, float], b: tuple[float, float],
-          colour: Colour, width: int) -> None:
-    p, q = fr.px([a, b])
-    cv2.line(img, tuple(map(int, p)), tuple(map(int, q)), colour, width, cv2.LINE_AA, _SHIFT)
-
-
 def _grid(img: np.ndarray, fr: SheetFrame, clip: BaseGeometry, colour: Colour) -> None:
     """Interior grid lines of the sheet, clipped to ``clip``."""
-    lines = [LineString([(c, 0), (c, fr.rows)]) for c in range(1, fr.cols)]
-    lines += [LineString([(0, r), (fr.cols, r)]) for r in range(1, fr.rows)]
     ends = [(seg.coords[0], seg.coords[-1])
-            for part in shapely.intersection(np.array(lines, dtype=object), clip)
+            for part in shapely.intersection(_grid_lines(fr.rows, fr.cols), clip)
             for seg in _parts(part) if isinstance(seg, LineString)]
     if ends:
         points = fr.px([p for pair in ends for p in pair]).tolist()
         for p, q in zip(points[::2], points[1::2], strict=True):  # in order: AA lines blend
             cv2.line(img, tuple(p), tuple(q), colour, 1, cv2.LINE_AA, _SHIFT)
+
+
+@lru_cache(maxsize=32)
+def _grid_lines(rows: int, cols: int) -> np.ndarray:
+    """The sheet's interior grid lines (columns, then rows), an array of LineStrings."""
+    lines = [LineString([(c, 0), (c, rows)]) for c in range(1, cols)]
+    lines += [LineString([(0, r), (cols, r)]) for r in range(1, rows)]
+    return np.array(lines, dtype=object)
 
 
 def _fill(img: np.ndarray, fr: SheetFrame, shape: BaseGeometry, colour: Colour) -> None:
@@ -90,11 +90,18 @@ def _outline(img: np.ndarray, fr: SheetFrame, shape: BaseGeometry, colour: Colou
                           _SHIFT)
 
 
-def _ghost(img: np.ndarray, fr: SheetFrame) -> None:
-    """The unfolded sheet, faint, so the folded paper can be located on it."""
-    sheet = Polygon([(0, 0), (fr.cols, 0), (fr.cols, fr.rows), (0, fr.rows)])
+@lru_cache(maxsize=32)
+def _ghost_sheet(rows: int, cols: int, size: tuple[int, int]) -> np.ndarray:
+    """A blank panel with the unfolded sheet drawn faint, so the folded paper can be
+    located on it; drawn once per sheet and panel size (every fold step and punched
+    picture starts from it), read-only."""
+    fr = SheetFrame(rows, cols, size)
+    img = fr.canvas()
+    sheet = Polygon([(0, 0), (cols, 0), (cols, rows), (0, rows)])
     _grid(img, fr, sheet, GHOST)
     _outline(img, fr, sheet, GHOST, 1)
+    img.flags.writeable = False
+    return img
 
 
 def _paper(img: np.ndarray, fr: SheetFrame, shape: BaseGeometry) -> None:
@@ -112,10 +119,11 @@ def _dashed(img: np.ndarray, fr: SheetFrame, seg: LineString, colour: Colour) ->
     (ax, ay), (bx, by) = seg.coords[0], seg.coords[-1]
     length = np.hypot(bx - ax, by - ay) * fr.cell
     n = max(1, int(length // 14))
-    for i in range(n):
-        t0, t1 = i / n, (i + 0.6) / n
-        _line(img, fr, (ax + (bx - ax) * t0, ay + (by - ay) * t0),
-              (ax + (bx - ax) * t1, ay + (by - ay) * t1), colour, 3)
+    ends = [(ax + (bx - ax) * t, ay + (by - ay) * t) for i in range(n)
+            for t in (i / n, (i + 0.6) / n)]
+    points = fr.px(ends).tolist()
+    for p, q in zip(points[::2], points[1::2], strict=True):
+        cv2.line(img, tuple(p), tuple(q), colour, 3, cv2.LINE_AA, _SHIFT)
 
 
 def _curved_arrow(img: np.ndarray, fr: SheetFrame, start: tuple[float, float],
@@ -146,8 +154,7 @@ def fold_step(
     """The folded paper before a fold: the flap shaded, the fold line dashed red, and an
     arrow from the flap to where it lands."""
     fr = SheetFrame(rows, cols, size)
-    img = fr.canvas()
-    _ghost(img, fr)
+    img = _ghost_sheet(rows, cols, size).copy()
     _paper(img, fr, paper)
     _fill(img, fr, flap, FLAP)
     _grid(img, fr, flap, GRID_LINE)
@@ -163,8 +170,7 @@ def punched(rows: int, cols: int, paper: BaseGeometry, holes: Iterable[tuple[int
             size: tuple[int, int] = PANEL) -> np.ndarray:
     """The folded paper with the holes punched through all layers."""
     fr = SheetFrame(rows, cols, size)
-    img = fr.canvas()
-    _ghost(img, fr)
+    img = _ghost_sheet(rows, cols, size).copy()
     _paper(img, fr, paper)
     _outline(img, fr, paper, OUTLINE)
     _holes(img, fr, holes)

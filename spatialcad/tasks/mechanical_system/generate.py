@@ -106,21 +106,25 @@ class Build:
                ((-1, -1), (1, -1), (1, 1), (-1, 1))]
         return Polygon(md.project(np.array(box), self.oblique)), p.centre[2]
 
-    def fits(self, new: list[Part], links: list[Link]) -> bool:
-        """Whether ``new`` parts (linked by ``links``) and their belts or ropes stay clear
-        of every part and belt they are not linked to."""
-        trial = Build(self.oblique, self.parts + new, self.links + links)
-        added = {p.name: trial.footprint(p) for p in new}
-        for lk in links:
-            line = _link_line(trial, lk)
-            if line is not None:
-                added[f"{lk.a}-{lk.b}"] = (line, trial.part(lk.a).centre[2])
+    def clash_free(self, trial: Build, added: dict[str, tuple[BaseGeometry, float | None]]
+                   ) -> bool:
+        """Whether the ``added`` footprints (of ``trial``, this mechanism with new parts
+        and links) stay clear of every footprint they are not related to."""
         every = {**self.shapes, **added}
+        boxes = {name: shape.bounds for name, (shape, _) in every.items()}
         for name, (shape, depth) in added.items():
+            x0, y0, x1, y1 = boxes[name]
             for other, (shape2, depth2) in every.items():
-                if other == name or _related(trial, name, other):
+                if other == name:
                     continue
                 if depth is not None and depth2 is not None and depth != depth2:
+                    continue
+                u0, v0, u1, v1 = boxes[other]
+                # two shapes are at least as far apart as their bounding boxes: far
+                # enough boxes settle the pair without the exact distance
+                if max(u0 - x1, x0 - u1) > CLEAR + 1e-6 or max(v0 - y1, y0 - v1) > CLEAR + 1e-6:
+                    continue
+                if _related(trial, name, other):
                     continue
                 if shape.distance(shape2) < CLEAR:
                     return False
@@ -128,17 +132,20 @@ class Build:
 
     def add(self, new: list[Part], links: list[Link],
             contacts: dict[tuple[str, str], tuple[float, float, float]] | None = None) -> bool:
-        if not self.fits(new, links):
+        """Add ``new`` parts (linked by ``links``) if they and their belts or ropes stay
+        clear of every part and belt they are not linked to; whether they were added."""
+        trial = Build(self.oblique, self.parts + new, self.links + links)
+        added = {p.name: trial.footprint(p) for p in new}
+        for lk in links:
+            line = _link_line(trial, lk)
+            if line is not None:
+                added[f"{lk.a}-{lk.b}"] = (line, trial.part(lk.a).centre[2])
+        if not self.clash_free(trial, added):
             return False
         self.parts += new
         self.links += links
         self.contacts.update(contacts or {})
-        for p in new:
-            self.shapes[p.name] = self.footprint(p)
-        for lk in links:
-            line = _link_line(self, lk)
-            if line is not None:
-                self.shapes[f"{lk.a}-{lk.b}"] = (line, self.part(lk.a).centre[2])
+        self.shapes.update(added)
         return True
 
 

@@ -292,15 +292,15 @@ def _picture_failures(spec: Spec, panel: np.ndarray) -> list[str]:
     meshed = {frozenset((lk.a, lk.b)) for lk in spec.links if lk.kind == "mesh"}
     for x, y in combinations(sorted(masks), 2):
         rule = _pair_rule(spec, x, y, meshed)
-        if rule is None:
+        if rule is None or not rule and md.boxes_apart(masks[x], masks[y], md.MIN_GAP_PX):
             continue
         gap = md.mask_gap(masks[x], masks[y])
         if rule and gap > md.MAX_MESH_PX:
             failures.append(f"{x} and {y} mesh but are drawn {gap:.1f} px apart")
-        shared = int((masks[x] & masks[y]).sum())
-        if rule and _front(spec.part(x)) and _front(spec.part(y)) and \
-                shared > md.MAX_MESH_OVERLAP_PX:
-            failures.append(f"the teeth of {x} and {y} overlap ({shared} px)")
+        if rule and _front(spec.part(x)) and _front(spec.part(y)):
+            shared = int((masks[x] & masks[y]).sum())
+            if shared > md.MAX_MESH_OVERLAP_PX:
+                failures.append(f"the teeth of {x} and {y} overlap ({shared} px)")
         if not rule and gap < md.MIN_GAP_PX:
             failures.append(f"{x} and {y} do not touch but are drawn {gap:.1f} px apart")
     failures += md.label_clashes(parts, links, spec.oblique)

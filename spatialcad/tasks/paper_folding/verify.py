@@ -38,12 +38,13 @@ Constraint = tuple[tuple[int, int, int], int]  # (a, b, c), sign: sign*(aX + bY 
 NORMALS = {"vertical": {(1, 0)}, "horizontal": {(0, 1)}, "diagonal": {(1, 1), (1, -1)}}
 
 
-def _value(p: Point, line: tuple[int, int, int]) -> int:
+def _value(p: Point | np.ndarray, line: tuple[int, int, int]) -> Any:
+    """``a X + b Y - 2 c`` of a point, or of each column of a (2, N) integer array."""
     a, b, c = line
     return a * p[0] + b * p[1] - 2 * c
 
 
-def _mirror(p: Point, line: tuple[int, int, int]) -> Point:
+def _mirror(p: Point | np.ndarray, line: tuple[int, int, int]) -> Any:
     a, b, _ = line
     k = 2 * _value(p, line) // (a * a + b * b)
     return p[0] - k * a, p[1] - k * b
@@ -52,6 +53,15 @@ def _mirror(p: Point, line: tuple[int, int, int]) -> Point:
 def _inside(p: Point, region: list[Constraint], strict: bool) -> bool:
     return all((s * _value(p, line) > 0) if strict else (s * _value(p, line) >= 0)
                for line, s in region)
+
+
+def _inside_all(points: np.ndarray, region: list[Constraint], strict: bool) -> np.ndarray:
+    """:func:`_inside` of every column (X, Y) of the (2, N) integer array ``points``."""
+    out = np.ones(points.shape[1], bool)
+    for line, s in region:
+        v = s * _value(points, line)  # exact integer arrays
+        out &= (v > 0) if strict else (v >= 0)
+    return out
 
 
 class Sheet:
@@ -65,20 +75,22 @@ class Sheet:
         self.regions = [box]
         for line, flap in self.folds:
             self.regions.append(self.regions[-1] + [(line, -flap)])
-        self.lattice = [(x, y) for x in range(2 * cols + 1) for y in range(2 * rows + 1)]
+        x, y = np.meshgrid(np.arange(2 * cols + 1), np.arange(2 * rows + 1), indexing="ij")
+        self.lattice = np.stack([x.ravel(), y.ravel()])  # (2, N): every doubled point
 
     def fold_problem(self, j: int) -> str | None:
         """Why fold ``j`` (0-based) is not a legal fold of the paper, or None."""
         line, flap = self.folds[j]
         region = self.regions[j]
-        inner = [p for p in self.lattice if _inside(p, region, True)]
-        if not any(flap * _value(p, line) > 0 for p in inner):
+        side = flap * _value(self.lattice, line)
+        inner = _inside_all(self.lattice, region, True)
+        if not (side[inner] > 0).any():
             return "folds nothing over"
-        if not any(flap * _value(p, line) < 0 for p in inner):
+        if not (side[inner] < 0).any():
             return "leaves no paper in place"
-        flap_part = [p for p in self.lattice
-                     if _inside(p, region, False) and flap * _value(p, line) >= 0]
-        if not all(_inside(_mirror(p, line), region, False) for p in flap_part):
+        flap_part = self.lattice[:, _inside_all(self.lattice, region, False) & (side >= 0)]
+        landed = np.stack(_mirror(flap_part, line))
+        if not _inside_all(landed, region, False).all():
             return "lands its flap outside the paper"
         return None
 
