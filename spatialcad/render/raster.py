@@ -6,7 +6,8 @@ from __future__ import annotations
 import hashlib
 import math
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import cast
 
 import numba
 import numpy as np
@@ -294,7 +295,8 @@ def _draw_edges(
     points = _visible_runs(ex[keep], ey[keep], ez[keep], np.ceil(length[keep]).astype(np.int64)
                            + 1, origin[0], origin[1], zbuf, ids, slack)
     if len(points):  # (R, 2, 2): R two-point lines, drawn as the list of them would be
-        cv2.polylines(img, points, False, color, thickness, cv2.LINE_AA, _SHIFT)
+        cv2.polylines(img, cast(Sequence[np.ndarray], points), False, color, thickness,
+                      cv2.LINE_AA, _SHIFT)
 
 
 @numba.njit(cache=True, nogil=True)
