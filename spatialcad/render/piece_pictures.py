@@ -6,7 +6,6 @@ verifier draws them again to compare with the image."""
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 from collections.abc import Sequence
 from functools import lru_cache
@@ -16,7 +15,7 @@ import numpy as np
 from spatialcad.geometry.colours import OPTION_COLOUR, PART_COLOURS, Colour
 from spatialcad.geometry.voxels import Voxel, is_connected, is_supported
 from spatialcad.render import legibility, unseen
-from spatialcad.render.raster import remembered
+from spatialcad.render.raster import remembered_as
 from spatialcad.render.stacks import (
     LABEL_BAND,
     MARGIN,
@@ -83,13 +82,8 @@ def _picture(cubes: Sequence[Voxel], framings: list[Framing], colour: Colour | N
     drawn again (the verifier's, or a piece offered twice in an item) skips building its
     meshes and their keys (raster.remembered)."""
     cells = tuple((int(x), int(y), int(z)) for x, y, z in cubes)
-    key = hashlib.blake2b(repr((
-        "piece_picture", cells, [(f.scale, f.size, f.center) for f in framings], colour,
-        floor, draft)).encode(), digest_size=20)
-    for f in framings:
-        key.update(np.ascontiguousarray(f.cam.direction, dtype=float).tobytes())
-        key.update(np.ascontiguousarray(f.cam.up, dtype=float).tobytes())
-    return remembered(key.digest(), lambda: _draw(cells, framings, colour, floor, draft))
+    return remembered_as(("piece picture", cells, tuple(framings), colour, floor, draft),
+                         lambda: _draw(cells, framings, colour, floor, draft))
 
 
 def _draw(cubes: Sequence[Voxel], framings: list[Framing], colour: Colour | None,

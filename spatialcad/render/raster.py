@@ -427,6 +427,13 @@ def remembered(key: bytes, make: Callable[[], np.ndarray]) -> np.ndarray:
     return _MEMO.get(key, make)
 
 
+def remembered_as(what: object, make: Callable[[], np.ndarray]) -> np.ndarray:
+    """:func:`remembered` under the digest of ``repr(what)``: for a key of plain values
+    whose repr is exact (ints, floats, strings, tuples and frozen dataclasses of them, such
+    as a piece's cells and its :class:`~spatialcad.render.stacks.Framing`)."""
+    return _MEMO.get(hashlib.blake2b(repr(what).encode(), digest_size=20).digest(), make)
+
+
 def forget() -> None:
     """Drop the remembered images (the pipeline does so before each item: they serve the
     item's own verifier, and kept across items they would only grow a long run's memory)."""

@@ -24,7 +24,6 @@ A key that an unseen change would overturn is not decided by what the pictures s
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -221,10 +220,9 @@ def _window(cubes: list[Voxel], cell: Voxel, cam: Camera, scale: float,
     window = Framing(cam, scale, (side, side), (float(at[0]), float(at[1])))
     kept = [c for c, keep in zip(cubes, near.tolist(), strict=True) if keep]
     shades = None if colors is None else [colors.get(c) for c in kept]
-    key = repr(("unseen window", kept, shades, window, floor)).encode()
-    return raster.remembered(hashlib.blake2b(key, digest_size=20).digest(),
-                             lambda: stack_picture(kept, window, colors=colors, floor=floor,
-                                                   ssaa=1))
+    return raster.remembered_as(("unseen window", kept, shades, window, floor),
+                                lambda: stack_picture(kept, window, colors=colors,
+                                                      floor=floor, ssaa=1))
 
 
 def framed(framings: Sequence[Framing], floor: tuple[int, int] | None = None
