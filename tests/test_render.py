@@ -256,7 +256,42 @@ def test_compiled_shading_gives_numpys_bytes() -> None:
                      np.zeros((0, 2, 3)))
         for mesh in (voxel_mesh(cubes, colours), loose):
             for cam in cams:
-                assert np.array_equal(raster._shade(mesh, cam, True), _numpy_shade(mesh, cam))
+                shades = raster._shaded(mesh.vertices, mesh.triangles, mesh.face_colors,
+                                         cam._to_camera, raster.LIGHT_DIR, raster.AMBIENT,
+                                         raster.DIFFUSE)
+                assert np.array_equal(shades, _numpy_shade(mesh, cam))
+
+
+def test_compiled_placement_and_scan_match_the_python_steps() -> None:
+    """The one compiled call behind render() places, windows and scans a mesh exactly as
+    _placement, _screen, _window and _rasterize do, fitted or at a given scale, centred on
+    its bounds or on a given point."""
+    rng = np.random.default_rng(12)
+    cams = [get_camera("isometric"), orbit(225.0, -35.26), orbit(31.0, 12.5)]
+    for trial in range(40):
+        count = int(rng.integers(1, 12))
+        cubes = [tuple(int(c) for c in v) for v in rng.integers(0, 4, (count, 3))]
+        mesh = voxel_mesh(cubes)
+        cam = cams[trial % len(cams)]
+        size, ssaa = (int(rng.integers(40, 200)), int(rng.integers(40, 200))), 1 + trial % 2
+        scale = None if trial % 3 == 0 else float(rng.uniform(5.0, 40.0))
+        center = None if trial % 4 < 2 else (float(rng.normal()), float(rng.normal()))
+        thickness = 2 * ssaa
+        drawn, zbuf, ids, grad, _, window, tol = raster._draw_faces(
+            mesh.vertices, mesh.triangles, mesh.face_colors, mesh.edges, cam._to_camera,
+            size[0], size[1], ssaa, 1.0 if scale is None else scale, scale is None,
+            *(center or (0.0, 0.0)), center is None, 12, np.full(3, 255, dtype=np.uint8), True,
+            raster.LIGHT_DIR, raster.AMBIENT, raster.DIFFUSE, thickness, True)
+        k, c = raster._placement(mesh, cam, size, scale, center, 12, ssaa)
+        W, H = size[0] * ssaa, size[1] * ssaa
+        sx, sy, sz = raster._screen(mesh.vertices, cam, k, c, W, H)
+        ex, ey, _ = raster._screen(mesh.edges.reshape(-1, 3), cam, k, c, W, H)
+        expected = raster._window([(sx, sy), (ex, ey)], W, H, 2 * thickness + 4, ssaa)
+        assert tuple(int(v) for v in window) == expected
+        z, i, g = raster._rasterize(sx, sy, sz, mesh.triangles, W, H, expected)
+        assert np.array_equal(zbuf, z) and np.array_equal(ids, i) and np.array_equal(grad, g)
+        assert tol == 0.5 / k + 1e-9 * (1.0 + float(np.ptp(sz)))
+        assert drawn.shape == (*z.shape, 3)
 
 
 def test_isometric_cube_has_three_shades() -> None:

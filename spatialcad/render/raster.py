@@ -13,6 +13,7 @@ import numba
 import numpy as np
 
 from spatialcad.geometry.colours import Colour as Color
+from spatialcad.geometry.exact import _matmul_2d
 from spatialcad.render.pixels import plain
 
 from .camera import Camera
@@ -230,14 +231,6 @@ def _paint(ids: np.ndarray, palette: np.ndarray) -> np.ndarray:  # pragma: no co
     return out
 
 
-def _shade(mesh: Mesh, cam: Camera, shading: bool) -> np.ndarray:
-    """Per-triangle RGB after flat shading (normals turned toward the camera)."""
-    if not shading or len(mesh.triangles) == 0:
-        return mesh.face_colors.copy()
-    return _shaded(mesh.vertices, mesh.triangles, mesh.face_colors, cam._to_camera, LIGHT_DIR,
-                   AMBIENT, DIFFUSE)
-
-
 @numba.njit(cache=True, nogil=True)
 def _shaded(vertices: np.ndarray, triangles: np.ndarray, colours: np.ndarray,
             to_camera: np.ndarray, light: np.ndarray, ambient: float,
@@ -267,36 +260,6 @@ def _shaded(vertices: np.ndarray, triangles: np.ndarray, colours: np.ndarray,
         for j in range(3):
             out[t, j] = min(max(np.rint(colours[t, j] * shade), 0.0), 255.0)
     return out
-
-
-def _draw_edges(
-    img: np.ndarray,
-    origin: tuple[int, int],
-    ex: np.ndarray,
-    ey: np.ndarray,
-    ez: np.ndarray,
-    zbuf: np.ndarray,
-    ids: np.ndarray,
-    slack: np.ndarray,
-    color: Color,
-    thickness: int,
-) -> None:
-    """Draw the visible parts of screen segments (K, 2) onto ``img`` in place: the window
-    from pixel ``origin`` of the image (with ``zbuf`` and ``ids`` of that window), which
-    holds every pixel the segments cover.
-
-    A segment is sampled about once per pixel; a sample is visible where its depth does
-    not exceed the depth limit of one of the 3x3 pixels around it (:func:`_seen`).
-    """
-    length = np.hypot(ex[:, 1] - ex[:, 0], ey[:, 1] - ey[:, 0])
-    keep = np.isfinite(length) & (length >= 0.5)
-    if not keep.any():
-        return
-    points = _visible_runs(ex[keep], ey[keep], ez[keep], np.ceil(length[keep]).astype(np.int64)
-                           + 1, origin[0], origin[1], zbuf, ids, slack)
-    if len(points):  # (R, 2, 2): R two-point lines, drawn as the list of them would be
-        cv2.polylines(img, cast(Sequence[np.ndarray], points), False, color, thickness,
-                      cv2.LINE_AA, _SHIFT)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -539,35 +502,175 @@ def _render(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: float | None,
             edge_color: Color, edge_width: int, shading: bool, ssaa: int,
             silhouette: bool) -> np.ndarray:
     width, height = int(size[0]), int(size[1])
+    if width <= 0 or height <= 0:
+        raise ValueError(f"bad image size {size!r}")
     s = max(1, int(ssaa))
-    k, c = _placement(mesh, cam, size, scale, center, margin, s)
-    W, H = width * s, height * s
-    sx, sy, sz = _screen(mesh.vertices, cam, k, c, W, H)
-    ex, ey, ez = _screen(mesh.edges.reshape(-1, 3), cam, k, c, W, H)
     thickness = max(1, int(round(edge_width * s)))
-    # only the pixels near the mesh are drawn: the rest of the image is background
-    window = _window([(sx, sy), (ex, ey)], W, H, 2 * thickness + 4, s)
-    x0, y0, x1, y1 = window
-    zbuf, ids, grad = _rasterize(sx, sy, sz, mesh.triangles, W, H, window)
-    # index 0 of the lookup tables stands for "no triangle" (ids == -1)
-    palette = np.concatenate(
-        [np.asarray(background, dtype=np.uint8).reshape(1, 3), _shade(mesh, cam, shading)]
-    )
-    drawn = _paint(ids, palette)
-    span = float(np.ptp(sz)) if len(sz) else 0.0
-    tol = 0.5 / k + 1e-9 * (1.0 + span)
+    drawn, zbuf, ids, grad, runs, window, tol = _draw_faces(
+        np.ascontiguousarray(mesh.vertices, dtype=np.float64),
+        np.ascontiguousarray(mesh.triangles, dtype=np.int64),
+        np.ascontiguousarray(mesh.face_colors, dtype=np.uint8),
+        np.ascontiguousarray(mesh.edges, dtype=np.float64), cam._to_camera, width, height, s,
+        1.0 if scale is None else float(scale), scale is None,
+        *((0.0, 0.0) if center is None else (float(center[0]), float(center[1]))),
+        center is None, int(margin), np.asarray(background, dtype=np.uint8).reshape(3),
+        bool(shading), LIGHT_DIR, AMBIENT, DIFFUSE, thickness, edge_width > 0)
     if silhouette and edge_width > 0:
         mask = _silhouettes(zbuf, ids, grad, tol)
         kk = max(1, thickness - 1)
         mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kk, kk)))
         drawn[mask > 0] = np.asarray(edge_color, dtype=np.uint8)
-    if len(mesh.edges) and edge_width > 0:
-        r, g, b = (int(c) for c in edge_color)
-        _draw_edges(drawn, (x0, y0), ex.reshape(-1, 2), ey.reshape(-1, 2), ez.reshape(-1, 2),
-                    zbuf, ids, tol + 1.5 * _by_id(grad), (r, g, b), thickness)
+    if len(runs):  # (R, 2, 2): R two-point lines, drawn as the list of them would be
+        cv2.polylines(drawn, cast(Sequence[np.ndarray], runs), False,
+                      tuple(int(c) for c in edge_color), thickness, cv2.LINE_AA, _SHIFT)
+    x0, y0, x1, y1 = (int(v) for v in window)
     if s > 1 and drawn.size:
         drawn = cv2.resize(drawn, ((x1 - x0) // s, (y1 - y0) // s), interpolation=cv2.INTER_AREA)
-    return _placed(drawn, window, (W, H), s, lambda: plain(width, height, background))
+    return _placed(drawn, (x0, y0, x1, y1), (width * s, height * s), s,
+                   lambda: plain(width, height, background))
+
+
+@numba.njit(cache=True, nogil=True)
+def _draw_faces(vertices: np.ndarray, triangles: np.ndarray, colours: np.ndarray,
+                edges: np.ndarray, to_camera: np.ndarray, width: int, height: int, s: int,
+                scale: float, fit: bool, cx: float, cy: float, centred: bool, margin: int,
+                background: np.ndarray, shading: bool, light: np.ndarray, ambient: float,
+                diffuse: float, thickness: int, with_edges: bool
+                ) -> tuple[np.ndarray, ...]:  # pragma: no cover - compiled
+    """:func:`render`'s work up to the drawing of the edges in one compiled call, with the
+    arithmetic of :func:`_placement`, :func:`_screen`, :func:`_window`, :func:`_rasterize`,
+    :func:`_shaded` and :func:`_paint` in turn but none of their Python calls: the painted
+    window of the ``s`` times larger image, its depths, triangle ids and each triangle's
+    |grad depth|, the visible runs of the edges (:func:`_visible_runs`; none without
+    ``with_edges``), the window (x0, y0, x1, y1) and the depth tolerance.  ``fit``: the
+    scale fits the mesh into the image (else ``scale``); ``centred``: the mesh's projected
+    bounds are centred (else the projected point (cx, cy))."""
+    qv = _matmul_2d(vertices, to_camera)
+    qe = _matmul_2d(edges.reshape(-1, 3), to_camera)
+    if fit or centred:
+        umin, vmin, umax, vmax = _bounds(qv, qe)
+        if fit:
+            aw, ah = max(1, width - 2 * margin), max(1, height - 2 * margin)
+            du, dv = umax - umin, vmax - vmin
+            scale = 1.0
+            if du > 1e-12:
+                scale = aw / du
+                if dv > 1e-12:
+                    scale = min(scale, ah / dv)
+            elif dv > 1e-12:
+                scale = ah / dv
+        if centred:
+            cx, cy = (umin + umax) / 2.0, (vmin + vmax) / 2.0
+    k = scale * s
+    W, H = width * s, height * s
+    sx, sy, sz = _to_screen(qv, k, cx, cy, W, H)
+    ex, ey, ez = _to_screen(qe, k, cx, cy, W, H)
+    # only the pixels near the mesh are drawn: the rest of the image is background
+    box = np.array([np.inf, np.inf, -np.inf, -np.inf])
+    _grow_box(box, sx, sy)
+    _grow_box(box, ex, ey)
+    x0 = y0 = x1 = y1 = 0
+    if box[0] <= box[2]:
+        pad = 2 * thickness + 4
+        x0 = min(max(int(np.floor((box[0] - pad) / s)) * s, 0), W)
+        y0 = min(max(int(np.floor((box[1] - pad) / s)) * s, 0), H)
+        x1 = min(max(int(np.ceil((box[2] + pad) / s)) * s, x0), W)
+        y1 = min(max(int(np.ceil((box[3] + pad) / s)) * s, y0), H)
+    cw, ch = x1 - x0, y1 - y0
+    zbuf = np.full(ch * cw, np.inf)
+    ids = np.full(ch * cw, -1, dtype=np.int32)
+    grad = _scan(sx, sy, sz, triangles, zbuf, ids, W, H, x0, y0, cw)
+    zbuf2, ids2 = zbuf.reshape(ch, cw), ids.reshape(ch, cw)
+    # row 0 of the palette stands for "no triangle" (ids == -1)
+    palette = np.empty((len(triangles) + 1, 3), dtype=np.uint8)
+    palette[0] = background
+    if shading and len(triangles):
+        palette[1:] = _shaded(vertices, triangles, colours, to_camera, light, ambient, diffuse)
+    else:
+        palette[1:] = colours
+    drawn = _paint(ids2, palette)
+    span = 0.0
+    if len(sz):
+        span = _ptp(sz)
+    tol = 0.5 / k + 1e-9 * (1.0 + span)
+    runs = np.empty((0, 2, 2), dtype=np.int32)
+    if with_edges and len(edges):
+        runs = _edge_runs(ex, ey, ez, x0, y0, zbuf2, ids2, grad, tol)
+    return drawn, zbuf2, ids2, grad, runs, np.array([x0, y0, x1, y1]), tol
+
+
+@numba.njit(cache=True, nogil=True)
+def _to_screen(q: np.ndarray, k: float, cx: float, cy: float, W: int, H: int
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
+    """:func:`_screen` of points already projected (rows of u, v, depth)."""
+    sx, sy, sz = np.empty(len(q)), np.empty(len(q)), np.empty(len(q))
+    for i in range(len(q)):
+        sx[i] = (q[i, 0] - cx) * k + W / 2.0
+        sy[i] = H / 2.0 - (q[i, 1] - cy) * k
+        sz[i] = q[i, 2]
+    return sx, sy, sz
+
+
+@numba.njit(cache=True, nogil=True)
+def _bounds(qv: np.ndarray, qe: np.ndarray
+            ) -> tuple[float, float, float, float]:  # pragma: no cover - compiled
+    """:func:`projected_bounds` of points already projected (rows ``qv`` and ``qe``): as
+    numpy's min and max give them, NaN where a coordinate is NaN."""
+    if len(qv) + len(qe) == 0:
+        return 0.0, 0.0, 0.0, 0.0
+    lo_u, hi_u = _low_high(qv[:, 0], qe[:, 0])
+    lo_v, hi_v = _low_high(qv[:, 1], qe[:, 1])
+    return lo_u, lo_v, hi_u, hi_v
+
+
+@numba.njit(cache=True, nogil=True)
+def _low_high(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:  # pragma: no cover
+    """(min, max) over two arrays, NaN when either holds a NaN."""
+    lo, hi = np.inf, -np.inf
+    for values in (a, b):
+        for v in values:
+            if np.isnan(v):
+                return np.nan, np.nan
+            lo, hi = min(lo, v), max(hi, v)
+    return lo, hi
+
+
+@numba.njit(cache=True, nogil=True)
+def _ptp(a: np.ndarray) -> float:  # pragma: no cover - compiled
+    lo, hi = _low_high(a, a[:0])
+    return hi - lo
+
+
+@numba.njit(cache=True, nogil=True)
+def _edge_runs(ex: np.ndarray, ey: np.ndarray, ez: np.ndarray, x0: int, y0: int,
+               zbuf: np.ndarray, ids: np.ndarray, grad: np.ndarray,
+               tol: float) -> np.ndarray:  # pragma: no cover - compiled
+    """The visible runs (:func:`_visible_runs`) of the edges whose screen ends are rows
+    2k, 2k + 1 of (ex, ey, ez), leaving out those shorter than half a pixel (or not
+    finite); each is sampled about once per pixel, and a sample is visible where its depth
+    does not exceed the depth limit of one of the 3x3 pixels around it (:func:`_seen`)."""
+    m = len(ex) // 2
+    keep = np.zeros(m, dtype=np.bool_)
+    length = np.empty(m)
+    for e in range(m):
+        length[e] = np.hypot(ex[2 * e + 1] - ex[2 * e], ey[2 * e + 1] - ey[2 * e])
+        keep[e] = np.isfinite(length[e]) and length[e] >= 0.5
+    kept = np.flatnonzero(keep)
+    if len(kept) == 0:
+        return np.empty((0, 2, 2), dtype=np.int32)
+    kx, ky, kz = np.empty((len(kept), 2)), np.empty((len(kept), 2)), np.empty((len(kept), 2))
+    n = np.empty(len(kept), dtype=np.int64)
+    for j in range(len(kept)):
+        e = kept[j]
+        for end in range(2):
+            kx[j, end], ky[j, end], kz[j, end] = (ex[2 * e + end], ey[2 * e + end],
+                                                  ez[2 * e + end])
+        n[j] = int(np.ceil(length[e])) + 1
+    slack = np.empty(len(grad) + 1)
+    slack[0] = tol + 1.5 * 0.0
+    for t in range(len(grad)):
+        slack[t + 1] = tol + 1.5 * grad[t]
+    return _visible_runs(kx, ky, kz, n, x0, y0, zbuf, ids, slack)
 
 
 def _placed(drawn: np.ndarray, window: Window, size: tuple[int, int], shrink: int,
