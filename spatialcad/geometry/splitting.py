@@ -68,13 +68,15 @@ def split_connected(
     order = sorted(todo)
     parts = [{order[i]} for i in rng.choice(len(order), size=k, replace=False)]
     todo -= set().union(*parts)
+    near = [{n for c in p for n in neighbours(c)} for p in parts]  # grown with each part
     while todo:
-        frontiers = [sorted({n for c in p for n in neighbours(c)} & todo) for p in parts]
-        growable = [i for i, f in enumerate(frontiers) if f]
+        growable = [i for i, cells in enumerate(near) if not cells.isdisjoint(todo)]
         weights = np.array([1.0 / len(parts[i]) ** 2 for i in growable])
         i = growable[int(rng.choice(len(growable), p=weights / weights.sum()))]
-        cube = frontiers[i][int(rng.integers(len(frontiers[i])))]
+        frontier = sorted(near[i] & todo)
+        cube = frontier[int(rng.integers(len(frontier)))]
         parts[i].add(cube)
+        near[i].update(neighbours(cube))
         todo.discard(cube)
     return [sorted(p) for p in parts]
 
