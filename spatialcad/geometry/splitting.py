@@ -129,8 +129,8 @@ def cut_cubes(part: Iterable[Voxel]) -> set[Voxel]:
 def addable_cells(part: Iterable[Voxel], within: tuple[Voxel, Voxel]) -> list[Voxel]:
     """Empty cells face-adjacent to ``part`` inside the box ``within = (low, high)``."""
     cubes = {(x, y, z) for x, y, z in part}
-    low, high = within
+    (x0, y0, z0), (x1, y1, z1) = within
     return sorted({
-        n for c in cubes for n in neighbours(c)
-        if n not in cubes and all(low[i] <= n[i] <= high[i] for i in range(3))
+        (x, y, z) for c in cubes for x, y, z in neighbours(c)
+        if (x, y, z) not in cubes and x0 <= x <= x1 and y0 <= y <= y1 and z0 <= z <= z1
     })
