@@ -15,8 +15,12 @@ from spatialcad.evaluate.baselines import LETTERS, image_scores
 from spatialcad.geometry import splitting
 from spatialcad.geometry.voxels import is_connected, is_supported
 from spatialcad.pipeline import make_item
-from spatialcad.render import raster
-from spatialcad.render.piece_pictures import option_picture, reference_pictures
+from spatialcad.render import raster, unseen
+from spatialcad.render.piece_pictures import (
+    option_picture,
+    reference_pictures,
+    scene_rule,
+)
 from spatialcad.render.png import decode_png
 from spatialcad.render.thumbnails import answer_ranks, distances, thumbnail
 from spatialcad.verification import run_verifier
@@ -64,6 +68,40 @@ def test_one_cube_edits():
     box = ((0, 0, 0), (2, 1, 1))
     assert splitting.addable_cells(bar, box) == [
         (0, 0, 1), (0, 1, 0), (1, 0, 1), (1, 1, 0), (2, 0, 1), (2, 1, 0)]
+
+
+
+def test_cut_cubes_are_those_whose_removal_splits_the_piece():
+    rng = np.random.default_rng(4)
+    for _ in range(400):
+        cubes = sorted({tuple(int(v) for v in rng.integers(0, 3, 3))
+                        for _ in range(int(rng.integers(1, 20)))})
+        if not is_connected(cubes):
+            continue
+        assert splitting.cut_cubes(cubes) == {
+            c for c in cubes if len(cubes) > 1 and not is_connected(set(cubes) - {c})}
+        assert splitting.removable_cubes(cubes) == [
+            c for c in cubes if len(cubes) > 1 and is_connected(set(cubes) - {c})]
+
+
+def test_the_scene_rule_judges_one_cube_changes_as_in_full():
+    """The changes unseen_changes tries (each cube removed, a cube added at each face
+    neighbour, and some others), judged by the scene rule's shortcuts as by its full test."""
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        stack = splitting.pyramid_stack(rng, (4, 4, 3))
+        if len(stack) < 3:
+            continue
+        parts = splitting.split_connected(rng, stack, 3)[:2]
+        covered = {c for p in parts for c in p}
+        rule = scene_rule(stack, parts)
+        tried = [[c for c in stack if c != gone] for gone in stack]
+        tried += [[*stack, cell] for cell in unseen.face_neighbours(stack)]
+        tried += [stack, stack[1:-1], [*stack, (9, 9, 0)]]
+        for cubes in tried:
+            have = set(cubes)
+            assert rule(cubes) == (covered <= have and is_supported(have)
+                                   and is_connected(have) and is_connected(have - covered))
 
 
 @pytest.fixture(scope="module")

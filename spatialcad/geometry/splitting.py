@@ -68,13 +68,15 @@ def split_connected(
     order = sorted(todo)
     parts = [{order[i]} for i in rng.choice(len(order), size=k, replace=False)]
     todo -= set().union(*parts)
+    near = [{n for c in p for n in neighbours(c)} for p in parts]  # grown with each part
     while todo:
-        frontiers = [sorted({n for c in p for n in neighbours(c)} & todo) for p in parts]
-        growable = [i for i, f in enumerate(frontiers) if f]
+        growable = [i for i, cells in enumerate(near) if not cells.isdisjoint(todo)]
         weights = np.array([1.0 / len(parts[i]) ** 2 for i in growable])
         i = growable[int(rng.choice(len(growable), p=weights / weights.sum()))]
-        cube = frontiers[i][int(rng.integers(len(frontiers[i])))]
+        frontier = sorted(near[i] & todo)
+        cube = frontier[int(rng.integers(len(frontier)))]
         parts[i].add(cube)
+        near[i].update(neighbours(cube))
         todo.discard(cube)
     return [sorted(p) for p in parts]
 
@@ -82,14 +84,53 @@ def split_connected(
 def removable_cubes(part: Iterable[Voxel]) -> list[Voxel]:
     """Cubes whose removal leaves ``part`` connected and non-empty."""
     cubes = sorted({(x, y, z) for x, y, z in part})
+    if len(cubes) > 1 and is_connected(cubes):
+        cut = cut_cubes(cubes)
+        return [c for c in cubes if c not in cut]
     return [c for c in cubes if len(cubes) > 1 and is_connected(set(cubes) - {c})]
+
+
+def cut_cubes(part: Iterable[Voxel]) -> set[Voxel]:
+    """The cubes whose removal splits the face-connected ``part`` (its articulation points,
+    found in one depth-first search instead of a connectivity test per cube): every other
+    cube of a connected part of two or more can go, leaving it connected."""
+    cubes = {(x, y, z) for x, y, z in part}
+    order: dict[Voxel, int] = {}  # depth-first discovery order
+    low: dict[Voxel, int] = {}  # least order reachable through the cube's subtree, one back edge
+    cut: set[Voxel] = set()
+    for root in sorted(cubes):
+        if root in order:
+            continue
+        order[root] = low[root] = len(order)
+        children = 0
+        path = [(root, iter(neighbours(root)))]
+        while path:
+            cube, todo = path[-1]
+            step = next((n for n in todo if n in cubes), None)
+            if step is None:
+                path.pop()
+                if path:
+                    parent = path[-1][0]
+                    low[parent] = min(low[parent], low[cube])
+                    if parent != root and low[cube] >= order[parent]:
+                        cut.add(parent)
+            elif step not in order:
+                order[step] = low[step] = len(order)
+                if cube == root:
+                    children += 1
+                path.append((step, iter(neighbours(step))))
+            else:
+                low[cube] = min(low[cube], order[step])
+        if children > 1:
+            cut.add(root)
+    return cut
 
 
 def addable_cells(part: Iterable[Voxel], within: tuple[Voxel, Voxel]) -> list[Voxel]:
     """Empty cells face-adjacent to ``part`` inside the box ``within = (low, high)``."""
     cubes = {(x, y, z) for x, y, z in part}
-    low, high = within
+    (x0, y0, z0), (x1, y1, z1) = within
     return sorted({
-        n for c in cubes for n in neighbours(c)
-        if n not in cubes and all(low[i] <= n[i] <= high[i] for i in range(3))
+        (x, y, z) for c in cubes for x, y, z in neighbours(c)
+        if (x, y, z) not in cubes and x0 <= x <= x1 and y0 <= y <= y1 and z0 <= z <= z1
     })

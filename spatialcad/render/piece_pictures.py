@@ -7,11 +7,12 @@ verifier draws them again to compare with the image."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 import numpy as np
 
+from spatialcad.geometry import splitting
 from spatialcad.geometry.colours import OPTION_COLOUR, PART_COLOURS, Colour
 from spatialcad.geometry.voxels import Voxel, is_connected, is_supported
 from spatialcad.render import legibility, unseen
@@ -142,12 +143,56 @@ def unseen_changes(stack: Sequence[Voxel], parts: Sequence[Sequence[Voxel]],
     """The single-cube changes of the complete stack its picture does not show (render/
     unseen.py) that leave a scene the question allows: the stack standing and connected,
     the given pieces whole (each is drawn in its own panel) and the rest one piece.  Each
-    changes the missing piece's size, so the answer: the pictures must leave none."""
-    covered = {tuple(c) for part in parts for c in part}
+    changes the missing piece's size, so the answer: the pictures must leave none.
+
+    Remembered by the cubes as given (the order they are drawn in) and the space: the
+    verifier asks again about the stack the generator has just asked about."""
+    return list(_unseen_changes(
+        tuple((int(x), int(y), int(z)) for x, y, z in stack),
+        tuple(tuple((int(x), int(y), int(z)) for x, y, z in part) for part in parts),
+        (int(space[0]), int(space[1]), int(space[2]))))
+
+
+@lru_cache(maxsize=16)
+def _unseen_changes(stack: tuple[Voxel, ...], parts: tuple[tuple[Voxel, ...], ...],
+                    space: tuple[int, int, int]) -> tuple[unseen.Change, ...]:
+    pictures = unseen.framed(reference_framings(space), floor=(space[0], space[1]))
+    return tuple(unseen.unseen_changes(stack, pictures, scene_rule(stack, parts)))
+
+
+def scene_rule(stack: Sequence[Voxel], parts: Sequence[Sequence[Voxel]]
+               ) -> Callable[[list[Voxel]], bool]:
+    """Whether cubes make a scene the question allows beside the given ``parts``: the
+    given pieces whole, the cubes standing and connected and the rest one piece.
+
+    For cubes one cube away from an allowed ``stack`` (each change :func:`unseen_changes`
+    tries) the same answer from what is known of ``stack``: an added cube stands on the
+    floor or on a cube and touches the rest; a removed one is not given, bears no cube and
+    splits neither the stack nor the rest (:func:`splitting.cut_cubes`)."""
+    covered = {c for part in parts for c in part}
 
     def allowed(cubes: list[Voxel]) -> bool:
         have = set(cubes)
         return (covered <= have and is_supported(have) and is_connected(have)
                 and is_connected(have - covered))
-    pictures = unseen.framed(reference_framings(space), floor=(space[0], space[1]))
-    return list(unseen.unseen_changes(stack, pictures, allowed))
+
+    whole = set(stack)
+    rest = whole - covered
+    if not allowed(list(whole)):
+        return allowed
+    stack_cut, rest_cut = splitting.cut_cubes(whole), splitting.cut_cubes(rest)
+
+    def one_cube_away(cubes: list[Voxel]) -> bool:
+        have = set(cubes)
+        if len(have) == len(whole) + 1 and whole < have:
+            (x, y, z), = have - whole
+            near = splitting.neighbours((x, y, z))
+            return ((z == 0 or (x, y, z - 1) in whole) and any(n in whole for n in near)
+                    and any(n in rest for n in near))
+        if len(have) == len(whole) - 1 and have < whole:
+            (x, y, z), = whole - have
+            gone = (x, y, z)
+            return (gone not in covered and (x, y, z + 1) not in whole and len(rest) > 1
+                    and gone not in stack_cut and gone not in rest_cut)
+        return allowed(cubes)
+    return one_cube_away

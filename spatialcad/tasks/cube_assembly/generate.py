@@ -274,6 +274,7 @@ def _wrong_pool(rng: np.random.Generator, missing: list[Voxel], within: tuple[Vo
     legible is checked when a set holding them is drawn: ``_legible``)."""
     framings = option_framings(space)
     truth = normalized(missing)
+    truth_form = rotations.canonical(truth)  # congruent pieces have the same cube count
     seen = {tuple(truth)}
     pool: list[Candidate] = []
 
@@ -281,7 +282,8 @@ def _wrong_pool(rng: np.random.Generator, missing: list[Voxel], within: tuple[Vo
         if cubes is None or not is_connected(cubes):
             return
         shape = normalized(cubes)
-        if tuple(shape) in seen or rotations.congruent(shape, truth):
+        if tuple(shape) in seen or (len(shape) == len(truth)
+                                    and rotations.canonical(shape) == truth_form):
             return
         seen.add(tuple(shape))
         draft = option_picture(shape, space, draft=True)
