@@ -542,7 +542,9 @@ def unions(pieces: np.ndarray) -> np.ndarray:
 class _Taken:
     """The sections dense sampling took so far, in the order taken: the per-section arrays
     and the pieces in columns and stores that grow by doubling (joining every round's
-    arrays again each round cost more than the sampling)."""
+    arrays again each round cost more than the sampling).  The normalised pieces are not
+    kept: steps normalise the two sections they compare, and :meth:`in_order` the ones it
+    returns (the same arithmetic as :func:`convex_pieces.described`: the same bits)."""
 
     _COLUMNS = ("offsets", "area", "centroid", "disjoint", "profiles", "has")
 
@@ -550,7 +552,7 @@ class _Taken:
         """Nothing taken yet; room for ``capacity`` sections made at the first take."""
         self.size, self._capacity = 0, capacity
         self._columns: dict[str, np.ndarray] = {}
-        self._pieces, self.units = cp.PieceStore(capacity), cp.PieceStore(capacity)
+        self.pieces = cp.PieceStore(capacity)
 
     def add(self, s: Samples) -> np.ndarray:
         """Take the sections ``s``; returns their indices."""
@@ -565,8 +567,7 @@ class _Taken:
                     grown[:first] = column[:first]
                 self._columns[name] = column = grown
             column[first:end] = values
-        self._pieces.add(s.pieces)
-        self.units.add(s.units)
+        self.pieces.add(s.pieces)
         self.size = end
         return np.arange(first, end)
 
@@ -575,13 +576,14 @@ class _Taken:
         return self._columns[name][: self.size]
 
     def sections(self, index: np.ndarray) -> np.ndarray:
-        return unions(cp.polygons(self._pieces.rows(index)))
+        return unions(cp.polygons(self.pieces.rows(index)))
 
     def in_order(self, order: np.ndarray, steps: np.ndarray) -> Samples:
         """The sections ``order`` (sorted by offset), ``steps`` apart."""
         c = self.column
-        return Samples(c("offsets")[order], steps, self._pieces.rows(order), c("area")[order],
-                       c("centroid")[order], self.units.rows(order), c("disjoint")[order],
+        pieces, area, centroid = self.pieces.rows(order), c("area")[order], c("centroid")[order]
+        return Samples(c("offsets")[order], steps, pieces, area, centroid,
+                       cp.normalised(pieces, area, centroid), c("disjoint")[order],
                        c("profiles")[order])
 
 
@@ -590,9 +592,9 @@ def _steps(s: _Taken, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     dense sampling needs it: area(norm_a ^ norm_b) (aligned), or, where their profiles
     already prove that area at least ``DENSE_STEP``, that lower bound (no overlap
     computed)."""
-    units = s.units
     out, slow = _step_values(s.column("profiles"), s.column("has"), s.column("disjoint"),
-                             units.coords, units.counts, a, b, DENSE_STEP + 1e-9)
+                             s.pieces.coords, s.pieces.counts, s.column("area"),
+                             s.column("centroid"), a, b, DENSE_STEP + 1e-9)
     if len(slow):  # pieces overlap
         out[slow] = np.clip(aligned_differences(s.sections(a[slow]), s.sections(b[slow])),
                             0.0, 2.0)
@@ -601,17 +603,23 @@ def _steps(s: _Taken, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 @numba.njit(cache=True, nogil=True)
 def _step_values(profiles: np.ndarray, has: np.ndarray, disjoint: np.ndarray,
-                 coords: np.ndarray, counts: np.ndarray, a: np.ndarray, b: np.ndarray,
+                 coords: np.ndarray, counts: np.ndarray, area: np.ndarray,
+                 centroid: np.ndarray, a: np.ndarray, b: np.ndarray,
                  sure: float) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover
-    """:func:`_step_bounds`, with the overlaps of the ``quick`` pairs (normalised pieces
-    ``coords``, ``counts``) computed as :func:`convex_pieces.overlaps` computes them; the
-    ``slow`` pairs are left to the caller."""
+    """:func:`_step_bounds`, with the overlaps of the ``quick`` pairs (pieces ``coords``,
+    ``counts`` of sections of areas ``area`` and centroids ``centroid``, normalised as
+    :func:`convex_pieces.described` normalises them) computed as
+    :func:`convex_pieces.overlaps` computes them; the ``slow`` pairs are left to the
+    caller."""
     out, quick, slow = _step_bounds(profiles, has, disjoint, a, b, sure)
     chains = np.empty((8, coords.shape[2] + 1))
     boxes = np.empty((2, counts.shape[1], 4))
+    unit_i, unit_j = np.empty(coords.shape[1:]), np.empty(coords.shape[1:])
     for t in quick:
         i, j = a[t], b[t]
-        overlap = cp._section_overlap(coords[i], counts[i], coords[j], counts[j], chains, boxes)
+        cp.normalise_into(coords[i], counts[i], area[i], centroid[i], unit_i)
+        cp.normalise_into(coords[j], counts[j], area[j], centroid[j], unit_j)
+        overlap = cp._section_overlap(unit_i, counts[i], unit_j, counts[j], chains, boxes)
         out[t] = min(max(2.0 - 2.0 * overlap, 0.0), 2.0)
     return out, slow
 
@@ -698,11 +706,24 @@ def dense_samples(
             return taken.in_order(order, steps)
         at = np.flatnonzero(split)
         mids = taken.add(_sampled(section_at, (offsets[at] + offsets[at + 1]) / 2.0))
-        # mid k goes right after the sample at[k]: the steps on both sides of it are new
-        order = np.insert(order, at + 1, mids)
-        steps = np.insert(steps, at + 1, 0.0)
-        changed = np.concatenate([at + np.arange(len(at)), at + np.arange(len(at)) + 1])
+        # mid k goes right after the sample at[k], to new place at[k] + k + 1: the steps on
+        # both sides of it are new
+        placed = at + np.arange(1, len(at) + 1)
+        kept = np.ones(len(order) + len(at), dtype=bool)
+        kept[placed] = False
+        order, steps = _spread(order, kept, placed, mids), _spread(steps, kept[:-1], placed, 0.0)
+        changed = np.concatenate([placed - 1, placed])
         steps[changed] = _steps(taken, order[changed], order[changed + 1])
+
+
+def _spread(values: np.ndarray, kept: np.ndarray, placed: np.ndarray,
+            new: np.ndarray | float) -> np.ndarray:
+    """``values`` at the places ``kept`` of a longer array, ``new`` at the places ``placed``
+    (the rest): ``np.insert`` without its overhead on short arrays."""
+    out = np.empty(len(kept), dtype=values.dtype)
+    out[kept] = values
+    out[placed] = new
+    return out
 
 
 def to_text(geom: BaseGeometry) -> str:
