@@ -284,14 +284,21 @@ def _mapped_distances(pa: np.ndarray, pb: np.ndarray,
                       maps: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
     """:func:`_profile_bounds` (``maps[g, j]``: the direction k and reversal of g b's
     profile along direction j).  Each sum is added up as numpy's does a contiguous row
-    (pairwise, 8 running sums), so the bounds are those numpy would give, to the bit."""
+    (pairwise, 8 running sums), so the bounds are those numpy would give, to the bit.
+    The symmetries pair each direction of a with each direction of b, reversed or not,
+    twice: each such distance is summed once per shape of b and then shared."""
     out = np.empty((len(maps), len(pb)))
     diff = np.empty(pa.shape[1])
-    for g in range(len(maps)):
-        for i in range(len(pb)):
+    dist = np.empty((pa.shape[0], pb.shape[1], 2))
+    for i in range(len(pb)):
+        for j in range(pa.shape[0]):
+            for k in range(pb.shape[1]):
+                for flip in range(2):
+                    dist[j, k, flip] = _distance(pa[j], pb[i, k], flip == 1, diff)
+        for g in range(len(maps)):
             worst = -np.inf
             for j in range(pa.shape[0]):
-                worst = max(worst, _distance(pa[j], pb[i, maps[g, j, 0]], maps[g, j, 1], diff))
+                worst = max(worst, dist[j, maps[g, j, 0], maps[g, j, 1]])
             out[g, i] = worst
     return out
 
