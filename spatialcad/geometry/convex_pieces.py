@@ -263,13 +263,19 @@ def normalise_into(coords: np.ndarray, counts: np.ndarray, area: float, centroid
 
 @numba.njit(cache=True, nogil=True)
 def _self_overlaps(coords: np.ndarray, counts: np.ndarray) -> np.ndarray:  # pragma: no cover
-    """For each section, the area its pieces share with each other."""
+    """For each section, the area its pieces share with each other.  A pair whose bounding
+    boxes do not overlap with area (stacked solids' pieces meeting along a joint) is
+    skipped, as in :func:`_section_overlap`: its overlap is 0 before any sweep."""
     out = np.zeros(len(counts))
     chains = np.empty((8, coords.shape[2] + 1))
+    boxes = np.empty((counts.shape[1], 4))
     for s in range(len(counts)):
+        _boxes(coords[s], counts[s], boxes)
         for k in range(counts.shape[1]):
             for m in range(k + 1, counts.shape[1]):
-                if counts[s, k] >= 3 and counts[s, m] >= 3:
+                p, q = boxes[k], boxes[m]
+                if counts[s, k] >= 3 and counts[s, m] >= 3 and max(p[0], q[0]) < min(
+                        p[1], q[1]) and max(p[2], q[2]) < min(p[3], q[3]):
                     out[s] += _convex_overlap(coords[s, k], counts[s, k], coords[s, m],
                                               counts[s, m], chains)
     return out
