@@ -376,9 +376,12 @@ class ShapeSet:
             return out
 
         def pieces_at(index: np.ndarray) -> tuple[cp.Pieces, np.ndarray]:
-            return cp.gathered([s.units for s in samples], index), disjoint[index]
+            raw = cp.gathered([s.pieces for s in samples], index)
+            return cp.normalised(raw, area[index], centroid[index]), disjoint[index]
 
         disjoint = np.concatenate([s.disjoint for s in samples])
+        area = np.concatenate([s.area for s in samples])
+        centroid = np.concatenate([s.centroid for s in samples])
         return cls(np.concatenate([s.profiles for s in samples]), shapes_at, pieces_at)
 
     def __len__(self) -> int:
@@ -511,19 +514,18 @@ def _profiles_or_zero(norm: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True)
 class Samples:
     """Sections of a plane family at sorted offsets, as convex pieces (``pieces``, with the
-    ``area`` and ``centroid`` of each section, and ``units``: the pieces normalised as
-    :func:`normalized` normalises their union); ``steps[i]`` is how far sections i and i + 1
-    are apart: below ``DENSE_STEP``, their aligned difference (an upper bound of their
-    dissimilarity); otherwise some value of at least ``DENSE_STEP``.  ``disjoint``: whether
-    a section's pieces meet only along edges (else it is compared as their union);
-    ``profiles``: those of the normalised sections (zeros for empty ones)."""
+    ``area`` and ``centroid`` of each section, which normalise them as :func:`normalized`
+    normalises their union: :func:`convex_pieces.normalised`); ``steps[i]`` is how far
+    sections i and i + 1 are apart: below ``DENSE_STEP``, their aligned difference (an upper
+    bound of their dissimilarity); otherwise some value of at least ``DENSE_STEP``.
+    ``disjoint``: whether a section's pieces meet only along edges (else it is compared as
+    their union); ``profiles``: those of the normalised sections (zeros for empty ones)."""
 
     offsets: np.ndarray
     steps: np.ndarray
     pieces: cp.Pieces
     area: np.ndarray
     centroid: np.ndarray
-    units: cp.Pieces
     disjoint: np.ndarray
     profiles: np.ndarray
 
@@ -550,8 +552,8 @@ class _Taken:
     """The sections dense sampling took so far, in the order taken: the per-section arrays
     and the pieces in columns and stores that grow by doubling (joining every round's
     arrays again each round cost more than the sampling).  The normalised pieces are not
-    kept: steps normalise the two sections they compare, and :meth:`in_order` the ones it
-    returns (the same arithmetic as :func:`convex_pieces.described`: the same bits)."""
+    kept: steps normalise the two sections they compare (the same arithmetic as
+    :func:`convex_pieces.described`: the same bits)."""
 
     _COLUMNS = ("offsets", "area", "centroid", "disjoint", "profiles", "has")
 
@@ -588,10 +590,8 @@ class _Taken:
     def in_order(self, order: np.ndarray, steps: np.ndarray) -> Samples:
         """The sections ``order`` (sorted by offset), ``steps`` apart."""
         c = self.column
-        pieces, area, centroid = self.pieces.rows(order), c("area")[order], c("centroid")[order]
-        return Samples(c("offsets")[order], steps, pieces, area, centroid,
-                       cp.normalised(pieces, area, centroid), c("disjoint")[order],
-                       c("profiles")[order])
+        return Samples(c("offsets")[order], steps, self.pieces.rows(order), c("area")[order],
+                       c("centroid")[order], c("disjoint")[order], c("profiles")[order])
 
 
 def _steps(s: _Taken, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -673,7 +673,7 @@ def _sampled(section_at: Callable[[np.ndarray], cp.Pieces], offsets: np.ndarray)
     if not disjoint.all():  # overlapping pieces: the profiles of their unions
         overlapping = unions(cp.polygons(pieces.rows(~disjoint)))
         prof[~disjoint] = _profiles_or_zero(normalized(overlapping))
-    return Samples(offsets, np.zeros(len(offsets)), pieces, area, centroid, unit, disjoint,
+    return Samples(offsets, np.zeros(len(offsets)), pieces, area, centroid, disjoint,
                    prof)
 
 
