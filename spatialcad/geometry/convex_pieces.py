@@ -230,25 +230,52 @@ def described(p: Pieces) -> Described:
 def _described(coords: np.ndarray, counts: np.ndarray
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover
     area, centroid = _areas_and_centroids(coords, counts)
+    return area, centroid, _self_overlaps(coords, counts), _normalised(coords, counts, area,
+                                                                       centroid)
+
+
+def normalised(p: Pieces, area: np.ndarray, centroid: np.ndarray) -> Pieces:
+    """The sections ``p`` of areas ``area`` and centroids ``centroid`` moved to centroid 0
+    and scaled to unit area, as :func:`described` gives them (``unit``)."""
+    return Pieces(_normalised(p.coords, p.counts, area, centroid), p.counts)
+
+
+@numba.njit(cache=True, nogil=True)
+def _normalised(coords: np.ndarray, counts: np.ndarray, area: np.ndarray,
+                centroid: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
     unit = np.zeros_like(coords)  # nothing reads past a piece's count: the padding stays 0
     for s in range(len(counts)):
-        scale = np.sqrt(area[s]) if area[s] > 0.0 else 1.0
-        for k in range(coords.shape[1]):
-            for i in range(counts[s, k]):
-                for d in range(2):
-                    unit[s, k, i, d] = (coords[s, k, i, d] - centroid[s, d]) / scale
-    return area, centroid, _self_overlaps(coords, counts), unit
+        normalise_into(coords[s], counts[s], area[s], centroid[s], unit[s])
+    return unit
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def normalise_into(coords: np.ndarray, counts: np.ndarray, area: float, centroid: np.ndarray,
+                   out: np.ndarray) -> None:  # pragma: no cover - compiled
+    """One section's pieces (``coords`` (K, M, 2), ``counts``) moved to centroid 0 and
+    scaled to unit area into ``out`` (only each piece's vertices are written)."""
+    scale = np.sqrt(area) if area > 0.0 else 1.0
+    for k in range(coords.shape[0]):
+        for i in range(counts[k]):
+            for d in range(2):
+                out[k, i, d] = (coords[k, i, d] - centroid[d]) / scale
 
 
 @numba.njit(cache=True, nogil=True)
 def _self_overlaps(coords: np.ndarray, counts: np.ndarray) -> np.ndarray:  # pragma: no cover
-    """For each section, the area its pieces share with each other."""
+    """For each section, the area its pieces share with each other.  A pair whose bounding
+    boxes do not overlap with area (stacked solids' pieces meeting along a joint) is
+    skipped, as in :func:`_section_overlap`: its overlap is 0 before any sweep."""
     out = np.zeros(len(counts))
     chains = np.empty((8, coords.shape[2] + 1))
+    boxes = np.empty((counts.shape[1], 4))
     for s in range(len(counts)):
+        _boxes(coords[s], counts[s], boxes)
         for k in range(counts.shape[1]):
             for m in range(k + 1, counts.shape[1]):
-                if counts[s, k] >= 3 and counts[s, m] >= 3:
+                p, q = boxes[k], boxes[m]
+                if counts[s, k] >= 3 and counts[s, m] >= 3 and max(p[0], q[0]) < min(
+                        p[1], q[1]) and max(p[2], q[2]) < min(p[3], q[3]):
                     out[s] += _convex_overlap(coords[s, k], counts[s, k], coords[s, m],
                                               counts[s, m], chains)
     return out

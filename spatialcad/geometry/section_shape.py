@@ -284,14 +284,21 @@ def _mapped_distances(pa: np.ndarray, pb: np.ndarray,
                       maps: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
     """:func:`_profile_bounds` (``maps[g, j]``: the direction k and reversal of g b's
     profile along direction j).  Each sum is added up as numpy's does a contiguous row
-    (pairwise, 8 running sums), so the bounds are those numpy would give, to the bit."""
+    (pairwise, 8 running sums), so the bounds are those numpy would give, to the bit.
+    The symmetries pair each direction of a with each direction of b, reversed or not,
+    twice: each such distance is summed once per shape of b and then shared."""
     out = np.empty((len(maps), len(pb)))
     diff = np.empty(pa.shape[1])
-    for g in range(len(maps)):
-        for i in range(len(pb)):
+    dist = np.empty((pa.shape[0], pb.shape[1], 2))
+    for i in range(len(pb)):
+        for j in range(pa.shape[0]):
+            for k in range(pb.shape[1]):
+                for flip in range(2):
+                    dist[j, k, flip] = _distance(pa[j], pb[i, k], flip == 1, diff)
+        for g in range(len(maps)):
             worst = -np.inf
             for j in range(pa.shape[0]):
-                worst = max(worst, _distance(pa[j], pb[i, maps[g, j, 0]], maps[g, j, 1], diff))
+                worst = max(worst, dist[j, maps[g, j, 0], maps[g, j, 1]])
             out[g, i] = worst
     return out
 
@@ -369,9 +376,12 @@ class ShapeSet:
             return out
 
         def pieces_at(index: np.ndarray) -> tuple[cp.Pieces, np.ndarray]:
-            return cp.gathered([s.units for s in samples], index), disjoint[index]
+            raw = cp.gathered([s.pieces for s in samples], index)
+            return cp.normalised(raw, area[index], centroid[index]), disjoint[index]
 
         disjoint = np.concatenate([s.disjoint for s in samples])
+        area = np.concatenate([s.area for s in samples])
+        centroid = np.concatenate([s.centroid for s in samples])
         return cls(np.concatenate([s.profiles for s in samples]), shapes_at, pieces_at)
 
     def __len__(self) -> int:
@@ -504,19 +514,18 @@ def _profiles_or_zero(norm: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True)
 class Samples:
     """Sections of a plane family at sorted offsets, as convex pieces (``pieces``, with the
-    ``area`` and ``centroid`` of each section, and ``units``: the pieces normalised as
-    :func:`normalized` normalises their union); ``steps[i]`` is how far sections i and i + 1
-    are apart: below ``DENSE_STEP``, their aligned difference (an upper bound of their
-    dissimilarity); otherwise some value of at least ``DENSE_STEP``.  ``disjoint``: whether
-    a section's pieces meet only along edges (else it is compared as their union);
-    ``profiles``: those of the normalised sections (zeros for empty ones)."""
+    ``area`` and ``centroid`` of each section, which normalise them as :func:`normalized`
+    normalises their union: :func:`convex_pieces.normalised`); ``steps[i]`` is how far
+    sections i and i + 1 are apart: below ``DENSE_STEP``, their aligned difference (an upper
+    bound of their dissimilarity); otherwise some value of at least ``DENSE_STEP``.
+    ``disjoint``: whether a section's pieces meet only along edges (else it is compared as
+    their union); ``profiles``: those of the normalised sections (zeros for empty ones)."""
 
     offsets: np.ndarray
     steps: np.ndarray
     pieces: cp.Pieces
     area: np.ndarray
     centroid: np.ndarray
-    units: cp.Pieces
     disjoint: np.ndarray
     profiles: np.ndarray
 
@@ -542,7 +551,9 @@ def unions(pieces: np.ndarray) -> np.ndarray:
 class _Taken:
     """The sections dense sampling took so far, in the order taken: the per-section arrays
     and the pieces in columns and stores that grow by doubling (joining every round's
-    arrays again each round cost more than the sampling)."""
+    arrays again each round cost more than the sampling).  The normalised pieces are not
+    kept: steps normalise the two sections they compare (the same arithmetic as
+    :func:`convex_pieces.described`: the same bits)."""
 
     _COLUMNS = ("offsets", "area", "centroid", "disjoint", "profiles", "has")
 
@@ -550,7 +561,7 @@ class _Taken:
         """Nothing taken yet; room for ``capacity`` sections made at the first take."""
         self.size, self._capacity = 0, capacity
         self._columns: dict[str, np.ndarray] = {}
-        self._pieces, self.units = cp.PieceStore(capacity), cp.PieceStore(capacity)
+        self.pieces = cp.PieceStore(capacity)
 
     def add(self, s: Samples) -> np.ndarray:
         """Take the sections ``s``; returns their indices."""
@@ -565,8 +576,7 @@ class _Taken:
                     grown[:first] = column[:first]
                 self._columns[name] = column = grown
             column[first:end] = values
-        self._pieces.add(s.pieces)
-        self.units.add(s.units)
+        self.pieces.add(s.pieces)
         self.size = end
         return np.arange(first, end)
 
@@ -575,14 +585,13 @@ class _Taken:
         return self._columns[name][: self.size]
 
     def sections(self, index: np.ndarray) -> np.ndarray:
-        return unions(cp.polygons(self._pieces.rows(index)))
+        return unions(cp.polygons(self.pieces.rows(index)))
 
     def in_order(self, order: np.ndarray, steps: np.ndarray) -> Samples:
         """The sections ``order`` (sorted by offset), ``steps`` apart."""
         c = self.column
-        return Samples(c("offsets")[order], steps, self._pieces.rows(order), c("area")[order],
-                       c("centroid")[order], self.units.rows(order), c("disjoint")[order],
-                       c("profiles")[order])
+        return Samples(c("offsets")[order], steps, self.pieces.rows(order), c("area")[order],
+                       c("centroid")[order], c("disjoint")[order], c("profiles")[order])
 
 
 def _steps(s: _Taken, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -590,9 +599,9 @@ def _steps(s: _Taken, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     dense sampling needs it: area(norm_a ^ norm_b) (aligned), or, where their profiles
     already prove that area at least ``DENSE_STEP``, that lower bound (no overlap
     computed)."""
-    units = s.units
     out, slow = _step_values(s.column("profiles"), s.column("has"), s.column("disjoint"),
-                             units.coords, units.counts, a, b, DENSE_STEP + 1e-9)
+                             s.pieces.coords, s.pieces.counts, s.column("area"),
+                             s.column("centroid"), a, b, DENSE_STEP + 1e-9)
     if len(slow):  # pieces overlap
         out[slow] = np.clip(aligned_differences(s.sections(a[slow]), s.sections(b[slow])),
                             0.0, 2.0)
@@ -601,17 +610,23 @@ def _steps(s: _Taken, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 @numba.njit(cache=True, nogil=True)
 def _step_values(profiles: np.ndarray, has: np.ndarray, disjoint: np.ndarray,
-                 coords: np.ndarray, counts: np.ndarray, a: np.ndarray, b: np.ndarray,
+                 coords: np.ndarray, counts: np.ndarray, area: np.ndarray,
+                 centroid: np.ndarray, a: np.ndarray, b: np.ndarray,
                  sure: float) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover
-    """:func:`_step_bounds`, with the overlaps of the ``quick`` pairs (normalised pieces
-    ``coords``, ``counts``) computed as :func:`convex_pieces.overlaps` computes them; the
-    ``slow`` pairs are left to the caller."""
+    """:func:`_step_bounds`, with the overlaps of the ``quick`` pairs (pieces ``coords``,
+    ``counts`` of sections of areas ``area`` and centroids ``centroid``, normalised as
+    :func:`convex_pieces.described` normalises them) computed as
+    :func:`convex_pieces.overlaps` computes them; the ``slow`` pairs are left to the
+    caller."""
     out, quick, slow = _step_bounds(profiles, has, disjoint, a, b, sure)
     chains = np.empty((8, coords.shape[2] + 1))
     boxes = np.empty((2, counts.shape[1], 4))
+    unit_i, unit_j = np.empty(coords.shape[1:]), np.empty(coords.shape[1:])
     for t in quick:
         i, j = a[t], b[t]
-        overlap = cp._section_overlap(coords[i], counts[i], coords[j], counts[j], chains, boxes)
+        cp.normalise_into(coords[i], counts[i], area[i], centroid[i], unit_i)
+        cp.normalise_into(coords[j], counts[j], area[j], centroid[j], unit_j)
+        overlap = cp._section_overlap(unit_i, counts[i], unit_j, counts[j], chains, boxes)
         out[t] = min(max(2.0 - 2.0 * overlap, 0.0), 2.0)
     return out, slow
 
@@ -658,7 +673,7 @@ def _sampled(section_at: Callable[[np.ndarray], cp.Pieces], offsets: np.ndarray)
     if not disjoint.all():  # overlapping pieces: the profiles of their unions
         overlapping = unions(cp.polygons(pieces.rows(~disjoint)))
         prof[~disjoint] = _profiles_or_zero(normalized(overlapping))
-    return Samples(offsets, np.zeros(len(offsets)), pieces, area, centroid, unit, disjoint,
+    return Samples(offsets, np.zeros(len(offsets)), pieces, area, centroid, disjoint,
                    prof)
 
 
@@ -698,11 +713,24 @@ def dense_samples(
             return taken.in_order(order, steps)
         at = np.flatnonzero(split)
         mids = taken.add(_sampled(section_at, (offsets[at] + offsets[at + 1]) / 2.0))
-        # mid k goes right after the sample at[k]: the steps on both sides of it are new
-        order = np.insert(order, at + 1, mids)
-        steps = np.insert(steps, at + 1, 0.0)
-        changed = np.concatenate([at + np.arange(len(at)), at + np.arange(len(at)) + 1])
+        # mid k goes right after the sample at[k], to new place at[k] + k + 1: the steps on
+        # both sides of it are new
+        placed = at + np.arange(1, len(at) + 1)
+        kept = np.ones(len(order) + len(at), dtype=bool)
+        kept[placed] = False
+        order, steps = _spread(order, kept, placed, mids), _spread(steps, kept[:-1], placed, 0.0)
+        changed = np.concatenate([placed - 1, placed])
         steps[changed] = _steps(taken, order[changed], order[changed + 1])
+
+
+def _spread(values: np.ndarray, kept: np.ndarray, placed: np.ndarray,
+            new: np.ndarray | float) -> np.ndarray:
+    """``values`` at the places ``kept`` of a longer array, ``new`` at the places ``placed``
+    (the rest): ``np.insert`` without its overhead on short arrays."""
+    out = np.empty(len(kept), dtype=values.dtype)
+    out[kept] = values
+    out[placed] = new
+    return out
 
 
 def to_text(geom: BaseGeometry) -> str:

@@ -314,11 +314,13 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
     if spec.families != families:
         failures.append(f"spec families {spec.families} are not level {level}'s {families}")
     original = stack(spec.solids)
-    polygons = []
+    polygons, cuts = [], []
     for o in record["options"]:
         data = parse_option(o["data"])
-        failures += _check_option(o, data, spec, families)
+        found, pieces = _check_option(o, data, spec, families)
+        failures += found
         polygons.append(shape.from_text(data.polygon))
+        cuts.append(pieces)
     letters = [o["letter"] for o in record["options"]]
     for j, i, d in shape.close_pairs(polygons, shape.OPTIONS_APART):
         failures.append(f"options {letters[j]} and {letters[i]} differ only slightly "
@@ -338,31 +340,41 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
         if o["is_answer"] and (near := every.nearest(g, need)) < need:
             failures.append(f"answer {o['letter']} is a true section: dissimilarity {near:.3f}")
     failures += _check_panels(record, image, polygons)
-    for o, box, g in zip(record["options"], record["layout"]["options"], polygons, strict=True):
-        failures += _slivers(o, box, g)
+    for o, box, g, pieces in zip(record["options"], record["layout"]["options"], polygons,
+                                 cuts, strict=True):
+        failures += _slivers(o, box, g, pieces)
     return failures
 
 
-def _slivers(o: dict[str, Any], box: list[int], polygon: Any) -> list[str]:
+def _slivers(o: dict[str, Any], box: list[int], polygon: Any,
+             pieces: convex_pieces.Pieces | None) -> list[str]:
     """Every piece (one solid's part) of option ``o``'s section, recomputed from its stored
-    solids and plane, is at least ``MIN_PIECE_PX`` wide as drawn in its panel ``box``."""
-    data = parse_option(o["data"])
+    solids and plane (``pieces``, when :func:`_check_option` already did), is at least
+    ``MIN_PIECE_PX`` wide as drawn in its panel ``box``."""
     if polygon.is_empty:
         return []  # reported by _check_option
-    pieces = section_pieces(stack(data.solids), family_normal(data.plane.family),
-                            np.array([data.plane.offset]))
+    if pieces is None:
+        pieces = _option_pieces(parse_option(o["data"]))
     return sliver_failures(f"option {o['letter']}", convex_pieces.widths(pieces).ravel(),
                            polygon.bounds, DRAWN, shown_factor(box, DRAWN))
 
 
-def _check_option(o: dict[str, Any], data: OptionData, spec: Spec,
-                  families: list[str]) -> list[str]:
+def _option_pieces(data: OptionData) -> convex_pieces.Pieces:
+    """The section of option ``data``'s stated solids by its stated plane, one (convex)
+    piece per solid, from ``ROWS`` chords each."""
+    return section_pieces(stack(data.solids), family_normal(data.plane.family),
+                          np.array([data.plane.offset]))
+
+
+def _check_option(o: dict[str, Any], data: OptionData, spec: Spec, families: list[str]
+                  ) -> tuple[list[str], convex_pieces.Pieces | None]:
     """Option ``o`` (data ``data``): its polygon is its stated solids' section by its stated
-    plane."""
+    plane; and that section's pieces (:func:`_option_pieces`; None where the check stopped
+    before making them)."""
     letter, plane, descs = o["letter"], data.plane, data.solids
-    failures = []
+    failures: list[str] = []
     if plane.family not in families:
-        return [f"option {letter}: plane family {plane.family} is not used at this level"]
+        return [f"option {letter}: plane family {plane.family} is not used at this level"], None
     n = family_normal(plane.family)
     if not np.allclose(plane.normal, n, atol=1e-5):
         failures.append(f"option {letter}: normal {list(plane.normal)} is not "
@@ -375,18 +387,19 @@ def _check_option(o: dict[str, Any], data: OptionData, spec: Spec,
             failures.append(f"option {letter}: the answer's solids are not altered")
     elif descs != spec.solids:
         failures.append(f"option {letter}: a true option is cut from other solids")
-    solids = stack(descs)
-    lo, hi = family_range(solids, n)
+    lo, hi = family_range(stack(descs), n)
     if not lo < plane.offset < hi:
-        return failures + [f"option {letter}: the plane misses the solid"]
-    (truth,) = sections(solids, n, np.array([plane.offset]))
+        return failures + [f"option {letter}: the plane misses the solid"], None
+    pieces = _option_pieces(data)
+    (truth,) = shape.unions(convex_pieces.polygons(pieces))
     stored = shape.from_text(data.polygon)
     if stored.is_empty or not stored.is_valid or truth.area == 0.0:
-        return failures + [f"option {letter}: stored polygon or section is empty or invalid"]
+        return failures + [f"option {letter}: stored polygon or section is empty or invalid"], \
+            pieces
     moved = shapely.area(shapely.symmetric_difference(stored, truth)) / truth.area
     if moved > MATCH_AREA or not shape.similar(stored, truth):
         failures.append(f"option {letter}: polygon is not the section by its plane")
-    return failures
+    return failures, pieces
 
 
 def _check_panels(record: dict[str, Any], image: np.ndarray, polygons: list[Any]) -> list[str]:
