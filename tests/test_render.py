@@ -25,6 +25,7 @@ from spatialcad.render import (
     fit_scale,
     merge,
     orbit,
+    projected_bounds,
     raster,
     read_cell_colours,
     read_grid,
@@ -262,10 +263,37 @@ def test_compiled_shading_gives_numpys_bytes() -> None:
                 assert np.array_equal(shades, _numpy_shade(mesh, cam))
 
 
-def test_compiled_placement_and_scan_match_the_python_steps() -> None:
-    """The one compiled call behind render() places, windows and scans a mesh exactly as
-    _placement, _screen, _window and _rasterize do, fitted or at a given scale, centred on
-    its bounds or on a given point."""
+def _numpy_framing(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: float | None,
+                   center: tuple[float, float] | None, ssaa: int, pad: int
+                   ) -> tuple[np.ndarray, np.ndarray, tuple[int, int, int, int], float]:
+    """The placement, window and scan written with numpy (the reference): screen x, y and
+    depth of the vertices, the window within ``pad`` of every vertex and edge end (corners
+    on multiples of ``ssaa``), and the pixels per unit."""
+    if scale is None:
+        scale = fit_scale(mesh, cam, size, 12)
+    if center is None:
+        umin, vmin, umax, vmax = projected_bounds(mesh, cam)
+        center = ((umin + umax) / 2.0, (vmin + vmax) / 2.0)
+    k, (W, H) = scale * ssaa, (size[0] * ssaa, size[1] * ssaa)
+
+    def screen(p: np.ndarray) -> np.ndarray:
+        q = cam.project(p)
+        return np.stack([(q[:, 0] - center[0]) * k + W / 2.0,
+                         H / 2.0 - (q[:, 1] - center[1]) * k, q[:, 2]])
+
+    verts, ends = screen(mesh.vertices), screen(mesh.edges.reshape(-1, 3))
+    xs, ys = np.concatenate([verts[0], ends[0]]), np.concatenate([verts[1], ends[1]])
+    x0 = min(max(int(np.floor((xs.min() - pad) / ssaa)) * ssaa, 0), W)
+    y0 = min(max(int(np.floor((ys.min() - pad) / ssaa)) * ssaa, 0), H)
+    x1 = min(max(int(np.ceil((xs.max() + pad) / ssaa)) * ssaa, x0), W)
+    y1 = min(max(int(np.ceil((ys.max() + pad) / ssaa)) * ssaa, y0), H)
+    return verts, ends, (x0, y0, x1, y1), k
+
+
+def test_compiled_framing_and_scan_match_numpy_steps() -> None:
+    """The compiled call behind render() places, windows and scans a mesh exactly as numpy
+    steps do (fit_scale, projected_bounds, the projection, the window, the scan kernel),
+    fitted or at a given scale, centred on its bounds or on a given point."""
     rng = np.random.default_rng(12)
     cams = [get_camera("isometric"), orbit(225.0, -35.26), orbit(31.0, 12.5)]
     for trial in range(40):
@@ -276,22 +304,23 @@ def test_compiled_placement_and_scan_match_the_python_steps() -> None:
         size, ssaa = (int(rng.integers(40, 200)), int(rng.integers(40, 200))), 1 + trial % 2
         scale = None if trial % 3 == 0 else float(rng.uniform(5.0, 40.0))
         center = None if trial % 4 < 2 else (float(rng.normal()), float(rng.normal()))
-        thickness = 2 * ssaa
-        drawn, zbuf, ids, grad, _, window, tol = raster._draw_faces(
-            mesh.vertices, mesh.triangles, mesh.face_colors, mesh.edges, cam._to_camera,
-            size[0], size[1], ssaa, 1.0 if scale is None else scale, scale is None,
-            *(center or (0.0, 0.0)), center is None, 12, np.full(3, 255, dtype=np.uint8), True,
-            raster.LIGHT_DIR, raster.AMBIENT, raster.DIFFUSE, thickness, True)
-        k, c = raster._placement(mesh, cam, size, scale, center, 12, ssaa)
-        W, H = size[0] * ssaa, size[1] * ssaa
-        sx, sy, sz = raster._screen(mesh.vertices, cam, k, c, W, H)
-        ex, ey, _ = raster._screen(mesh.edges.reshape(-1, 3), cam, k, c, W, H)
-        expected = raster._window([(sx, sy), (ex, ey)], W, H, 2 * thickness + 4, ssaa)
-        assert tuple(int(v) for v in window) == expected
-        z, i, g = raster._rasterize(sx, sy, sz, mesh.triangles, W, H, expected)
-        assert np.array_equal(zbuf, z) and np.array_equal(ids, i) and np.array_equal(grad, g)
-        assert tol == 0.5 / k + 1e-9 * (1.0 + float(np.ptp(sz)))
-        assert drawn.shape == (*z.shape, 3)
+        pad = 4 * ssaa + 4
+        zbuf, ids, grad, ex, ey, ez, window, k, span = raster._framed_scan(
+            mesh.vertices, mesh.triangles, mesh.edges, cam._to_camera, size[0], size[1], ssaa,
+            1.0 if scale is None else scale, scale is None, *(center or (0.0, 0.0)),
+            center is None, 12, pad, True)
+        verts, ends, expected, expected_k = _numpy_framing(mesh, cam, size, scale, center,
+                                                           ssaa, pad)
+        assert tuple(int(v) for v in window) == expected and k == expected_k
+        assert np.array_equal(np.stack([ex, ey, ez]), ends)
+        assert span == float(np.ptp(verts[2]))
+        x0, y0, x1, y1 = expected
+        z = np.full((y1 - y0) * (x1 - x0), np.inf)
+        i = np.full((y1 - y0) * (x1 - x0), -1, dtype=np.int32)
+        g = raster._scan(verts[0], verts[1], verts[2], mesh.triangles, z, i,
+                         size[0] * ssaa, size[1] * ssaa, x0, y0, x1 - x0)
+        assert np.array_equal(zbuf.ravel(), z) and np.array_equal(ids.ravel(), i)
+        assert np.array_equal(grad, g)
 
 
 def test_isometric_cube_has_three_shades() -> None:
@@ -492,7 +521,6 @@ def _scan_pixel_by_pixel(sx, sy, sz, tris, w, h):
 def test_the_scan_fills_exactly_the_pixels_whose_centres_pass_the_edge_tests() -> None:
     """Each row's inside pixels are found as one run from its ends: the same pixels, depths
     and ids as testing every pixel, for slivers, axis-aligned edges and shared edges too."""
-    from spatialcad.render.raster import _rasterize
     rng = np.random.default_rng(8)
     w, h = 37, 29
     for trial in range(60):
@@ -503,7 +531,10 @@ def test_the_scan_fills_exactly_the_pixels_whose_centres_pass_the_edge_tests() -
             pts[1::3] = pts[::3] + rng.normal(0, 1e-3, pts[::3].shape)
         tris = np.array([[0, 1, 2], [2, 1, 3], [4, 5, 6], [7, 8, 9], [9, 10, 11], [0, 2, 11]])
         sz = rng.uniform(0, 3, 12)
-        zbuf, ids, _ = _rasterize(pts[:, 0], pts[:, 1], sz, tris, w, h, (0, 0, w, h))
+        zbuf, ids = np.full(h * w, np.inf), np.full(h * w, -1, dtype=np.int32)
+        raster._scan(pts[:, 0].copy(), pts[:, 1].copy(), sz, tris.astype(np.int64), zbuf, ids,
+                     w, h, 0, 0, w)
+        zbuf, ids = zbuf.reshape(h, w), ids.reshape(h, w)
         want_z, want_ids = _scan_pixel_by_pixel(pts[:, 0], pts[:, 1], sz, tris, w, h)
         assert np.array_equal(ids, want_ids) and np.array_equal(zbuf, want_z)
 

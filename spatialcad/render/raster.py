@@ -7,7 +7,7 @@ import hashlib
 import math
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from typing import cast
+from typing import Any, cast
 
 import numba
 import numpy as np
@@ -171,23 +171,6 @@ def _finite(v: float, nan: float) -> float:  # pragma: no cover - compiled
 Window = tuple[int, int, int, int]  # x0, y0, x1, y1: the pixels drawn of a larger image
 
 
-def _window(points: list[tuple[np.ndarray, np.ndarray]], w: int, h: int, pad: int,
-            step: int) -> Window:
-    """The pixels of a (w, h) image within ``pad`` of the finite points (xs, ys), corners on
-    multiples of ``step`` (the supersampling factor, so that shrinking the window gives
-    exactly the pixels shrinking the whole image would)."""
-    box = np.array([np.inf, np.inf, -np.inf, -np.inf])
-    for xs, ys in points:
-        _grow_box(box, xs.ravel(), ys.ravel())
-    if not box[0] <= box[2]:
-        return 0, 0, 0, 0
-    x0 = min(max(int(np.floor((box[0] - pad) / step)) * step, 0), w)
-    y0 = min(max(int(np.floor((box[1] - pad) / step)) * step, 0), h)
-    x1 = min(max(int(np.ceil((box[2] + pad) / step)) * step, x0), w)
-    y1 = min(max(int(np.ceil((box[3] + pad) / step)) * step, y0), h)
-    return x0, y0, x1, y1
-
-
 @numba.njit(cache=True, nogil=True)
 def _grow_box(box: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> None:  # pragma: no cover
     """Grow ``box`` (x min, y min, x max, y max) over the points whose coordinates are
@@ -196,27 +179,6 @@ def _grow_box(box: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> None:  # pragm
         if np.isfinite(xs[i]) and np.isfinite(ys[i]):
             box[0], box[1] = min(box[0], xs[i]), min(box[1], ys[i])
             box[2], box[3] = max(box[2], xs[i]), max(box[3], ys[i])
-
-
-def _rasterize(
-    sx: np.ndarray, sy: np.ndarray, sz: np.ndarray, tris: np.ndarray, w: int, h: int,
-    window: Window,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Z-buffer of screen-space triangles of a (w, h) image within ``window``, which holds
-    every triangle's pixels: (depth, triangle id, |grad depth| per triangle).
-
-    A pixel is covered when its centre lies inside (or on) a triangle, either winding; the
-    nearest triangle wins and exact depth ties go to the higher triangle index.
-    """
-    x0, y0, x1, y1 = window
-    zbuf = np.full((y1 - y0) * (x1 - x0), np.inf)
-    ids = np.full((y1 - y0) * (x1 - x0), -1, dtype=np.int32)
-    grad = _scan(np.ascontiguousarray(sx, dtype=np.float64),
-                 np.ascontiguousarray(sy, dtype=np.float64),
-                 np.ascontiguousarray(sz, dtype=np.float64),
-                 np.ascontiguousarray(tris, dtype=np.int64).reshape(-1, 3), zbuf, ids, w, h,
-                 x0, y0, x1 - x0)
-    return zbuf.reshape(y1 - y0, x1 - x0), ids.reshape(y1 - y0, x1 - x0), grad
 
 
 @numba.njit(cache=True, nogil=True)
@@ -436,28 +398,6 @@ def render(
                                             edge_color, edge_width, shading, ssaa, silhouette))
 
 
-def _placement(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: float | None,
-               center: tuple[float, float] | None, margin: int, s: int
-               ) -> tuple[float, tuple[float, float]]:
-    """(pixels per unit, projected centre) of an image of ``size`` drawn ``s`` times larger."""
-    width, height = int(size[0]), int(size[1])
-    if width <= 0 or height <= 0:
-        raise ValueError(f"bad image size {size!r}")
-    if scale is None:
-        scale = fit_scale(mesh, cam, (width, height), margin)
-    if center is None:
-        umin, vmin, umax, vmax = projected_bounds(mesh, cam)
-        center = ((umin + umax) / 2.0, (vmin + vmax) / 2.0)
-    return float(scale) * s, (float(center[0]), float(center[1]))
-
-
-def _screen(p: np.ndarray, cam: Camera, k: float, center: tuple[float, float], W: int, H: int
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Screen x, y (pixels, y down) and depth of points ``p`` (N, 3)."""
-    q = cam.project(p)
-    return (q[:, 0] - center[0]) * k + W / 2.0, H / 2.0 - (q[:, 1] - center[1]) * k, q[:, 2]
-
-
 def triangle_ids(mesh: Mesh, cam: Camera, size: tuple[int, int], *,
                  scale: float | None = None, center: tuple[float, float] | None = None,
                  margin: int = 12) -> np.ndarray:
@@ -490,11 +430,31 @@ def _triangle_window(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: floa
                      ) -> tuple[np.ndarray, Window]:
     """The triangle ids of the window of :func:`triangle_ids`'s image holding the mesh, and
     that window."""
-    k, c = _placement(mesh, cam, size, scale, center, margin, 1)
-    W, H = int(size[0]), int(size[1])
-    sx, sy, sz = _screen(mesh.vertices, cam, k, c, W, H)
-    window = _window([(sx, sy)], W, H, 1, 1)
-    return _rasterize(sx, sy, sz, mesh.triangles, W, H, window)[1], window
+    framing = _framing_args(mesh, cam, size, scale, center, margin, 1)
+    _, ids, _, _, _, _, window, _, _ = _framed_scan(*framing, 1, False)
+    x0, y0, x1, y1 = (int(v) for v in window)
+    return ids, (x0, y0, x1, y1)
+
+
+# the mesh's arrays, its camera's matrix, image width and height, supersampling, scale, whether
+# to fit it, centre x and y, whether to centre the bounds, margin: _framed_scan's first
+FramingArgs = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int, int, float, bool,
+                    float, float, bool, int]
+
+
+def _framing_args(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: float | None,
+                  center: tuple[float, float] | None, margin: int, s: int) -> FramingArgs:
+    """The arguments of :func:`_framed_scan` up to ``pad``: the mesh as compiled code takes
+    it, and where it is placed in an image of ``size`` drawn ``s`` times larger."""
+    width, height = int(size[0]), int(size[1])
+    if width <= 0 or height <= 0:
+        raise ValueError(f"bad image size {size!r}")
+    return (np.ascontiguousarray(mesh.vertices, dtype=np.float64),
+            np.ascontiguousarray(mesh.triangles, dtype=np.int64),
+            np.ascontiguousarray(mesh.edges, dtype=np.float64), cam._to_camera, width, height,
+            s, 1.0 if scale is None else float(scale), scale is None,
+            *((0.0, 0.0) if center is None else (float(center[0]), float(center[1]))),
+            center is None, int(margin))
 
 
 def _render(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: float | None,
@@ -502,19 +462,13 @@ def _render(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: float | None,
             edge_color: Color, edge_width: int, shading: bool, ssaa: int,
             silhouette: bool) -> np.ndarray:
     width, height = int(size[0]), int(size[1])
-    if width <= 0 or height <= 0:
-        raise ValueError(f"bad image size {size!r}")
     s = max(1, int(ssaa))
     thickness = max(1, int(round(edge_width * s)))
+    framing = _framing_args(mesh, cam, size, scale, center, margin, s)
     drawn, zbuf, ids, grad, runs, window, tol = _draw_faces(
-        np.ascontiguousarray(mesh.vertices, dtype=np.float64),
-        np.ascontiguousarray(mesh.triangles, dtype=np.int64),
-        np.ascontiguousarray(mesh.face_colors, dtype=np.uint8),
-        np.ascontiguousarray(mesh.edges, dtype=np.float64), cam._to_camera, width, height, s,
-        1.0 if scale is None else float(scale), scale is None,
-        *((0.0, 0.0) if center is None else (float(center[0]), float(center[1]))),
-        center is None, int(margin), np.asarray(background, dtype=np.uint8).reshape(3),
-        bool(shading), LIGHT_DIR, AMBIENT, DIFFUSE, thickness, edge_width > 0)
+        *framing, thickness, np.ascontiguousarray(mesh.face_colors, dtype=np.uint8),
+        np.asarray(background, dtype=np.uint8).reshape(3), bool(shading), LIGHT_DIR, AMBIENT,
+        DIFFUSE, edge_width > 0)
     if silhouette and edge_width > 0:
         mask = _silhouettes(zbuf, ids, grad, tol)
         kk = max(1, thickness - 1)
@@ -531,20 +485,19 @@ def _render(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: float | None,
 
 
 @numba.njit(cache=True, nogil=True)
-def _draw_faces(vertices: np.ndarray, triangles: np.ndarray, colours: np.ndarray,
-                edges: np.ndarray, to_camera: np.ndarray, width: int, height: int, s: int,
-                scale: float, fit: bool, cx: float, cy: float, centred: bool, margin: int,
-                background: np.ndarray, shading: bool, light: np.ndarray, ambient: float,
-                diffuse: float, thickness: int, with_edges: bool
-                ) -> tuple[np.ndarray, ...]:  # pragma: no cover - compiled
-    """:func:`render`'s work up to the drawing of the edges in one compiled call, with the
-    arithmetic of :func:`_placement`, :func:`_screen`, :func:`_window`, :func:`_rasterize`,
-    :func:`_shaded` and :func:`_paint` in turn but none of their Python calls: the painted
-    window of the ``s`` times larger image, its depths, triangle ids and each triangle's
-    |grad depth|, the visible runs of the edges (:func:`_visible_runs`; none without
-    ``with_edges``), the window (x0, y0, x1, y1) and the depth tolerance.  ``fit``: the
-    scale fits the mesh into the image (else ``scale``); ``centred``: the mesh's projected
-    bounds are centred (else the projected point (cx, cy))."""
+def _framed_scan(vertices: np.ndarray, triangles: np.ndarray, edges: np.ndarray,
+                 to_camera: np.ndarray, width: int, height: int, s: int, scale: float,
+                 fit: bool, cx: float, cy: float, centred: bool, margin: int, pad: int,
+                 edge_points: bool) -> tuple[Any, ...]:  # pragma: no cover - compiled
+    """A mesh placed in an image of (width, height) drawn ``s`` times larger and scanned
+    there, in one compiled call: where it lies (``fit``: the scale that fits the projected
+    bounds of vertices and edges into the image less ``margin``, else ``scale``;
+    ``centred``: those bounds centred, else the projected point (cx, cy)), the window of
+    pixels within ``pad`` of its vertices (and of its edges' ends with ``edge_points``),
+    corners on multiples of ``s``, and the depths and triangle ids in that window (see
+    :func:`_scan`, whose per-triangle |grad depth| comes too).  Returns (depths, ids, grad,
+    edge ends' screen x, y and depth, window (x0, y0, x1, y1), pixels per unit, the
+    vertices' depth span)."""
     qv = _matmul_2d(vertices, to_camera)
     qe = _matmul_2d(edges.reshape(-1, 3), to_camera)
     if fit or centred:
@@ -568,10 +521,10 @@ def _draw_faces(vertices: np.ndarray, triangles: np.ndarray, colours: np.ndarray
     # only the pixels near the mesh are drawn: the rest of the image is background
     box = np.array([np.inf, np.inf, -np.inf, -np.inf])
     _grow_box(box, sx, sy)
-    _grow_box(box, ex, ey)
+    if edge_points:
+        _grow_box(box, ex, ey)
     x0 = y0 = x1 = y1 = 0
     if box[0] <= box[2]:
-        pad = 2 * thickness + 4
         x0 = min(max(int(np.floor((box[0] - pad) / s)) * s, 0), W)
         y0 = min(max(int(np.floor((box[1] - pad) / s)) * s, 0), H)
         x1 = min(max(int(np.ceil((box[2] + pad) / s)) * s, x0), W)
@@ -580,7 +533,26 @@ def _draw_faces(vertices: np.ndarray, triangles: np.ndarray, colours: np.ndarray
     zbuf = np.full(ch * cw, np.inf)
     ids = np.full(ch * cw, -1, dtype=np.int32)
     grad = _scan(sx, sy, sz, triangles, zbuf, ids, W, H, x0, y0, cw)
-    zbuf2, ids2 = zbuf.reshape(ch, cw), ids.reshape(ch, cw)
+    span = _ptp(sz) if len(sz) else 0.0
+    return (zbuf.reshape(ch, cw), ids.reshape(ch, cw), grad, ex, ey, ez,
+            np.array([x0, y0, x1, y1]), k, span)
+
+
+@numba.njit(cache=True, nogil=True)
+def _draw_faces(vertices: np.ndarray, triangles: np.ndarray, edges: np.ndarray,
+                to_camera: np.ndarray, width: int, height: int, s: int, scale: float,
+                fit: bool, cx: float, cy: float, centred: bool, margin: int, thickness: int,
+                colours: np.ndarray, background: np.ndarray, shading: bool,
+                light: np.ndarray, ambient: float, diffuse: float,
+                with_edges: bool) -> tuple[Any, ...]:  # pragma: no cover - compiled
+    """:func:`render`'s work up to the drawing of the edges in one compiled call: the mesh
+    framed and scanned (:func:`_framed_scan`, in a window holding the edges' width), the
+    window painted (shaded with :func:`_shaded`, painted with :func:`_paint`), and the
+    visible runs of the edges (:func:`_edge_runs`; none without ``with_edges``).  Returns
+    (painted window, its depths, its triangle ids, grad, runs, window, depth tolerance)."""
+    zbuf, ids, grad, ex, ey, ez, window, k, span = _framed_scan(
+        vertices, triangles, edges, to_camera, width, height, s, scale, fit, cx, cy, centred,
+        margin, 2 * thickness + 4, True)
     # row 0 of the palette stands for "no triangle" (ids == -1)
     palette = np.empty((len(triangles) + 1, 3), dtype=np.uint8)
     palette[0] = background
@@ -588,21 +560,20 @@ def _draw_faces(vertices: np.ndarray, triangles: np.ndarray, colours: np.ndarray
         palette[1:] = _shaded(vertices, triangles, colours, to_camera, light, ambient, diffuse)
     else:
         palette[1:] = colours
-    drawn = _paint(ids2, palette)
-    span = 0.0
-    if len(sz):
-        span = _ptp(sz)
+    drawn = _paint(ids, palette)
     tol = 0.5 / k + 1e-9 * (1.0 + span)
     runs = np.empty((0, 2, 2), dtype=np.int32)
     if with_edges and len(edges):
-        runs = _edge_runs(ex, ey, ez, x0, y0, zbuf2, ids2, grad, tol)
-    return drawn, zbuf2, ids2, grad, runs, np.array([x0, y0, x1, y1]), tol
+        runs = _edge_runs(ex, ey, ez, int(window[0]), int(window[1]), zbuf, ids, grad, tol)
+    return drawn, zbuf, ids, grad, runs, window, tol
 
 
 @numba.njit(cache=True, nogil=True)
 def _to_screen(q: np.ndarray, k: float, cx: float, cy: float, W: int, H: int
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
-    """:func:`_screen` of points already projected (rows of u, v, depth)."""
+    """Screen x, y (pixels, y down) and depth of points already projected (rows of u, v,
+    depth), at ``k`` pixels per unit with the projected point (cx, cy) at the centre of a
+    (W, H) image."""
     sx, sy, sz = np.empty(len(q)), np.empty(len(q)), np.empty(len(q))
     for i in range(len(q)):
         sx[i] = (q[i, 0] - cx) * k + W / 2.0
