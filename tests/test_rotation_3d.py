@@ -237,6 +237,44 @@ def test_hidden_changes_against_brute_force_visibility():
         list(unseen.hidden_changes(stack, [camera("front")], is_connected))
 
 
+def test_lattice_reading_of_windows_matches_the_drawn_windows():
+    """Read on the triangle lattice (unseen._Lattice), a window of either reference picture
+    shows one colour deep inside each triangle of the cell's hexagon, a change alters it in
+    exactly the triangles the lattice names, and the pixels it counts there differ in the
+    drawn windows: so a change it proves shown is one the drawn windows show."""
+    rng = np.random.default_rng(11)
+    proved = undecided = 0
+    for _ in range(6):
+        stack = random_stack(rng, (3, 3, 3), 0.5)
+        for cam in OPPOSITE_CORNERS.values():
+            for scale in (22.0, 40.5):
+                lattice = unseen._Lattice(cam, scale)
+                index, deep = unseen._pixel_triangles(cam, scale)
+                for change in unseen._changes(stack):
+                    other = unseen.changed(stack, change)
+                    if not other:
+                        continue
+                    a = unseen._window(stack, change[1], cam, scale, None, None)
+                    b = unseen._window(other, change[1], cam, scale, None, None)
+                    counted = 0
+                    for k in range(6):
+                        inside = deep & (index == k)
+                        assert len(np.unique(a[inside], axis=0)) == 1
+                        assert len(np.unique(b[inside], axis=0)) == 1
+                        if pixels_differing(a[inside][None], b[inside][None], unseen.SHADE):
+                            counted += int(inside.sum())
+                    assert lattice.apart(stack, change, counted) and not lattice.apart(
+                        stack, change, counted + 1)
+                    assert pixels_differing(a, b, unseen.SHADE) >= counted
+                    shown = lattice.apart(stack, change, unseen.tolerance(scale))
+                    proved, undecided = proved + shown, undecided + (not shown)
+    assert proved > 100 and undecided > 10
+    front = Framing(camera("front"), 30.0, (200, 200))
+    iso = Framing(OPPOSITE_CORNERS[ONE_VIEW], 30.0, (200, 200))
+    assert [draw.apart is None for draw, _ in unseen.framed([front, iso])] == [True, False]
+    assert unseen.framed([iso], floor=(3, 3))[0][0].apart is None
+
+
 # (level, index) pairs of seed 5 covering "cannot" with a removed cube, "can" with a mirror
 # and two removed cubes, and "cannot" with a mirror.
 @pytest.mark.parametrize(("level", "index"), [(0, 0), (0, 1), (1, 0)])
