@@ -275,6 +275,21 @@ def test_lattice_reading_of_windows_matches_the_drawn_windows():
     assert unseen.framed([iso], floor=(3, 3))[0][0].apart is None
 
 
+def test_outline_from_each_cubes_bounds_equals_the_outline_of_all_corners():
+    """unseen._outline, made from each cube's remembered corner bounds, gives the same
+    numbers as projecting every corner of the stack at once."""
+    rng = np.random.default_rng(4)
+    corners = unseen.CORNERS
+    for _ in range(40):
+        stack = [(x - 2, y + int(rng.integers(-3, 3)), z)
+                 for x, y, z in random_stack(rng, (4, 4, 4), 0.4)]
+        for cam in [*OPPOSITE_CORNERS.values(), camera("front")]:
+            uv = cam.project((np.array(stack)[:, None, :] + corners[None]).reshape(-1, 3))
+            whole = (*uv[:, :2].min(axis=0).round(9).tolist(),
+                     *uv[:, :2].max(axis=0).round(9).tolist())
+            assert unseen._outline(stack, cam) == whole
+
+
 # (level, index) pairs of seed 5 covering "cannot" with a removed cube, "can" with a mirror
 # and two removed cubes, and "cannot" with a mirror.
 @pytest.mark.parametrize(("level", "index"), [(0, 0), (0, 1), (1, 0)])

@@ -214,8 +214,29 @@ def _same_window(draw: Draw, other: list[Voxel], stack: list[Voxel], cell: Voxel
 
 
 def _outline(cubes: Sequence[Voxel], cam: Camera) -> tuple[float, ...]:
-    uv = cam.project((np.array(cubes)[:, None, :] + CORNERS[None]).reshape(-1, 3))[:, :2]
-    return (*uv.min(axis=0).round(9).tolist(), *uv.max(axis=0).round(9).tolist())
+    """The least and greatest projected (u, v) of the cubes' corners, rounded to 9 places:
+    the extremes of each cube's own (:func:`_corner_bounds`), the same numbers."""
+    bounds = _corner_bounds(cam)
+    cells = [(int(x), int(y), int(z)) for x, y, z in cubes]
+    new = [c for c in dict.fromkeys(cells) if c not in bounds]
+    if new:
+        uv = cam.project((np.array(new)[:, None, :] + CORNERS[None]).reshape(-1, 3))[:, :2]
+        uv = uv.reshape(len(new), len(CORNERS), 2)
+        for cell, lo, hi in zip(new, uv.min(axis=1).tolist(), uv.max(axis=1).tolist(),
+                                strict=True):
+            bounds[cell] = (*lo, *hi)
+    rows = [bounds[c] for c in cells]
+    extremes = [min(r[0] for r in rows), min(r[1] for r in rows),
+                max(r[2] for r in rows), max(r[3] for r in rows)]
+    return tuple(np.array(extremes).round(9).tolist())
+
+
+@lru_cache(maxsize=16)
+def _corner_bounds(cam: Camera) -> dict[Voxel, tuple[float, float, float, float]]:
+    """Per cell seen so far, the least and greatest projected (u, v) of its corners by
+    ``cam``: each projected point depends on that point alone (``exact.matmul`` works row
+    by row), so a stack's extremes are the extremes of its cubes' own."""
+    return {}
 
 
 def _window(cubes: list[Voxel], cell: Voxel, cam: Camera, scale: float,
