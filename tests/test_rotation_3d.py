@@ -31,6 +31,7 @@ from spatialcad.tasks.rotation_3d.generate import (
     PANEL,
     must_not_hide,
     must_read,
+    outline_sides,
     random_steps,
     steps_matrix,
 )
@@ -288,6 +289,24 @@ def test_outline_from_each_cubes_bounds_equals_the_outline_of_all_corners():
             whole = (*uv[:, :2].min(axis=0).round(9).tolist(),
                      *uv[:, :2].max(axis=0).round(9).tolist())
             assert unseen._outline(stack, cam) == whole
+
+
+def test_outline_sides_tell_look_sizes_apart():
+    """Two stacks' IsometricLook pictures have one size exactly when their outlines have the
+    same sides in lattice steps (outline_sides, per rotation in proper_rotations' order),
+    on random stacks and their mirror images in all 24 rotations."""
+    rng = np.random.default_rng(8)
+    looks = []
+    for _ in range(12):
+        stack = random_stack(rng, (4, 4, 4), 0.4)
+        for shape in (stack, R.mirror(stack, 0)):
+            for m, sides in zip(R.proper_rotations(), outline_sides(shape), strict=True):
+                turned = R.rotate(shape, m)
+                assert outline_sides(turned)[0] == sides
+                looks.append((sides, IsometricLook(turned).size))
+    pairs = [(a, b) for a in looks[::7] for b in looks[::5]]
+    assert all((a[0] == b[0]) == (a[1] == b[1]) for a, b in pairs)
+    assert sum(a[0] == b[0] for a, b in pairs) > 50
 
 
 # (level, index) pairs of seed 5 covering "cannot" with a removed cube, "can" with a mirror

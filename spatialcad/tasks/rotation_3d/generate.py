@@ -162,23 +162,59 @@ def legible_panel(stacks: list[list[Voxel]]) -> tuple[int, int]:
     return (side, side)
 
 
+# Per proper rotation m, the integer forms whose ranges over a stack turned by m give its
+# isometric outline's sides in lattice steps (see outline_sides): x + y and -x + y + 2z of
+# the turned cubes, i.e. (m0 + m1) . v and (-m0 + m1 + 2 m2) . v (m0, m1, m2: m's rows).
+SIDE_FORMS = np.array([[m[0] + m[1], -m[0] + m[1] + 2 * m[2]]
+                       for m in rotations.proper_rotations()], dtype=np.int64)
+
+
+def outline_sides(cubes: Sequence[Voxel]) -> list[tuple[int, int]]:
+    """Per proper rotation (``rotations.proper_rotations()``' order), the sides of the turned
+    stack's isometric outline in lattice steps: the ranges of x + y and of -x + y + 2z over
+    its cubes.  ISOMETRIC's screen axes are (1, 1, 0) / sqrt 2 and (-1, 1, 2) / sqrt 6, so
+    an outline is (range + 2) / sqrt 2 wide and (range + 4) / sqrt 6 high: stacks whose
+    sides differ differ by 7 or 4 pixels or more in their :class:`IsometricLook`
+    picture's size (scale 10), and never look alike."""
+    values = np.einsum("rfk,nk->rfn", SIDE_FORMS, np.array(cubes, dtype=np.int64))
+    spans = values.max(axis=2) - values.min(axis=2)
+    return [(int(a), int(b)) for a, b in spans.tolist()]
+
+
 class _Looks:
-    """The reference's look and the looks of all its rotations, for look-alike tests."""
+    """The reference's look and the looks of its rotations, for look-alike tests; a
+    rotation's look is made when a candidate of its outline's sides needs it."""
 
     def __init__(self, stack: list[Voxel]) -> None:
         self.stack = stack
         self.reference = IsometricLook(stack)
-        turned = {rotations.rotate(stack, m) for m in rotations.proper_rotations()}
-        self.rotations = [IsometricLook(s) for s in sorted(turned)]
+        self.sides = outline_sides(stack)[0]  # the identity comes first
+        self._turned: dict[tuple[int, int], set[tuple[Voxel, ...]]] = {}
+        for m, sides in zip(rotations.proper_rotations(), outline_sides(stack), strict=True):
+            self._turned.setdefault(sides, set()).add(rotations.rotate(stack, m))
+        self._looks: dict[tuple[int, int], list[IsometricLook]] = {}
+
+    def rotations_of(self, sides: tuple[int, int]) -> list[IsometricLook]:
+        """The looks of the reference's rotations whose outline has these sides."""
+        if sides not in self._looks:
+            self._looks[sides] = [IsometricLook(s)
+                                  for s in sorted(self._turned.get(sides, set()))]
+        return self._looks[sides]
 
     def like_a_rotation(self, candidate: tuple[Voxel, ...]) -> bool:
         """The candidate's picture could be taken for a rotation of the reference, some
         rotation of the candidate draws the reference picture, or the candidate differs
-        from a nearest turned copy of the reference only in hidden cubes."""
-        own = IsometricLook(candidate)
-        if any(own.difference(r) < MIN_PIXELS for r in self.rotations):
-            return True
-        turned = {rotations.rotate(candidate, m) for m in rotations.proper_rotations()}
+        from a nearest turned copy of the reference only in hidden cubes.  Pictures of
+        outlines of other sides are told apart without making them (:func:`outline_sides`)."""
+        sides = outline_sides(candidate)
+        alike = self.rotations_of(sides[0])
+        if alike:
+            own = IsometricLook(candidate)
+            if any(own.difference(r) < MIN_PIXELS for r in alike):
+                return True
+        turned = {rotations.rotate(candidate, m)
+                  for m, s in zip(rotations.proper_rotations(), sides, strict=True)
+                  if s == self.sides}
         if any(IsometricLook(t).difference(self.reference) < MIN_PIXELS for t in sorted(turned)):
             return True
         return legibility.hidden_difference(candidate, self.stack, rotations.proper_rotations(),
