@@ -291,6 +291,28 @@ def test_outline_from_each_cubes_bounds_equals_the_outline_of_all_corners():
             assert unseen._outline(stack, cam) == whole
 
 
+def test_moved_from_the_stacks_extremes_equals_placing_the_changed_stack():
+    """A framed picture's ``moved`` (the stack's own extremes, grown or shrunk by the
+    changed cube) says a change moves the picture exactly when placing the changed stack
+    gives another place, for every change of random stacks, in both reference views and a
+    front view."""
+    rng = np.random.default_rng(6)
+    framings = [Framing(cam, 30.0, (200, 200))
+                for cam in [*OPPOSITE_CORNERS.values(), camera("front")]]
+    moves = 0
+    for _ in range(15):
+        stack = random_stack(rng, (4, 4, 4), 0.5)
+        for draw, _ in unseen.framed(framings):
+            assert isinstance(draw, unseen.Placed) and draw.moved is not None
+            for change in unseen._changes(stack):
+                other = unseen.changed(stack, change)
+                if other:
+                    placed = draw.place(other) != draw.place(stack)
+                    assert draw.moved(stack, change) == placed, change
+                    moves += placed
+    assert moves > 100
+
+
 def test_outline_sides_tell_look_sizes_apart():
     """Two stacks' IsometricLook pictures have one size exactly when their outlines have the
     same sides in lattice steps (outline_sides, per rotation in proper_rotations' order),

@@ -90,6 +90,9 @@ def alike(a: Seen, b: Seen, limit: float) -> bool:
     return int(np.count_nonzero(a[1] != b[1])) < limit
 
 
+# Whether a change moves a picture (``place(changed(stack, change)) != place(stack)``),
+# worked out sooner.
+Moved = Callable[[list[Voxel], Change], bool]
 # Whether the windows of a stack and of the stack after a change provably differ in at
 # least ``limit`` pixels (True), drawing nothing; False: undecided.
 Apart = Callable[[list[Voxel], Change, float], bool]
@@ -106,6 +109,7 @@ class Placed:
     window: Callable[[list[Voxel], Voxel], np.ndarray]
     cam: Camera | None = None  # the camera it is drawn with, when one (see _nearest_first)
     apart: Apart | None = None
+    moved: Moved | None = None
 
     def __call__(self, cubes: list[Voxel], cell: Voxel) -> Seen:
         return self.place(cubes), self.window(cubes, cell)
@@ -168,19 +172,25 @@ def _unseen(stack: list[Voxel], tried: list[Change], pictures: Sequence[Picture]
     """The changes of ``tried`` (in order) that :func:`unseen_changes` yields."""
     if not tried:
         return
-    places = [(draw.place, draw.place(stack)) for draw, _ in pictures
-              if isinstance(draw, Placed)]
+    moves = [draw.moved or _moves(draw.place, stack) for draw, _ in pictures
+             if isinstance(draw, Placed)]
     proofs = [(draw.apart, limit) for draw, limit in pictures
               if isinstance(draw, Placed) and draw.apart is not None]
     order = _nearest_first(stack, pictures)
     for change in tried:
         other = changed(stack, change)
         cell = change[1]
-        if other and all(place(other) == where for place, where in places) and not any(
+        if other and not any(moved(stack, change) for moved in moves) and not any(
                 apart(stack, change, limit) for apart, limit in proofs) and support(
                 other) and all(
                 _same_window(draw, other, stack, cell, limit) for draw, limit in order(cell)):
             yield change
+
+
+def _moves(place: Callable[[list[Voxel]], tuple[float, ...]], stack: list[Voxel]) -> Moved:
+    """:data:`Moved` by placing the changed stack."""
+    where = place(stack)
+    return lambda cubes, change: place(changed(cubes, change)) != where
 
 
 def _nearest_first(stack: list[Voxel], pictures: Sequence[Picture]
@@ -216,6 +226,11 @@ def _same_window(draw: Draw, other: list[Voxel], stack: list[Voxel], cell: Voxel
 def _outline(cubes: Sequence[Voxel], cam: Camera) -> tuple[float, ...]:
     """The least and greatest projected (u, v) of the cubes' corners, rounded to 9 places:
     the extremes of each cube's own (:func:`_corner_bounds`), the same numbers."""
+    return _rounded(_extremes(_bounds(cubes, cam)))
+
+
+def _bounds(cubes: Sequence[Voxel], cam: Camera) -> list[Bounds]:
+    """Each cube's :func:`_corner_bounds`, those not yet there worked out first."""
     bounds = _corner_bounds(cam)
     cells = [(int(x), int(y), int(z)) for x, y, z in cubes]
     new = [c for c in dict.fromkeys(cells) if c not in bounds]
@@ -225,14 +240,50 @@ def _outline(cubes: Sequence[Voxel], cam: Camera) -> tuple[float, ...]:
         for cell, lo, hi in zip(new, uv.min(axis=1).tolist(), uv.max(axis=1).tolist(),
                                 strict=True):
             bounds[cell] = (*lo, *hi)
-    rows = [bounds[c] for c in cells]
-    extremes = [min(r[0] for r in rows), min(r[1] for r in rows),
-                max(r[2] for r in rows), max(r[3] for r in rows)]
+    return [bounds[c] for c in cells]
+
+
+Bounds = tuple[float, float, float, float]  # least u, least v, greatest u, greatest v
+
+
+def _extremes(rows: Sequence[Bounds]) -> Bounds:
+    return (min(r[0] for r in rows), min(r[1] for r in rows),
+            max(r[2] for r in rows), max(r[3] for r in rows))
+
+
+def _rounded(extremes: Bounds) -> tuple[float, ...]:
     return tuple(np.array(extremes).round(9).tolist())
 
 
+class _Outlines:
+    """:data:`Moved` for pictures placed by :func:`_outline`, from the stack's own
+    extremes: a cube added moves one only beyond it, and a cube removed only one it
+    attains (the same numbers as placing the changed stack)."""
+
+    def __init__(self, cam: Camera) -> None:
+        self.cam = cam
+        self._last: tuple[tuple[Voxel, ...], dict[Voxel, Bounds], Bounds] | None = None
+
+    def moved(self, stack: list[Voxel], change: Change) -> bool:
+        key = tuple(stack)
+        if self._last is None or self._last[0] != key:
+            rows = dict(zip(key, _bounds(key, self.cam), strict=True))
+            self._last = (key, rows, _extremes(list(rows.values())))
+        _, rows, extremes = self._last
+        how, cell = change
+        if how == "add":
+            after = _extremes([extremes, *_bounds([cell], self.cam)])
+        else:
+            cube = rows[cell]
+            if (cube[0] > extremes[0] and cube[1] > extremes[1] and cube[2] < extremes[2]
+                    and cube[3] < extremes[3]):
+                return False
+            after = _extremes([r for c, r in rows.items() if c != cell])
+        return after != extremes and _rounded(after) != _rounded(extremes)
+
+
 @lru_cache(maxsize=16)
-def _corner_bounds(cam: Camera) -> dict[Voxel, tuple[float, float, float, float]]:
+def _corner_bounds(cam: Camera) -> dict[Voxel, Bounds]:
     """Per cell seen so far, the least and greatest projected (u, v) of its corners by
     ``cam``: each projected point depends on that point alone (``exact.matmul`` works row
     by row), so a stack's extremes are the extremes of its cubes' own."""
@@ -272,7 +323,8 @@ def framed(framings: Sequence[Framing], floor: tuple[int, int] | None = None
             return _window(cubes, cell, f.cam, f.scale, None, floor)
         signs = _body_diagonal(f.cam)
         apart = None if floor is not None or signs is None else _Lattice(f.cam, f.scale).apart
-        return Placed(where, window, f.cam, apart)
+        moved = _Outlines(f.cam).moved if f.center is None else None
+        return Placed(where, window, f.cam, apart, moved)
     return [(draw_in(f), tolerance(f.scale)) for f in framings]
 
 
