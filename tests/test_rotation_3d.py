@@ -29,10 +29,13 @@ from spatialcad.tasks import registry
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
 from spatialcad.tasks.rotation_3d.generate import (
     PANEL,
+    _outline_key,
+    legible_panel,
     must_not_hide,
     must_read,
     outline_sides,
     random_steps,
+    settled_framing,
     steps_matrix,
 )
 from spatialcad.tasks.rotation_3d.spec import VIEWS, OptionData, Spec, texts
@@ -311,6 +314,34 @@ def test_moved_from_the_stacks_extremes_equals_placing_the_changed_stack():
                     assert draw.moved(stack, change) == placed, change
                     moves += placed
     assert moves > 100
+
+
+def test_a_settled_framing_is_the_framing_of_every_choice_of_removed_cubes():
+    """When settled_framing settles the framing before the removed-cube options are chosen,
+    the stacks drawn with any cube removed from each turned stack draw in that very
+    framing (its panel and scale); _outline_key orders outlines as their fitted scales."""
+    rng = np.random.default_rng(9)
+    settled = unsettled = 0
+    for _ in range(40):
+        stack = random_stack(rng, (4, 4, 4), 0.45)
+        turns = [R.rotate(stack, steps_matrix(random_steps(rng))) for _ in range(3)]
+        known, bounds = [stack, turns[0]], turns[1:]
+        keys = [_outline_key(s) for s in turns]
+        fits = [common_isometric_framing([s], PANEL).scale for s in turns]
+        assert all((a < b) == (f > g) for a, f in zip(keys, fits, strict=True)
+                   for b, g in zip(keys, fits, strict=True) if a != b)
+        try:
+            framing = settled_framing(known, bounds)
+        except Reject:
+            continue
+        if framing is None:
+            unsettled += 1
+            continue
+        settled += 1
+        for parts in zip(*([[c for c in b if c != v] for v in b] for b in bounds), strict=True):
+            shown = [*known, *parts]
+            assert common_isometric_framing(shown, legible_panel(shown)) == framing
+    assert settled > 5 and unsettled > 5
 
 
 def test_outline_sides_tell_look_sizes_apart():

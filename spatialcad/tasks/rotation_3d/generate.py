@@ -100,8 +100,13 @@ class Generator(base.Generator):
         removable = [stack[int(i)] for i in rng.permutation(len(stack))]
         wrong = [_mirror_option(stack, looks, rng) if op == "mirror" else None
                  for op in wrong_ops]
-        options = [*rotated,
-                   *(o or _removed_cube_option(stack, removable, looks, rng) for o in wrong)]
+        turns = [random_steps(rng) for o in wrong if o is None]  # the removed-cube options'
+        known = [stack, *(parse_option(o.data).voxels for o in [*rotated, *wrong] if o)]
+        read = settled_framing(known, [rotations.rotate(stack, steps_matrix(t)) for t in turns])
+        if read is not None:
+            must_read(stack, read)
+        removed = (_removed_cube_option(stack, removable, looks, t) for t in turns)
+        options = [*rotated, *(o or next(removed) for o in wrong)]
         for option in options:
             option.is_answer = (option.operator == "rotation") == (kind == "can")
         shown = [stack, *(parse_option(o.data).voxels for o in options)]
@@ -109,7 +114,8 @@ class Generator(base.Generator):
         spec = Spec(voxels=stack, space=p["space"], question=kind, chiral=chiral,
                     option_voxels=shown[1:], colour=SAND, panel=panel, views=list(VIEWS))
         framing = common_isometric_framing(shown, panel)
-        must_read(stack, framing)
+        if framing != read:
+            must_read(stack, framing)
         for option, vox in zip(options, shown[1:], strict=True):
             if option.operator != "rotation" and legibility.hidden_difference(
                     vox, stack, rotations.proper_rotations(), [(ISOMETRIC, framing.scale)]):
@@ -150,6 +156,29 @@ def must_not_hide(stack: list[Voxel], views: Sequence[str] = VIEWS) -> None:
     change = next(unseen.hidden_changes(stack, cams, voxels.is_connected), None)
     if change is not None:
         raise Reject(f"the reference pictures do not show {unseen.describe(change)}")
+
+
+def settled_framing(known: list[list[Voxel]], bounds: list[tuple[Voxel, ...]]
+                    ) -> Framing | None:
+    """The framing :meth:`Generator.build` draws the stacks ``known`` and the options still
+    to choose in, when it is already settled: each of those is a part of a stack of
+    ``bounds`` (the stack turned as the option will be, before a cube is removed), whose
+    outline is smaller than the largest of ``known`` (the common scale fits the largest
+    outline; a part's outline is no larger).  None when it is not settled; Reject as
+    :func:`legible_panel` would."""
+    largest = max(_outline_key(s) for s in known)
+    if any(_outline_key(s) >= largest for s in bounds):
+        return None
+    return common_isometric_framing(known, legible_panel(known))
+
+
+def _outline_key(cubes: Sequence[Voxel]) -> int:
+    """6 times the square of the longer side of a stack's ISOMETRIC outline, (x + y range
+    + 2) / sqrt 2 wide and (-x + y + 2z range + 4) / sqrt 6 high (:func:`outline_sides`):
+    an integer, in the order of the outlines' sizes (the two sides are never equal, and
+    unequal keys are far apart against a float's error)."""
+    a, b = outline_sides(cubes)[0]
+    return max(3 * (a + 2) ** 2, (b + 4) ** 2)
 
 
 def legible_panel(stacks: list[list[Voxel]]) -> tuple[int, int]:
@@ -254,11 +283,10 @@ def _mirror_option(stack: list[Voxel], looks: _Looks, rng: np.random.Generator) 
 
 
 def _removed_cube_option(
-    stack: list[Voxel], removable: list[Voxel], looks: _Looks, rng: np.random.Generator
+    stack: list[Voxel], removable: list[Voxel], looks: _Looks, steps: Steps
 ) -> Option:
-    """The stack minus one cube (taken from ``removable`` in order and consumed), turned,
-    still connected and not looking like any rotation of the reference."""
-    steps = random_steps(rng)
+    """The stack minus one cube (taken from ``removable`` in order and consumed), turned
+    by ``steps``, still connected and not looking like any rotation of the reference."""
     while removable:
         cube = removable.pop(0)
         rest = [v for v in stack if v != cube]
