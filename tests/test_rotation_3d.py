@@ -29,9 +29,13 @@ from spatialcad.tasks import registry
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
 from spatialcad.tasks.rotation_3d.generate import (
     PANEL,
+    _outline_key,
+    legible_panel,
     must_not_hide,
     must_read,
+    outline_sides,
     random_steps,
+    settled_framing,
     steps_matrix,
 )
 from spatialcad.tasks.rotation_3d.spec import VIEWS, OptionData, Spec, texts
@@ -235,6 +239,127 @@ def test_hidden_changes_against_brute_force_visibility():
     assert found >= 3
     with pytest.raises(ValueError):
         list(unseen.hidden_changes(stack, [camera("front")], is_connected))
+
+
+def test_lattice_reading_of_windows_matches_the_drawn_windows():
+    """Read on the triangle lattice (unseen._Lattice), a window of either reference picture
+    shows one colour deep inside each triangle of the cell's hexagon, a change alters it in
+    exactly the triangles the lattice names, and the pixels it counts there differ in the
+    drawn windows: so a change it proves shown is one the drawn windows show."""
+    rng = np.random.default_rng(11)
+    proved = undecided = 0
+    for _ in range(6):
+        stack = random_stack(rng, (3, 3, 3), 0.5)
+        for cam in OPPOSITE_CORNERS.values():
+            for scale in (22.0, 40.5):
+                lattice = unseen._Lattice(cam, scale)
+                index, deep = unseen._pixel_triangles(cam, scale)
+                for change in unseen._changes(stack):
+                    other = unseen.changed(stack, change)
+                    if not other:
+                        continue
+                    a = unseen._window(stack, change[1], cam, scale, None, None)
+                    b = unseen._window(other, change[1], cam, scale, None, None)
+                    counted = 0
+                    for k in range(6):
+                        inside = deep & (index == k)
+                        assert len(np.unique(a[inside], axis=0)) == 1
+                        assert len(np.unique(b[inside], axis=0)) == 1
+                        if pixels_differing(a[inside][None], b[inside][None], unseen.SHADE):
+                            counted += int(inside.sum())
+                    assert lattice.apart(stack, change, counted) and not lattice.apart(
+                        stack, change, counted + 1)
+                    assert pixels_differing(a, b, unseen.SHADE) >= counted
+                    shown = lattice.apart(stack, change, unseen.tolerance(scale))
+                    proved, undecided = proved + shown, undecided + (not shown)
+    assert proved > 100 and undecided > 10
+    front = Framing(camera("front"), 30.0, (200, 200))
+    iso = Framing(OPPOSITE_CORNERS[ONE_VIEW], 30.0, (200, 200))
+    assert [draw.apart is None for draw, _ in unseen.framed([front, iso])] == [True, False]
+    assert unseen.framed([iso], floor=(3, 3))[0][0].apart is None
+
+
+def test_outline_from_each_cubes_bounds_equals_the_outline_of_all_corners():
+    """unseen._outline, made from each cube's remembered corner bounds, gives the same
+    numbers as projecting every corner of the stack at once."""
+    rng = np.random.default_rng(4)
+    corners = unseen.CORNERS
+    for _ in range(40):
+        stack = [(x - 2, y + int(rng.integers(-3, 3)), z)
+                 for x, y, z in random_stack(rng, (4, 4, 4), 0.4)]
+        for cam in [*OPPOSITE_CORNERS.values(), camera("front")]:
+            uv = cam.project((np.array(stack)[:, None, :] + corners[None]).reshape(-1, 3))
+            whole = (*uv[:, :2].min(axis=0).round(9).tolist(),
+                     *uv[:, :2].max(axis=0).round(9).tolist())
+            assert unseen._outline(stack, cam) == whole
+
+
+def test_moved_from_the_stacks_extremes_equals_placing_the_changed_stack():
+    """A framed picture's ``moved`` (the stack's own extremes, grown or shrunk by the
+    changed cube) says a change moves the picture exactly when placing the changed stack
+    gives another place, for every change of random stacks, in both reference views and a
+    front view."""
+    rng = np.random.default_rng(6)
+    framings = [Framing(cam, 30.0, (200, 200))
+                for cam in [*OPPOSITE_CORNERS.values(), camera("front")]]
+    moves = 0
+    for _ in range(15):
+        stack = random_stack(rng, (4, 4, 4), 0.5)
+        for draw, _ in unseen.framed(framings):
+            assert isinstance(draw, unseen.Placed) and draw.moved is not None
+            for change in unseen._changes(stack):
+                other = unseen.changed(stack, change)
+                if other:
+                    placed = draw.place(other) != draw.place(stack)
+                    assert draw.moved(stack, change) == placed, change
+                    moves += placed
+    assert moves > 100
+
+
+def test_a_settled_framing_is_the_framing_of_every_choice_of_removed_cubes():
+    """When settled_framing settles the framing before the removed-cube options are chosen,
+    the stacks drawn with any cube removed from each turned stack draw in that very
+    framing (its panel and scale); _outline_key orders outlines as their fitted scales."""
+    rng = np.random.default_rng(9)
+    settled = unsettled = 0
+    for _ in range(40):
+        stack = random_stack(rng, (4, 4, 4), 0.45)
+        turns = [R.rotate(stack, steps_matrix(random_steps(rng))) for _ in range(3)]
+        known, bounds = [stack, turns[0]], turns[1:]
+        keys = [_outline_key(s) for s in turns]
+        fits = [common_isometric_framing([s], PANEL).scale for s in turns]
+        assert all((a < b) == (f > g) for a, f in zip(keys, fits, strict=True)
+                   for b, g in zip(keys, fits, strict=True) if a != b)
+        try:
+            framing = settled_framing(known, bounds)
+        except Reject:
+            continue
+        if framing is None:
+            unsettled += 1
+            continue
+        settled += 1
+        for parts in zip(*([[c for c in b if c != v] for v in b] for b in bounds), strict=True):
+            shown = [*known, *parts]
+            assert common_isometric_framing(shown, legible_panel(shown)) == framing
+    assert settled > 5 and unsettled > 5
+
+
+def test_outline_sides_tell_look_sizes_apart():
+    """Two stacks' IsometricLook pictures have one size exactly when their outlines have the
+    same sides in lattice steps (outline_sides, per rotation in proper_rotations' order),
+    on random stacks and their mirror images in all 24 rotations."""
+    rng = np.random.default_rng(8)
+    looks = []
+    for _ in range(12):
+        stack = random_stack(rng, (4, 4, 4), 0.4)
+        for shape in (stack, R.mirror(stack, 0)):
+            for m, sides in zip(R.proper_rotations(), outline_sides(shape), strict=True):
+                turned = R.rotate(shape, m)
+                assert outline_sides(turned)[0] == sides
+                looks.append((sides, IsometricLook(turned).size))
+    pairs = [(a, b) for a in looks[::7] for b in looks[::5]]
+    assert all((a[0] == b[0]) == (a[1] == b[1]) for a, b in pairs)
+    assert sum(a[0] == b[0] for a, b in pairs) > 50
 
 
 # (level, index) pairs of seed 5 covering "cannot" with a removed cube, "can" with a mirror

@@ -12,7 +12,9 @@ Only the pixels around the changed cell can change while the picture stays where
 so a picture is compared in a window around the cell (one sample per pixel); a change
 that moves the outline of the stack moves or rescales the whole picture, which shows.
 Where each picture lies is compared first, for every picture, so no window is drawn for a
-change that moves one (:class:`Placed`; the same decisions, fewer windows).  For the same
+change that moves one (:class:`Placed`; the same decisions, fewer windows), nor for one
+that a true isometric view's triangle lattice proves shown (:class:`_Lattice`: enough
+pixels clear of every edge change their face's fill; the same decisions).  For the same
 reason a change compares first the picture whose eye it lies nearest to, and a caller that
 only asks whether there is an unseen change (:func:`first_unseen`) tries the cells the
 stack covers first.
@@ -28,6 +30,7 @@ import itertools
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -87,15 +90,26 @@ def alike(a: Seen, b: Seen, limit: float) -> bool:
     return int(np.count_nonzero(a[1] != b[1])) < limit
 
 
+# Whether a change moves a picture (``place(changed(stack, change)) != place(stack)``),
+# worked out sooner.
+Moved = Callable[[list[Voxel], Change], bool]
+# Whether the windows of a stack and of the stack after a change provably differ in at
+# least ``limit`` pixels (True), drawing nothing; False: undecided.
+Apart = Callable[[list[Voxel], Change, float], bool]
+
+
 @dataclass(frozen=True)
 class Placed:
     """A :data:`Draw` in two steps: where a stack's picture lies (cheap), and the window
     around a cell (drawn).  Lets :func:`unseen_changes` refuse a change that moves the
-    picture without drawing any window."""
+    picture without drawing any window, and (with ``apart``) one whose windows provably
+    differ."""
 
     place: Callable[[list[Voxel]], tuple[float, ...]]
     window: Callable[[list[Voxel], Voxel], np.ndarray]
     cam: Camera | None = None  # the camera it is drawn with, when one (see _nearest_first)
+    apart: Apart | None = None
+    moved: Moved | None = None
 
     def __call__(self, cubes: list[Voxel], cell: Voxel) -> Seen:
         return self.place(cubes), self.window(cubes, cell)
@@ -109,8 +123,9 @@ def unseen_changes(cubes: Sequence[Voxel], pictures: Sequence[Picture],
     The same changes as testing ``alike(draw(other, cell), draw(stack, cell), limit)`` for
     every picture, only cheaper: ``alike`` is false whenever two pictures lie apart, and
     the test of every picture is a conjunction of pure functions, so where each
-    :class:`Placed` picture lies is compared first, for all of them, and a window is drawn
-    only for a change that moves none."""
+    :class:`Placed` picture lies is compared first, for all of them, then whether one of
+    them provably differs (``Placed.apart``), and a window is drawn only for a change
+    that neither moves nor provably changes any."""
     stack = [(int(x), int(y), int(z)) for x, y, z in cubes]
     yield from _unseen(stack, _changes(stack), pictures, support)
 
@@ -157,16 +172,25 @@ def _unseen(stack: list[Voxel], tried: list[Change], pictures: Sequence[Picture]
     """The changes of ``tried`` (in order) that :func:`unseen_changes` yields."""
     if not tried:
         return
-    places = [(draw.place, draw.place(stack)) for draw, _ in pictures
-              if isinstance(draw, Placed)]
+    moves = [draw.moved or _moves(draw.place, stack) for draw, _ in pictures
+             if isinstance(draw, Placed)]
+    proofs = [(draw.apart, limit) for draw, limit in pictures
+              if isinstance(draw, Placed) and draw.apart is not None]
     order = _nearest_first(stack, pictures)
     for change in tried:
         other = changed(stack, change)
         cell = change[1]
-        if other and support(other) and all(
-                place(other) == where for place, where in places) and all(
+        if other and not any(moved(stack, change) for moved in moves) and not any(
+                apart(stack, change, limit) for apart, limit in proofs) and support(
+                other) and all(
                 _same_window(draw, other, stack, cell, limit) for draw, limit in order(cell)):
             yield change
+
+
+def _moves(place: Callable[[list[Voxel]], tuple[float, ...]], stack: list[Voxel]) -> Moved:
+    """:data:`Moved` by placing the changed stack."""
+    where = place(stack)
+    return lambda cubes, change: place(changed(cubes, change)) != where
 
 
 def _nearest_first(stack: list[Voxel], pictures: Sequence[Picture]
@@ -200,8 +224,70 @@ def _same_window(draw: Draw, other: list[Voxel], stack: list[Voxel], cell: Voxel
 
 
 def _outline(cubes: Sequence[Voxel], cam: Camera) -> tuple[float, ...]:
-    uv = cam.project((np.array(cubes)[:, None, :] + CORNERS[None]).reshape(-1, 3))[:, :2]
-    return (*uv.min(axis=0).round(9).tolist(), *uv.max(axis=0).round(9).tolist())
+    """The least and greatest projected (u, v) of the cubes' corners, rounded to 9 places:
+    the extremes of each cube's own (:func:`_corner_bounds`), the same numbers."""
+    return _rounded(_extremes(_bounds(cubes, cam)))
+
+
+def _bounds(cubes: Sequence[Voxel], cam: Camera) -> list[Bounds]:
+    """Each cube's :func:`_corner_bounds`, those not yet there worked out first."""
+    bounds = _corner_bounds(cam)
+    cells = [(int(x), int(y), int(z)) for x, y, z in cubes]
+    new = [c for c in dict.fromkeys(cells) if c not in bounds]
+    if new:
+        uv = cam.project((np.array(new)[:, None, :] + CORNERS[None]).reshape(-1, 3))[:, :2]
+        uv = uv.reshape(len(new), len(CORNERS), 2)
+        for cell, lo, hi in zip(new, uv.min(axis=1).tolist(), uv.max(axis=1).tolist(),
+                                strict=True):
+            bounds[cell] = (*lo, *hi)
+    return [bounds[c] for c in cells]
+
+
+Bounds = tuple[float, float, float, float]  # least u, least v, greatest u, greatest v
+
+
+def _extremes(rows: Sequence[Bounds]) -> Bounds:
+    return (min(r[0] for r in rows), min(r[1] for r in rows),
+            max(r[2] for r in rows), max(r[3] for r in rows))
+
+
+def _rounded(extremes: Bounds) -> tuple[float, ...]:
+    return tuple(np.array(extremes).round(9).tolist())
+
+
+class _Outlines:
+    """:data:`Moved` for pictures placed by :func:`_outline`, from the stack's own
+    extremes: a cube added moves one only beyond it, and a cube removed only one it
+    attains (the same numbers as placing the changed stack)."""
+
+    def __init__(self, cam: Camera) -> None:
+        self.cam = cam
+        self._last: tuple[tuple[Voxel, ...], dict[Voxel, Bounds], Bounds] | None = None
+
+    def moved(self, stack: list[Voxel], change: Change) -> bool:
+        key = tuple(stack)
+        if self._last is None or self._last[0] != key:
+            rows = dict(zip(key, _bounds(key, self.cam), strict=True))
+            self._last = (key, rows, _extremes(list(rows.values())))
+        _, rows, extremes = self._last
+        how, cell = change
+        if how == "add":
+            after = _extremes([extremes, *_bounds([cell], self.cam)])
+        else:
+            cube = rows[cell]
+            if (cube[0] > extremes[0] and cube[1] > extremes[1] and cube[2] < extremes[2]
+                    and cube[3] < extremes[3]):
+                return False
+            after = _extremes([r for c, r in rows.items() if c != cell])
+        return after != extremes and _rounded(after) != _rounded(extremes)
+
+
+@lru_cache(maxsize=16)
+def _corner_bounds(cam: Camera) -> dict[Voxel, Bounds]:
+    """Per cell seen so far, the least and greatest projected (u, v) of its corners by
+    ``cam``: each projected point depends on that point alone (``exact.matmul`` works row
+    by row), so a stack's extremes are the extremes of its cubes' own."""
+    return {}
 
 
 def _window(cubes: list[Voxel], cell: Voxel, cam: Camera, scale: float,
@@ -212,7 +298,7 @@ def _window(cubes: list[Voxel], cell: Voxel, cam: Camera, scale: float,
     nothing in it, and neither do the faces their absence bares, which lie within them.
     Remembered by what decides it (render's memo, emptied per item): an item's verifier
     draws the generator's windows again, and so skips building their meshes."""
-    side = math.ceil(2.0 * scale) + 8
+    side = _window_side(scale)
     centres = cam.project(np.array(cubes, dtype=float) + 0.5)[:, :2]
     at = cam.project(np.array(cell, dtype=float) + 0.5)[0, :2]
     half = np.abs(cam.project(CORNERS - 0.5)[:, :2]).max(axis=0)  # a cube's half extent
@@ -235,7 +321,10 @@ def framed(framings: Sequence[Framing], floor: tuple[int, int] | None = None
 
         def window(cubes: list[Voxel], cell: Voxel) -> np.ndarray:
             return _window(cubes, cell, f.cam, f.scale, None, floor)
-        return Placed(where, window, f.cam)
+        signs = _body_diagonal(f.cam)
+        apart = None if floor is not None or signs is None else _Lattice(f.cam, f.scale).apart
+        moved = _Outlines(f.cam).moved if f.center is None else None
+        return Placed(where, window, f.cam, apart, moved)
     return [(draw_in(f), tolerance(f.scale)) for f in framings]
 
 
@@ -301,10 +390,18 @@ def hidden_changes(cubes: Sequence[Voxel], cams: Sequence[Camera], support: Supp
 
 def _diagonal(cam: Camera) -> np.ndarray:
     """The signs (each +-1) of the body diagonal ``cam`` looks along; ValueError if none."""
+    signs = _body_diagonal(cam)
+    if signs is None:
+        raise ValueError(f"{cam} does not look along a body diagonal")
+    return signs
+
+
+def _body_diagonal(cam: Camera) -> np.ndarray | None:
+    """The signs (each +-1) of the body diagonal ``cam`` looks along, or None."""
     _, _, forward = cam.basis()
     signs = np.sign(forward).astype(np.int64)
     if not np.allclose(forward, signs / math.sqrt(3.0), atol=1e-12):
-        raise ValueError(f"{cam} does not look along a body diagonal")
+        return None
     return signs
 
 
@@ -333,3 +430,136 @@ def _behind(stack: np.ndarray, cells: np.ndarray, signs: np.ndarray) -> np.ndarr
     at, far = lattice(cells)
     return np.array([all(nearest.get(tuple(t), d) < d for t in tris.tolist())
                      for tris, d in zip(at, far.tolist(), strict=True)], dtype=bool)
+
+
+DEEP_PX = 3.0  # a pixel centre this far from every lattice line is clear of every edge drawn
+
+
+class _Lattice:
+    """Windows drawn (as :func:`framed` draws them, no floor) with a camera looking along a
+    body diagonal, read on the triangle lattice of :func:`hidden_changes`: every cube edge
+    lies on a lattice line (edges are 2 px wide, anti-aliased) and faces are flat-shaded,
+    so a pixel whose centre lies ``DEEP_PX`` or more from every lattice line shows the fill
+    of the face seen in its triangle (the nearest cube's, by its place in that cube's
+    hexagon), or the background.  A change alters only its cell's six triangles; in each
+    whose fill changes by more than ``SHADE`` in a channel every such pixel differs, so
+    when they are ``limit`` or more, the window comparison would find the change shown."""
+
+    def __init__(self, cam: Camera, scale: float) -> None:
+        signs = _body_diagonal(cam)
+        if signs is None:
+            raise ValueError(f"{cam} does not look along a body diagonal")
+        self.signs = signs
+        self.deep = _deep_pixels(cam, scale)
+        self.differ = _fills_differ(cam)
+        self._last: tuple[tuple[Voxel, ...], dict[tuple[int, int, int], list[tuple[int, int]]]]
+        self._last = ((), {})
+
+    def apart(self, stack: list[Voxel], change: Change, limit: float) -> bool:
+        """Whether the windows around the change's cell of ``stack`` and of the changed
+        stack differ in at least ``limit`` pixels (False: undecided)."""
+        how, cell = change
+        cover = self._cover(stack)
+        (a, b, _), depth = _hexagon_place(cell, self.signs)
+        differing = 0
+        for k, (da, db, half) in enumerate(HEXAGON.tolist()):
+            seen = cover.get((a + da, b + db, half), [])
+            before = seen[0][1] if seen else len(HEXAGON)
+            if how == "remove":
+                rest = [s for s in seen if s[0] != depth]
+                after = rest[0][1] if rest else len(HEXAGON)
+            else:
+                after = min(seen[0], (depth, k))[1] if seen else k
+            if self.differ[before][after]:
+                differing += self.deep[k]
+        return differing >= limit
+
+    def _cover(self, stack: list[Voxel]) -> dict[tuple[int, int, int], list[tuple[int, int]]]:
+        """Per lattice triangle, the (depth, place in its hexagon) of every cube covering
+        it, nearest first (the last stack's kept)."""
+        key = tuple(stack)
+        if self._last[0] != key:
+            cover: dict[tuple[int, int, int], list[tuple[int, int]]] = {}
+            for cube in stack:
+                (a, b, _), depth = _hexagon_place(cube, self.signs)
+                for k, (da, db, half) in enumerate(HEXAGON.tolist()):
+                    cover.setdefault((a + da, b + db, half), []).append((depth, k))
+            for seen in cover.values():
+                seen.sort()
+            self._last = (key, cover)
+        return self._last[1]
+
+
+def _hexagon_place(cell: Voxel, signs: np.ndarray) -> tuple[tuple[int, int, int], int]:
+    """A cell's hexagon place (a, b, 0) on the lattice and its depth (see :func:`_behind`)."""
+    u = [int(c) * int(s) - (1 if s < 0 else 0) for c, s in zip(cell, signs.tolist(),
+                                                                strict=True)]
+    return (u[0] - u[2], u[1] - u[2], 0), u[0] + u[1] + u[2]
+
+
+def _window_side(scale: float) -> int:
+    """The side of the square window :func:`_window` draws at ``scale``."""
+    return math.ceil(2.0 * scale) + 8
+
+
+def _pixel_triangles(cam: Camera, scale: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per pixel of a window centred on a cell's centre (:func:`_window`): which of the
+    cell's hexagon triangles (index into ``HEXAGON``; -1: none) holds its centre, and
+    whether that centre lies ``DEEP_PX`` or more from every lattice line.
+
+    A point of screen (u, v) lies on the lattice at (alpha, beta), where the world point
+    s * (alpha, beta, 0) (s: the view's signs) projects to (u, v); lattice lines are where
+    alpha, beta or alpha - beta is a whole number."""
+    signs = _body_diagonal(cam)
+    if signs is None:
+        raise ValueError(f"{cam} does not look along a body diagonal")
+    right, up, _ = cam.basis()
+    m00, m01 = float(right[0] * signs[0]), float(right[1] * signs[1])
+    m10, m11 = float(up[0] * signs[0]), float(up[1] * signs[1])
+    det = m00 * m11 - m01 * m10
+    i00, i01, i10, i11 = m11 / det, -m01 / det, -m10 / det, m00 / det
+    side = _window_side(scale)
+    at = (np.arange(side) + 0.5 - side / 2.0) / scale
+    su, sv = at[None, :], -at[:, None]
+    alpha, beta = i00 * su + i01 * sv, i10 * su + i11 * sv
+    dist = np.full((side, side), np.inf)
+    for value, gu, gv in ((alpha, i00, i01), (beta, i10, i11),
+                          (alpha - beta, i00 - i10, i01 - i11)):
+        dist = np.minimum(dist, np.abs(value - np.round(value)) * scale / math.hypot(gu, gv))
+    i, j = np.floor(alpha), np.floor(beta)
+    half = (alpha - i < beta - j).astype(np.int64)
+    index = np.full((side, side), -1, dtype=np.int64)
+    for k, (da, db, h) in enumerate(HEXAGON.tolist()):
+        index[(i == da) & (j == db) & (half == h)] = k
+    return index, dist >= DEEP_PX
+
+
+@lru_cache(maxsize=64)
+def _deep_pixels(cam: Camera, scale: float) -> tuple[int, ...]:
+    """Per triangle of a cell's hexagon, the pixels of the cell's window deep inside it."""
+    index, deep = _pixel_triangles(cam, scale)
+    return tuple(int(np.count_nonzero(deep & (index == k))) for k in range(len(HEXAGON)))
+
+
+FILL_SCALE = 40.0  # the scale at which a lone cube is drawn to read the fills off
+
+
+@lru_cache(maxsize=8)
+def _fills_differ(cam: Camera) -> tuple[tuple[bool, ...], ...]:
+    """For the fills of a cube's hexagon triangles (by place) and the background (last):
+    whether two differ by more than ``SHADE`` in a channel, read off a lone cube drawn as
+    a window draws it; ValueError if a triangle is not one colour deep inside."""
+    cell = (0, 0, 0)
+    at = cam.project(np.array(cell, dtype=float) + 0.5)[0, :2]
+    side = _window_side(FILL_SCALE)
+    picture = stack_picture([cell], Framing(cam, FILL_SCALE, (side, side),
+                                            (float(at[0]), float(at[1]))), ssaa=1)
+    index, deep = _pixel_triangles(cam, FILL_SCALE)
+    fills = []
+    for k in range(len(HEXAGON)):
+        colours = np.unique(picture[deep & (index == k)], axis=0)
+        if len(colours) != 1:
+            raise ValueError(f"the face in hexagon triangle {k} is not drawn in one colour")
+        fills.append(colours[0].astype(int))
+    fills.append(picture[0, 0].astype(int))
+    return tuple(tuple(bool(np.abs(f - g).max() > SHADE) for g in fills) for f in fills)

@@ -100,8 +100,13 @@ class Generator(base.Generator):
         removable = [stack[int(i)] for i in rng.permutation(len(stack))]
         wrong = [_mirror_option(stack, looks, rng) if op == "mirror" else None
                  for op in wrong_ops]
-        options = [*rotated,
-                   *(o or _removed_cube_option(stack, removable, looks, rng) for o in wrong)]
+        turns = [random_steps(rng) for o in wrong if o is None]  # the removed-cube options'
+        known = [stack, *(parse_option(o.data).voxels for o in [*rotated, *wrong] if o)]
+        read = settled_framing(known, [rotations.rotate(stack, steps_matrix(t)) for t in turns])
+        if read is not None:
+            must_read(stack, read)
+        removed = (_removed_cube_option(stack, removable, looks, t) for t in turns)
+        options = [*rotated, *(o or next(removed) for o in wrong)]
         for option in options:
             option.is_answer = (option.operator == "rotation") == (kind == "can")
         shown = [stack, *(parse_option(o.data).voxels for o in options)]
@@ -109,7 +114,8 @@ class Generator(base.Generator):
         spec = Spec(voxels=stack, space=p["space"], question=kind, chiral=chiral,
                     option_voxels=shown[1:], colour=SAND, panel=panel, views=list(VIEWS))
         framing = common_isometric_framing(shown, panel)
-        must_read(stack, framing)
+        if framing != read:
+            must_read(stack, framing)
         for option, vox in zip(options, shown[1:], strict=True):
             if option.operator != "rotation" and legibility.hidden_difference(
                     vox, stack, rotations.proper_rotations(), [(ISOMETRIC, framing.scale)]):
@@ -152,6 +158,29 @@ def must_not_hide(stack: list[Voxel], views: Sequence[str] = VIEWS) -> None:
         raise Reject(f"the reference pictures do not show {unseen.describe(change)}")
 
 
+def settled_framing(known: list[list[Voxel]], bounds: list[tuple[Voxel, ...]]
+                    ) -> Framing | None:
+    """The framing :meth:`Generator.build` draws the stacks ``known`` and the options still
+    to choose in, when it is already settled: each of those is a part of a stack of
+    ``bounds`` (the stack turned as the option will be, before a cube is removed), whose
+    outline is smaller than the largest of ``known`` (the common scale fits the largest
+    outline; a part's outline is no larger).  None when it is not settled; Reject as
+    :func:`legible_panel` would."""
+    largest = max(_outline_key(s) for s in known)
+    if any(_outline_key(s) >= largest for s in bounds):
+        return None
+    return common_isometric_framing(known, legible_panel(known))
+
+
+def _outline_key(cubes: Sequence[Voxel]) -> int:
+    """6 times the square of the longer side of a stack's ISOMETRIC outline, (x + y range
+    + 2) / sqrt 2 wide and (-x + y + 2z range + 4) / sqrt 6 high (:func:`outline_sides`):
+    an integer, in the order of the outlines' sizes (the two sides are never equal, and
+    unequal keys are far apart against a float's error)."""
+    a, b = outline_sides(cubes)[0]
+    return max(3 * (a + 2) ** 2, (b + 4) ** 2)
+
+
 def legible_panel(stacks: list[list[Voxel]]) -> tuple[int, int]:
     """The smallest square panel, at least ``PANEL``, that draws every stack in it at one
     scale with legible cubes; Reject when four of them do not fit the composite."""
@@ -162,23 +191,59 @@ def legible_panel(stacks: list[list[Voxel]]) -> tuple[int, int]:
     return (side, side)
 
 
+# Per proper rotation m, the integer forms whose ranges over a stack turned by m give its
+# isometric outline's sides in lattice steps (see outline_sides): x + y and -x + y + 2z of
+# the turned cubes, i.e. (m0 + m1) . v and (-m0 + m1 + 2 m2) . v (m0, m1, m2: m's rows).
+SIDE_FORMS = np.array([[m[0] + m[1], -m[0] + m[1] + 2 * m[2]]
+                       for m in rotations.proper_rotations()], dtype=np.int64)
+
+
+def outline_sides(cubes: Sequence[Voxel]) -> list[tuple[int, int]]:
+    """Per proper rotation (``rotations.proper_rotations()``' order), the sides of the turned
+    stack's isometric outline in lattice steps: the ranges of x + y and of -x + y + 2z over
+    its cubes.  ISOMETRIC's screen axes are (1, 1, 0) / sqrt 2 and (-1, 1, 2) / sqrt 6, so
+    an outline is (range + 2) / sqrt 2 wide and (range + 4) / sqrt 6 high: stacks whose
+    sides differ differ by 7 or 4 pixels or more in their :class:`IsometricLook`
+    picture's size (scale 10), and never look alike."""
+    values = np.einsum("rfk,nk->rfn", SIDE_FORMS, np.array(cubes, dtype=np.int64))
+    spans = values.max(axis=2) - values.min(axis=2)
+    return [(int(a), int(b)) for a, b in spans.tolist()]
+
+
 class _Looks:
-    """The reference's look and the looks of all its rotations, for look-alike tests."""
+    """The reference's look and the looks of its rotations, for look-alike tests; a
+    rotation's look is made when a candidate of its outline's sides needs it."""
 
     def __init__(self, stack: list[Voxel]) -> None:
         self.stack = stack
         self.reference = IsometricLook(stack)
-        turned = {rotations.rotate(stack, m) for m in rotations.proper_rotations()}
-        self.rotations = [IsometricLook(s) for s in sorted(turned)]
+        self.sides = outline_sides(stack)[0]  # the identity comes first
+        self._turned: dict[tuple[int, int], set[tuple[Voxel, ...]]] = {}
+        for m, sides in zip(rotations.proper_rotations(), outline_sides(stack), strict=True):
+            self._turned.setdefault(sides, set()).add(rotations.rotate(stack, m))
+        self._looks: dict[tuple[int, int], list[IsometricLook]] = {}
+
+    def rotations_of(self, sides: tuple[int, int]) -> list[IsometricLook]:
+        """The looks of the reference's rotations whose outline has these sides."""
+        if sides not in self._looks:
+            self._looks[sides] = [IsometricLook(s)
+                                  for s in sorted(self._turned.get(sides, set()))]
+        return self._looks[sides]
 
     def like_a_rotation(self, candidate: tuple[Voxel, ...]) -> bool:
         """The candidate's picture could be taken for a rotation of the reference, some
         rotation of the candidate draws the reference picture, or the candidate differs
-        from a nearest turned copy of the reference only in hidden cubes."""
-        own = IsometricLook(candidate)
-        if any(own.difference(r) < MIN_PIXELS for r in self.rotations):
-            return True
-        turned = {rotations.rotate(candidate, m) for m in rotations.proper_rotations()}
+        from a nearest turned copy of the reference only in hidden cubes.  Pictures of
+        outlines of other sides are told apart without making them (:func:`outline_sides`)."""
+        sides = outline_sides(candidate)
+        alike = self.rotations_of(sides[0])
+        if alike:
+            own = IsometricLook(candidate)
+            if any(own.difference(r) < MIN_PIXELS for r in alike):
+                return True
+        turned = {rotations.rotate(candidate, m)
+                  for m, s in zip(rotations.proper_rotations(), sides, strict=True)
+                  if s == self.sides}
         if any(IsometricLook(t).difference(self.reference) < MIN_PIXELS for t in sorted(turned)):
             return True
         return legibility.hidden_difference(candidate, self.stack, rotations.proper_rotations(),
@@ -218,11 +283,10 @@ def _mirror_option(stack: list[Voxel], looks: _Looks, rng: np.random.Generator) 
 
 
 def _removed_cube_option(
-    stack: list[Voxel], removable: list[Voxel], looks: _Looks, rng: np.random.Generator
+    stack: list[Voxel], removable: list[Voxel], looks: _Looks, steps: Steps
 ) -> Option:
-    """The stack minus one cube (taken from ``removable`` in order and consumed), turned,
-    still connected and not looking like any rotation of the reference."""
-    steps = random_steps(rng)
+    """The stack minus one cube (taken from ``removable`` in order and consumed), turned
+    by ``steps``, still connected and not looking like any rotation of the reference."""
     while removable:
         cube = removable.pop(0)
         rest = [v for v in stack if v != cube]
