@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numba
@@ -33,6 +34,12 @@ class LineDrawing:
 
     def bounds(self) -> tuple[float, float, float, float]:
         """(min x, min y, max x, max y) of all lines."""
+        return self._bounds
+
+    @cached_property
+    def _bounds(self) -> tuple[float, float, float, float]:
+        """:meth:`bounds`, worked out once (a drawing is centred, turned and drawn by its
+        bounds; its lines are never changed in place)."""
         pts = np.concatenate([*self.visible, *self.hidden])
         lo, hi = pts.min(axis=0), pts.max(axis=0)
         return float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])
@@ -47,10 +54,13 @@ class LineDrawing:
         c = np.array([(x0 + x1) / 2.0, (y0 + y1) / 2.0])
         m = np.asarray(matrix, dtype=np.float64)
 
-        def f(lines: tuple[Polyline, ...]) -> tuple[Polyline, ...]:
-            return tuple(exact.matmul(p - c, m.T) + c for p in lines)
-
-        return LineDrawing(f(self.visible), f(self.hidden))
+        lines = (*self.visible, *self.hidden)
+        # all points in one product: each row of exact.matmul is its own sum, so the bits
+        # are those of a product per line
+        moved = exact.matmul(np.concatenate(lines) - c, m.T) + c
+        ends = np.cumsum([len(p) for p in lines]).tolist()
+        out = tuple(moved[end - len(p):end] for p, end in zip(lines, ends, strict=True))
+        return LineDrawing(out[:len(self.visible)], out[len(self.visible):])
 
     def without(self, hidden: bool, index: int) -> LineDrawing:
         """The drawing with one line removed."""
@@ -152,22 +162,27 @@ class PointGrid:
 @numba.njit(cache=True, nogil=True)
 def _matched(q: np.ndarray, points: np.ndarray, keys: np.ndarray, origin: np.ndarray,
              nx: int, ny: int, cell: float, tol2: float) -> np.ndarray:  # pragma: no cover
+    """:meth:`PointGrid.matched`.  The three cells of a grid column around a query have
+    consecutive keys, so their points are one run of ``keys``: one binary search per column
+    (the query's own column first, where a match usually is)."""
     out = np.zeros(len(q), dtype=np.bool_)
     for i in range(len(q)):
         cx = int(np.floor(q[i, 0] / cell)) - origin[0]
         cy = int(np.floor(q[i, 1] / cell)) - origin[1]
-        for gx in range(max(cx - 1, 0), min(cx + 2, nx)):
-            for gy in range(max(cy - 1, 0), min(cy + 2, ny)):
-                k = gx * ny + gy
-                j = np.searchsorted(keys, k)
-                while j < len(keys) and keys[j] == k:
-                    dx, dy = q[i, 0] - points[j, 0], q[i, 1] - points[j, 1]
-                    if dx * dx + dy * dy < tol2:
-                        out[i] = True
-                        break
-                    j += 1
-                if out[i]:
+        if cy < -1 or cy > ny:
+            continue  # no row of the grid within one cell
+        for d in (0, -1, 1):
+            gx = cx + d
+            if gx < 0 or gx >= nx:
+                continue
+            last = gx * ny + min(cy + 1, ny - 1)
+            j = np.searchsorted(keys, gx * ny + max(cy - 1, 0))
+            while j < len(keys) and keys[j] <= last:
+                dx, dy = q[i, 0] - points[j, 0], q[i, 1] - points[j, 1]
+                if dx * dx + dy * dy < tol2:
+                    out[i] = True
                     break
+                j += 1
             if out[i]:
                 break
     return out
