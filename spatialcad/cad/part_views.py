@@ -56,7 +56,7 @@ def _axis_drawing(path: Path, toward: tuple[int, int, int], deflection: float) -
     def make() -> dict[str, np.ndarray]:
         right, up = canonical_axes(np.array(toward))
         drawing = projection.project(cached_part(path), right, up, deflection)
-        lines = [*drawing.visible, *drawing.hidden]  # one array: an npz member is slow to read
+        lines = [*drawing.visible, *drawing.hidden]  # one array, not one per line
         return {"counts": np.array([len(drawing.visible), len(drawing.hidden)]),
                 "lengths": np.array([len(p) for p in lines], dtype=np.int64),
                 "points": np.concatenate(lines) if lines else np.zeros((0, 2))}

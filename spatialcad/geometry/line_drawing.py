@@ -40,7 +40,7 @@ class LineDrawing:
     def _bounds(self) -> tuple[float, float, float, float]:
         """:meth:`bounds`, worked out once (a drawing is centred, turned and drawn by its
         bounds; its lines are never changed in place)."""
-        pts = np.concatenate([*self.visible, *self.hidden])
+        pts = self.points()
         lo, hi = pts.min(axis=0), pts.max(axis=0)
         return float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])
 
@@ -54,12 +54,20 @@ class LineDrawing:
         c = np.array([(x0 + x1) / 2.0, (y0 + y1) / 2.0])
         m = np.asarray(matrix, dtype=np.float64)
 
-        lines = (*self.visible, *self.hidden)
         # all points in one product: each row of exact.matmul is its own sum, so the bits
         # are those of a product per line
-        moved = exact.matmul(np.concatenate(lines) - c, m.T) + c
+        return self.moved(exact.matmul(self.points() - c, m.T) + c)
+
+    def points(self) -> np.ndarray:
+        """Every line's points, visible lines first, in one (N, 2) array."""
+        return np.concatenate([*self.visible, *self.hidden])
+
+    def moved(self, points: np.ndarray) -> LineDrawing:
+        """The drawing whose lines have :meth:`points` ``points`` (each line a view of
+        them)."""
+        lines = (*self.visible, *self.hidden)
         ends = np.cumsum([len(p) for p in lines]).tolist()
-        out = tuple(moved[end - len(p):end] for p, end in zip(lines, ends, strict=True))
+        out = tuple(points[end - len(p):end] for p, end in zip(lines, ends, strict=True))
         return LineDrawing(out[:len(self.visible)], out[len(self.visible):])
 
     def without(self, hidden: bool, index: int) -> LineDrawing:
@@ -142,13 +150,8 @@ class PointGrid:
         self.points, self.keys = pts, np.zeros(0, dtype=np.int64)
         if len(pts) == 0:
             return
-        cells = np.floor(pts / self.cell).astype(np.int64)
-        self.origin = cells.min(axis=0)
-        cells -= self.origin
-        self.shape = (int(cells[:, 0].max()) + 1, int(cells[:, 1].max()) + 1)
-        key = cells[:, 0] * self.shape[1] + cells[:, 1]
-        order = np.argsort(key, kind="stable")
-        self.points, self.keys = pts[order], key[order]
+        self.origin, nx, ny, self.points, self.keys = _binned(pts, self.cell)
+        self.shape = (int(nx), int(ny))
 
     def matched(self, queries: np.ndarray) -> np.ndarray:
         """Per query, whether a point is nearer than ``tol``."""
@@ -157,6 +160,37 @@ class PointGrid:
             return np.zeros(len(q), dtype=bool)
         return _matched(q, self.points, self.keys, self.origin, self.shape[0], self.shape[1],
                         self.cell, self.tol * self.tol)
+
+
+@numba.njit(cache=True, nogil=True)
+def _binned(pts: np.ndarray, cell: float
+            ) -> tuple[np.ndarray, int, int, np.ndarray, np.ndarray]:  # pragma: no cover
+    """:class:`PointGrid`'s binning of (N >= 1, 2) points: the lowest cell (x, y), the
+    grid's columns and rows, and the points and their cell keys (column * rows + row)
+    sorted by key (stably)."""
+    cells = np.empty((len(pts), 2), dtype=np.int64)
+    for i in range(len(pts)):
+        cells[i, 0] = int(np.floor(pts[i, 0] / cell))
+        cells[i, 1] = int(np.floor(pts[i, 1] / cell))
+    origin = np.empty(2, dtype=np.int64)
+    origin[0], origin[1] = cells[:, 0].min(), cells[:, 1].min()
+    nx = cells[:, 0].max() - origin[0] + 1
+    ny = cells[:, 1].max() - origin[1] + 1
+    key = (cells[:, 0] - origin[0]) * ny + (cells[:, 1] - origin[1])
+    if nx * ny > 8 * len(pts):  # sparse: a sort
+        order = np.argsort(key, kind="mergesort")
+        return origin, nx, ny, pts[order], key[order]
+    first = np.zeros(nx * ny + 1, dtype=np.int64)  # else a counting sort (also stable)
+    for k in key:
+        first[k + 1] += 1
+    for c in range(nx * ny):
+        first[c + 1] += first[c]
+    points, keys = np.empty_like(pts), np.empty_like(key)
+    for i in range(len(pts)):
+        at = first[key[i]]
+        first[key[i]] += 1
+        points[at], keys[at] = pts[i], key[i]
+    return origin, nx, ny, points, keys
 
 
 @numba.njit(cache=True, nogil=True)
@@ -217,9 +251,10 @@ class Ink:
         self.points = (visible, hidden, np.concatenate([visible, hidden]))
         self._grids: dict[int, PointGrid] = {}
 
-    def difference(self, other: Ink) -> tuple[float, float]:
-        """:func:`difference` of the two drawings (sampled with the same tol and step)."""
-        missing = self.missing(other)
+    def difference(self, other: Ink, missing: int | None = None) -> tuple[float, float]:
+        """:func:`difference` of the two drawings (sampled with the same tol and step);
+        ``missing``: :meth:`missing` of them, when the caller has it."""
+        missing = self.missing(other) if missing is None else missing
         kind = max(max(self._unmatched(other, k), other._unmatched(self, k)) for k in (0, 1))
         return missing * self.step, max(0, kind - missing) * self.step
 
@@ -269,8 +304,7 @@ def without_duplicates(d: LineDrawing, tol: float) -> LineDrawing:
 def centred(d: LineDrawing) -> LineDrawing:
     """The drawing translated so that the centre of its bounds is the origin."""
     x0, y0, x1, y1 = d.bounds()
-    c = np.array([(x0 + x1) / 2.0, (y0 + y1) / 2.0])
-    return LineDrawing(tuple(p - c for p in d.visible), tuple(p - c for p in d.hidden))
+    return d.moved(d.points() - np.array([(x0 + x1) / 2.0, (y0 + y1) / 2.0]))
 
 
 def outline(d: LineDrawing, tol: float) -> Any:
