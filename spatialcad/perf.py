@@ -191,7 +191,9 @@ def _children_cpu() -> float:
 def cache_entries() -> int:
     """Entries in the disk cache of part solids, projections and tessellations."""
     root = disk_cache.cache_dir()
-    return sum(1 for _ in root.rglob("*.npz")) if root is not None and root.is_dir() else 0
+    if root is None or not root.is_dir():
+        return 0
+    return sum(1 for _ in root.rglob(f"*{disk_cache.SUFFIX}"))
 
 
 def three_levels(n: int, seed: int, jobs: int) -> None:

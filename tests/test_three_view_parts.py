@@ -329,14 +329,14 @@ def test_disk_cache_cold_warm_damaged_and_off_give_the_same_items(spatialcad, tm
         return spatialcad(*args, *more)
 
     assert spatialcad_fresh("--out", tmp_path / "cold", "--cache-dir", cache)[0] == 0
-    projections = sorted((cache / "projections").rglob("*.npz"))
-    tessellations = sorted((cache / "tessellations").rglob("*.npz"))
-    breps = sorted((cache / "breps").rglob("*.npz"))
+    projections = sorted((cache / "projections").rglob(f"*{disk_cache.SUFFIX}"))
+    tessellations = sorted((cache / "tessellations").rglob(f"*{disk_cache.SUFFIX}"))
+    breps = sorted((cache / "breps").rglob(f"*{disk_cache.SUFFIX}"))
     assert len(projections) >= 3  # at least the three principal directions of a part
     assert len(tessellations) >= 2  # the generator's and the verifier's meshes of a part
     assert len(breps) >= 1  # every part read
     for kind in ("sizes", "outlines", "edges"):
-        assert list((cache / kind).rglob("*.npz")), kind
+        assert list((cache / kind).rglob(f"*{disk_cache.SUFFIX}")), kind
     with monkeypatch.context() as m:  # a warm cache holds all an item needs: no part is built
         m.setattr(parts, "load_noting", lambda path: pytest.fail(f"{path} was read"))
         assert spatialcad_fresh("--out", tmp_path / "warm", "--cache-dir", cache)[0] == 0

@@ -56,7 +56,7 @@ def _axis_drawing(path: Path, toward: tuple[int, int, int], deflection: float) -
     def make() -> dict[str, np.ndarray]:
         right, up = canonical_axes(np.array(toward))
         drawing = projection.project(cached_part(path), right, up, deflection)
-        lines = [*drawing.visible, *drawing.hidden]  # one array: an npz member is slow to read
+        lines = [*drawing.visible, *drawing.hidden]  # one array, not one per line
         return {"counts": np.array([len(drawing.visible), len(drawing.hidden)]),
                 "lengths": np.array([len(p) for p in lines], dtype=np.int64),
                 "points": np.concatenate(lines) if lines else np.zeros((0, 2))}
@@ -75,12 +75,22 @@ def _axis_and_turn(rotation: np.ndarray, right: np.ndarray, up: np.ndarray
                    ) -> tuple[tuple[int, int, int], np.ndarray]:
     """The axis direction the part (unturned) is seen from in the view with screen axes
     ``right`` and ``up`` of the part turned by ``rotation``, and the in-plane turn or flip
-    of that axis view that gives the view."""
-    r0 = np.rint(rotation.T @ right).astype(int)
-    u0 = np.rint(rotation.T @ up).astype(int)
+    of that axis view that gives the view (kept per rotation and view: a run asks for the
+    same ones thousands of times)."""
+    return _turn_of(*(np.asarray(a, dtype=np.float64).tobytes() for a in (rotation, right, up)))
+
+
+@lru_cache(maxsize=1024)
+def _turn_of(rotation: bytes, right: bytes, up: bytes
+             ) -> tuple[tuple[int, int, int], np.ndarray]:
+    """:func:`_axis_and_turn` of its arrays' float64 bytes (the matrix read-only: shared)."""
+    turn = np.frombuffer(rotation).reshape(3, 3)
+    r0 = np.rint(turn.T @ np.frombuffer(right)).astype(int)
+    u0 = np.rint(turn.T @ np.frombuffer(up)).astype(int)
     toward = np.cross(r0, u0)
     rc, uc = canonical_axes(toward)
     in_plane = np.array([[r0 @ rc, r0 @ uc], [u0 @ rc, u0 @ uc]], dtype=np.float64)
+    in_plane.flags.writeable = False
     return (int(toward[0]), int(toward[1]), int(toward[2])), in_plane
 
 

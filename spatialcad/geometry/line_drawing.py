@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numba
@@ -33,7 +34,13 @@ class LineDrawing:
 
     def bounds(self) -> tuple[float, float, float, float]:
         """(min x, min y, max x, max y) of all lines."""
-        pts = np.concatenate([*self.visible, *self.hidden])
+        return self._bounds
+
+    @cached_property
+    def _bounds(self) -> tuple[float, float, float, float]:
+        """:meth:`bounds`, worked out once (a drawing is centred, turned and drawn by its
+        bounds; its lines are never changed in place)."""
+        pts = self.points()
         lo, hi = pts.min(axis=0), pts.max(axis=0)
         return float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])
 
@@ -47,10 +54,21 @@ class LineDrawing:
         c = np.array([(x0 + x1) / 2.0, (y0 + y1) / 2.0])
         m = np.asarray(matrix, dtype=np.float64)
 
-        def f(lines: tuple[Polyline, ...]) -> tuple[Polyline, ...]:
-            return tuple(exact.matmul(p - c, m.T) + c for p in lines)
+        # all points in one product: each row of exact.matmul is its own sum, so the bits
+        # are those of a product per line
+        return self.moved(exact.matmul(self.points() - c, m.T) + c)
 
-        return LineDrawing(f(self.visible), f(self.hidden))
+    def points(self) -> np.ndarray:
+        """Every line's points, visible lines first, in one (N, 2) array."""
+        return np.concatenate([*self.visible, *self.hidden])
+
+    def moved(self, points: np.ndarray) -> LineDrawing:
+        """The drawing whose lines have :meth:`points` ``points`` (each line a view of
+        them)."""
+        lines = (*self.visible, *self.hidden)
+        ends = np.cumsum([len(p) for p in lines]).tolist()
+        out = tuple(points[end - len(p):end] for p, end in zip(lines, ends, strict=True))
+        return LineDrawing(out[:len(self.visible)], out[len(self.visible):])
 
     def without(self, hidden: bool, index: int) -> LineDrawing:
         """The drawing with one line removed."""
@@ -132,13 +150,8 @@ class PointGrid:
         self.points, self.keys = pts, np.zeros(0, dtype=np.int64)
         if len(pts) == 0:
             return
-        cells = np.floor(pts / self.cell).astype(np.int64)
-        self.origin = cells.min(axis=0)
-        cells -= self.origin
-        self.shape = (int(cells[:, 0].max()) + 1, int(cells[:, 1].max()) + 1)
-        key = cells[:, 0] * self.shape[1] + cells[:, 1]
-        order = np.argsort(key, kind="stable")
-        self.points, self.keys = pts[order], key[order]
+        self.origin, nx, ny, self.points, self.keys = _binned(pts, self.cell)
+        self.shape = (int(nx), int(ny))
 
     def matched(self, queries: np.ndarray) -> np.ndarray:
         """Per query, whether a point is nearer than ``tol``."""
@@ -150,24 +163,60 @@ class PointGrid:
 
 
 @numba.njit(cache=True, nogil=True)
+def _binned(pts: np.ndarray, cell: float
+            ) -> tuple[np.ndarray, int, int, np.ndarray, np.ndarray]:  # pragma: no cover
+    """:class:`PointGrid`'s binning of (N >= 1, 2) points: the lowest cell (x, y), the
+    grid's columns and rows, and the points and their cell keys (column * rows + row)
+    sorted by key (stably)."""
+    cells = np.empty((len(pts), 2), dtype=np.int64)
+    for i in range(len(pts)):
+        cells[i, 0] = int(np.floor(pts[i, 0] / cell))
+        cells[i, 1] = int(np.floor(pts[i, 1] / cell))
+    origin = np.empty(2, dtype=np.int64)
+    origin[0], origin[1] = cells[:, 0].min(), cells[:, 1].min()
+    nx = cells[:, 0].max() - origin[0] + 1
+    ny = cells[:, 1].max() - origin[1] + 1
+    key = (cells[:, 0] - origin[0]) * ny + (cells[:, 1] - origin[1])
+    if nx * ny > 8 * len(pts):  # sparse: a sort
+        order = np.argsort(key, kind="mergesort")
+        return origin, nx, ny, pts[order], key[order]
+    first = np.zeros(nx * ny + 1, dtype=np.int64)  # else a counting sort (also stable)
+    for k in key:
+        first[k + 1] += 1
+    for c in range(nx * ny):
+        first[c + 1] += first[c]
+    points, keys = np.empty_like(pts), np.empty_like(key)
+    for i in range(len(pts)):
+        at = first[key[i]]
+        first[key[i]] += 1
+        points[at], keys[at] = pts[i], key[i]
+    return origin, nx, ny, points, keys
+
+
+@numba.njit(cache=True, nogil=True)
 def _matched(q: np.ndarray, points: np.ndarray, keys: np.ndarray, origin: np.ndarray,
              nx: int, ny: int, cell: float, tol2: float) -> np.ndarray:  # pragma: no cover
+    """:meth:`PointGrid.matched`.  The three cells of a grid column around a query have
+    consecutive keys, so their points are one run of ``keys``: one binary search per column
+    (the query's own column first, where a match usually is)."""
     out = np.zeros(len(q), dtype=np.bool_)
     for i in range(len(q)):
         cx = int(np.floor(q[i, 0] / cell)) - origin[0]
         cy = int(np.floor(q[i, 1] / cell)) - origin[1]
-        for gx in range(max(cx - 1, 0), min(cx + 2, nx)):
-            for gy in range(max(cy - 1, 0), min(cy + 2, ny)):
-                k = gx * ny + gy
-                j = np.searchsorted(keys, k)
-                while j < len(keys) and keys[j] == k:
-                    dx, dy = q[i, 0] - points[j, 0], q[i, 1] - points[j, 1]
-                    if dx * dx + dy * dy < tol2:
-                        out[i] = True
-                        break
-                    j += 1
-                if out[i]:
+        if cy < -1 or cy > ny:
+            continue  # no row of the grid within one cell
+        for d in (0, -1, 1):
+            gx = cx + d
+            if gx < 0 or gx >= nx:
+                continue
+            last = gx * ny + min(cy + 1, ny - 1)
+            j = np.searchsorted(keys, gx * ny + max(cy - 1, 0))
+            while j < len(keys) and keys[j] <= last:
+                dx, dy = q[i, 0] - points[j, 0], q[i, 1] - points[j, 1]
+                if dx * dx + dy * dy < tol2:
+                    out[i] = True
                     break
+                j += 1
             if out[i]:
                 break
     return out
@@ -202,9 +251,10 @@ class Ink:
         self.points = (visible, hidden, np.concatenate([visible, hidden]))
         self._grids: dict[int, PointGrid] = {}
 
-    def difference(self, other: Ink) -> tuple[float, float]:
-        """:func:`difference` of the two drawings (sampled with the same tol and step)."""
-        missing = self.missing(other)
+    def difference(self, other: Ink, missing: int | None = None) -> tuple[float, float]:
+        """:func:`difference` of the two drawings (sampled with the same tol and step);
+        ``missing``: :meth:`missing` of them, when the caller has it."""
+        missing = self.missing(other) if missing is None else missing
         kind = max(max(self._unmatched(other, k), other._unmatched(self, k)) for k in (0, 1))
         return missing * self.step, max(0, kind - missing) * self.step
 
@@ -254,8 +304,7 @@ def without_duplicates(d: LineDrawing, tol: float) -> LineDrawing:
 def centred(d: LineDrawing) -> LineDrawing:
     """The drawing translated so that the centre of its bounds is the origin."""
     x0, y0, x1, y1 = d.bounds()
-    c = np.array([(x0 + x1) / 2.0, (y0 + y1) / 2.0])
-    return LineDrawing(tuple(p - c for p in d.visible), tuple(p - c for p in d.hidden))
+    return d.moved(d.points() - np.array([(x0 + x1) / 2.0, (y0 + y1) / 2.0]))
 
 
 def outline(d: LineDrawing, tol: float) -> Any:

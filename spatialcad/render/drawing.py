@@ -302,8 +302,9 @@ def draw_polylines(
     points, counts = _dashed(np.ascontiguousarray(px, dtype=np.float64), starts,
                              flags[order], on, off, th / 2.0)
     fixed = np.rint(points * _ONE).astype(np.int32)
-    cv2.polylines(img, np.split(fixed, np.cumsum(counts)[:-1]), False, c, th, cv2.LINE_AA,
-                  _SHIFT)
+    ends = np.cumsum(counts).tolist()  # slices: np.split takes ~10 times as long
+    cv2.polylines(img, [fixed[e - n:e] for e, n in zip(ends, counts.tolist(), strict=True)],
+                  False, c, th, cv2.LINE_AA, _SHIFT)
     return img
 
 

@@ -3,6 +3,7 @@ isometric picture, all of one item at one scale."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,7 +13,7 @@ from spatialcad.geometry.line_drawing import LineDrawing
 from spatialcad.render.camera import VIEWS
 from spatialcad.render.drawing import draw_polylines
 from spatialcad.render.mesh import solid_mesh
-from spatialcad.render.raster import render
+from spatialcad.render.raster import remembered, render
 
 PART_PX = 230  # the part's largest dimension in a view, pixels
 # a thin part is drawn larger, up to this for its largest dimension, so that its thinnest
@@ -41,7 +42,19 @@ def panel_size(drawing: LineDrawing, scale: float) -> tuple[int, int]:
 
 
 def draw_view(drawing: LineDrawing, scale: float) -> np.ndarray:
-    """The view on a canvas just large enough for it: visible lines solid, hidden dashed."""
+    """The view on a canvas just large enough for it: visible lines solid, hidden dashed.
+    Remembered by content as :func:`spatialcad.render.raster.render`'s images are: an
+    item's tries draw views of one part again (its turns show each axis view turned one of
+    four ways), and its verifier draws its panels again."""
+    lines = [*drawing.visible, *drawing.hidden]
+    key = hashlib.blake2b(repr(("view", scale, len(drawing.visible))).encode(), digest_size=20)
+    key.update(np.array([len(p) for p in lines], dtype=np.int64).tobytes())
+    key.update(np.ascontiguousarray(drawing.points(), dtype=np.float64).tobytes())
+    return remembered(key.digest(), lambda: _drawn_view(drawing, scale))
+
+
+def _drawn_view(drawing: LineDrawing, scale: float) -> np.ndarray:
+    """:func:`draw_view`, drawn."""
     lines = [*drawing.visible, *drawing.hidden]
     dashed = [False] * len(drawing.visible) + [True] * len(drawing.hidden)
     return draw_polylines(lines, dashed, panel_size(drawing, scale), scale=scale,

@@ -48,7 +48,8 @@ def colour_grid(stack: list[Voxel], red: set[Voxel], view: str) -> np.ndarray:
     reds = {(x - lo[0], y - lo[1], z - lo[2]) for x, y, z in red}
     cubes = voxels.normalized(stack)
     labels = voxels.view_labels(cubes, view)
-    return np.vectorize(lambda i: 0 if i < 0 else (2 if cubes[i] in reds else 1))(labels)
+    codes = np.array([2 if c in reds else 1 for c in cubes], dtype=np.int64)
+    return np.where(labels < 0, 0, codes[labels])
 
 
 def must_decide_the_view(stack: list[Voxel], red: set[Voxel]) -> None:

@@ -103,17 +103,19 @@ def panel_ink(d: LineDrawing, scale: float) -> ld.Ink:
     return ld.Ink(ld.centred(d), SAME_LINE_PX / scale)
 
 
-def ink_difference(a: ld.Ink, b: ld.Ink, scale: float) -> float:
-    """:func:`drawn_difference` of two drawings' :func:`panel_ink`."""
-    missing, kind = a.difference(b)
-    return (missing + KIND_WEIGHT * kind) * scale
+def ink_difference(a: ld.Ink, b: ld.Ink, scale: float, missing: int | None = None) -> float:
+    """:func:`drawn_difference` of two drawings' :func:`panel_ink` (``missing``: their
+    :meth:`~spatialcad.geometry.line_drawing.Ink.missing`, when known)."""
+    lacking, kind = a.difference(b, missing)
+    return (lacking + KIND_WEIGHT * kind) * scale
 
 
 def inks_apart(a: ld.Ink, b: ld.Ink, scale: float) -> bool:
     """Whether :func:`ink_difference` is at least ``MIN_DIFF_PX``; the line one drawing lacks
     alone (a lower bound of it) often says so, and then the restyled line is not measured."""
-    return (a.missing(b) * a.step * scale >= MIN_DIFF_PX
-            or ink_difference(a, b, scale) >= MIN_DIFF_PX)
+    missing = a.missing(b)
+    return (missing * a.step * scale >= MIN_DIFF_PX
+            or ink_difference(a, b, scale, missing) >= MIN_DIFF_PX)
 
 
 @dataclass

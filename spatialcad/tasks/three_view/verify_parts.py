@@ -57,7 +57,12 @@ def _same_canvas(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def pixels_apart(a: np.ndarray, b: np.ndarray) -> int:
     """Dark pixels of one panel farther than SAME_LINE_PX from the other's (larger way)."""
-    ma, mb = _same_canvas(dark(a), dark(b))
+    return masks_apart(dark(a), dark(b))
+
+
+def masks_apart(a: np.ndarray, b: np.ndarray) -> int:
+    """:func:`pixels_apart` of the panels' :func:`dark` masks."""
+    ma, mb = _same_canvas(a, b)
 
     def lacking(x: np.ndarray, y: np.ndarray) -> int:
         dist = cv2.distanceTransform((~y).astype(np.uint8), cv2.DIST_L2, 5)
@@ -113,8 +118,8 @@ def verify_part(record: dict[str, Any], image: np.ndarray, spec: PartSpec) -> li
 
     failures = []
 
-    def check_panel(panel: np.ndarray, recipe: PartOption, what: str) -> None:
-        failures.extend(legibility.panel_failures(what, dark(panel)))
+    def check_panel(panel: np.ndarray, mask: np.ndarray, recipe: PartOption, what: str) -> None:
+        failures.extend(legibility.panel_failures(what, mask))
         expected = draw_view(recipe.drawing(views), scale)
         if panel.shape != expected.shape:
             failures.append(f"{what}: panel is {panel.shape[:2]}, its drawing {expected.shape[:2]}")
@@ -123,9 +128,9 @@ def verify_part(record: dict[str, Any], image: np.ndarray, spec: PartSpec) -> li
         if off > MAX_MISMATCH * panel.shape[0] * panel.shape[1]:
             failures.append(f"{what} does not show its stated drawing ({off} pixels differ)")
 
-    def check_outline(panel: np.ndarray, view: str, what: str) -> None:
-        size = (panel.shape[1], panel.shape[0])
-        off = outline_mismatch(filled(dark(panel)),
+    def check_outline(mask: np.ndarray, view: str, what: str) -> None:
+        size = (mask.shape[1], mask.shape[0])
+        off = outline_mismatch(filled(mask),
                                silhouette(vertices, triangles, view, scale, size))
         if off > MAX_OUTLINE_MISMATCH:
             failures.append(f"{what}: outline is not the part's {view} silhouette "
@@ -134,18 +139,20 @@ def verify_part(record: dict[str, Any], image: np.ndarray, spec: PartSpec) -> li
     for view, box in zip(spec.reference_views[1:], record["layout"]["reference"][1:],
                          strict=True):
         panel = crop(image, box)
-        check_panel(panel, PartOption(view), f"reference {view} view")
-        check_outline(panel, view, f"reference {view} view")
+        mask = dark(panel)
+        check_panel(panel, mask, PartOption(view), f"reference {view} view")
+        check_outline(mask, view, f"reference {view} view")
 
     panels = [crop(image, box) for box in record["layout"]["options"]]
-    for o, recipe, panel in zip(record["options"], options, panels, strict=True):
-        check_panel(panel, recipe, f"option {o['letter']}")
+    masks = [dark(panel) for panel in panels]
+    for o, recipe, panel, mask in zip(record["options"], options, panels, masks, strict=True):
+        check_panel(panel, mask, recipe, f"option {o['letter']}")
     answer = next(i for i, o in enumerate(record["options"]) if o["letter"] == record["Answer"])
     if options[answer] != PartOption(asked):
         failures.append(f"the answer's drawing is not the plain {asked} view")
-    check_outline(panels[answer], asked, "answer")
-    for i, (o, panel) in enumerate(zip(record["options"], panels, strict=True)):
-        if i != answer and (apart := pixels_apart(panel, panels[answer])) < MIN_DIFF_PIXELS:
+    check_outline(masks[answer], asked, "answer")
+    for i, (o, mask) in enumerate(zip(record["options"], masks, strict=True)):
+        if i != answer and (apart := masks_apart(mask, masks[answer])) < MIN_DIFF_PIXELS:
             failures.append(f"option {o['letter']} draws like the answer "
                             f"(only {apart} pixels apart)")
     return failures
