@@ -406,30 +406,34 @@ def _body_diagonal(cam: Camera) -> np.ndarray | None:
 
 
 # The six lattice triangles (a, b, half) a cube's hexagon covers, its lattice place (a, b)
-# added; in the coordinates where the view runs along (1, 1, 1) (see _behind).
+# added; in the coordinates where the view runs along (1, 1, 1) (see _triangles).
 HEXAGON = np.array([(0, 0, 0), (0, 0, 1), (-1, -1, 0), (-1, -1, 1), (0, -1, 1), (-1, 0, 0)])
 
 
-def _behind(stack: np.ndarray, cells: np.ndarray, signs: np.ndarray) -> np.ndarray:
-    """Per cell, whether in each of its hexagon's triangles a cube of ``stack`` lies nearer
-    to the eye (less far along ``signs``) than the cell.  A cell [v, v + 1] seen along
-    ``signs`` is the cell u = signs * v - (signs < 0) seen along (1, 1, 1): its hexagon
-    is placed at (u_x - u_z, u_y - u_z) and its depth is u_x + u_y + u_z; cells covering
-    one triangle lie on one line of sight in order of depth, no two at one depth."""
-    def lattice(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        u = v * signs - (signs < 0)
-        place = np.stack([u[:, 0] - u[:, 2], u[:, 1] - u[:, 2], np.zeros(len(u), np.int64)],
-                         axis=1)
-        return place[:, None, :] + HEXAGON[None], u.sum(axis=1)
+def _triangles(cell: Sequence[int], signs: np.ndarray
+               ) -> tuple[list[tuple[int, int, int]], int]:
+    """The six lattice triangles (a, b, half) a cell's hexagon covers, in ``HEXAGON``'s
+    order, and the cell's depth, seen along ``signs``.  A cell [v, v + 1] seen along
+    ``signs`` is the cell u = signs * v - (signs < 0) seen along (1, 1, 1): its hexagon is
+    placed at (u_x - u_z, u_y - u_z) and its depth is u_x + u_y + u_z; cells covering one
+    triangle lie on one line of sight in order of depth, no two at one depth."""
+    u = [int(c) * int(s) - (1 if s < 0 else 0) for c, s in zip(cell, signs.tolist(),
+                                                                strict=True)]
+    a, b = u[0] - u[2], u[1] - u[2]
+    return [(a + da, b + db, half) for da, db, half in HEXAGON.tolist()], sum(u)
 
-    tri, depth = lattice(stack)
+
+def _behind(stack: np.ndarray, cells: np.ndarray, signs: np.ndarray) -> np.ndarray:
+    """Per cell, whether in each of its hexagon's triangles (:func:`_triangles`) a cube of
+    ``stack`` lies nearer to the eye (less far along ``signs``) than the cell."""
     nearest: dict[tuple[int, int, int], int] = {}
-    for key, d in zip(map(tuple, tri.reshape(-1, 3).tolist()), np.repeat(depth, 6).tolist(),
-                      strict=True):
-        nearest[key] = min(d, nearest.get(key, d))
-    at, far = lattice(cells)
-    return np.array([all(nearest.get(tuple(t), d) < d for t in tris.tolist())
-                     for tris, d in zip(at, far.tolist(), strict=True)], dtype=bool)
+    for cube in stack:
+        tris, depth = _triangles(cube, signs)
+        for tri in tris:
+            nearest[tri] = min(depth, nearest.get(tri, depth))
+    return np.array([all(nearest.get(tri, depth) < depth for tri in tris)
+                     for tris, depth in (_triangles(cell, signs) for cell in cells)],
+                    dtype=bool)
 
 
 DEEP_PX = 3.0  # a pixel centre this far from every lattice line is clear of every edge drawn
@@ -446,10 +450,7 @@ class _Lattice:
     when they are ``limit`` or more, the window comparison would find the change shown."""
 
     def __init__(self, cam: Camera, scale: float) -> None:
-        signs = _body_diagonal(cam)
-        if signs is None:
-            raise ValueError(f"{cam} does not look along a body diagonal")
-        self.signs = signs
+        self.signs = _diagonal(cam)
         self.deep = _deep_pixels(cam, scale)
         self.differ = _fills_differ(cam)
         self._last: tuple[tuple[Voxel, ...], dict[tuple[int, int, int], list[tuple[int, int]]]]
@@ -460,10 +461,10 @@ class _Lattice:
         stack differ in at least ``limit`` pixels (False: undecided)."""
         how, cell = change
         cover = self._cover(stack)
-        (a, b, _), depth = _hexagon_place(cell, self.signs)
+        tris, depth = _triangles(cell, self.signs)
         differing = 0
-        for k, (da, db, half) in enumerate(HEXAGON.tolist()):
-            seen = cover.get((a + da, b + db, half), [])
+        for k, tri in enumerate(tris):
+            seen = cover.get(tri, [])
             before = seen[0][1] if seen else len(HEXAGON)
             if how == "remove":
                 rest = [s for s in seen if s[0] != depth]
@@ -481,20 +482,13 @@ class _Lattice:
         if self._last[0] != key:
             cover: dict[tuple[int, int, int], list[tuple[int, int]]] = {}
             for cube in stack:
-                (a, b, _), depth = _hexagon_place(cube, self.signs)
-                for k, (da, db, half) in enumerate(HEXAGON.tolist()):
-                    cover.setdefault((a + da, b + db, half), []).append((depth, k))
+                tris, depth = _triangles(cube, self.signs)
+                for k, tri in enumerate(tris):
+                    cover.setdefault(tri, []).append((depth, k))
             for seen in cover.values():
                 seen.sort()
             self._last = (key, cover)
         return self._last[1]
-
-
-def _hexagon_place(cell: Voxel, signs: np.ndarray) -> tuple[tuple[int, int, int], int]:
-    """A cell's hexagon place (a, b, 0) on the lattice and its depth (see :func:`_behind`)."""
-    u = [int(c) * int(s) - (1 if s < 0 else 0) for c, s in zip(cell, signs.tolist(),
-                                                                strict=True)]
-    return (u[0] - u[2], u[1] - u[2], 0), u[0] + u[1] + u[2]
 
 
 def _window_side(scale: float) -> int:
@@ -510,9 +504,7 @@ def _pixel_triangles(cam: Camera, scale: float) -> tuple[np.ndarray, np.ndarray]
     A point of screen (u, v) lies on the lattice at (alpha, beta), where the world point
     s * (alpha, beta, 0) (s: the view's signs) projects to (u, v); lattice lines are where
     alpha, beta or alpha - beta is a whole number."""
-    signs = _body_diagonal(cam)
-    if signs is None:
-        raise ValueError(f"{cam} does not look along a body diagonal")
+    signs = _diagonal(cam)
     right, up, _ = cam.basis()
     m00, m01 = float(right[0] * signs[0]), float(right[1] * signs[1])
     m10, m11 = float(up[0] * signs[0]), float(up[1] * signs[1])
