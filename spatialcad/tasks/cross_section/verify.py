@@ -369,8 +369,8 @@ def _option_pieces(data: OptionData) -> convex_pieces.Pieces:
 def _check_option(o: dict[str, Any], data: OptionData, spec: Spec, families: list[str]
                   ) -> tuple[list[str], convex_pieces.Pieces | None]:
     """Option ``o`` (data ``data``): its polygon is its stated solids' section by its stated
-    plane; and that section's pieces (:func:`_option_pieces`; None where the check stopped
-    before making them)."""
+    plane; and that section's pieces (as :func:`_option_pieces` makes them; None where the
+    check stopped before making them)."""
     letter, plane, descs = o["letter"], data.plane, data.solids
     failures: list[str] = []
     if plane.family not in families:
@@ -387,10 +387,11 @@ def _check_option(o: dict[str, Any], data: OptionData, spec: Spec, families: lis
             failures.append(f"option {letter}: the answer's solids are not altered")
     elif descs != spec.solids:
         failures.append(f"option {letter}: a true option is cut from other solids")
-    lo, hi = family_range(stack(descs), n)
+    solids = stack(descs)
+    lo, hi = family_range(solids, n)
     if not lo < plane.offset < hi:
         return failures + [f"option {letter}: the plane misses the solid"], None
-    pieces = _option_pieces(data)
+    pieces = section_pieces(solids, n, np.array([plane.offset]))
     (truth,) = shape.unions(convex_pieces.polygons(pieces))
     stored = shape.from_text(data.polygon)
     if stored.is_empty or not stored.is_valid or truth.area == 0.0:
