@@ -9,7 +9,7 @@ Entry ``i`` of a one-task dataset of size ``N`` is item ``i`` of ``spatialcad ge
 --task T --level L --n N --seed S [--split P]``: the same record, the same PNG bytes.
 Nothing is built until an entry is read, so a dataset of a million entries costs nothing
 to create.  An item keeps clear of the scenes of its block's earlier items (100 per block,
-spatialcad/scenes.py), so reading entry ``i`` first makes those of them the dataset has not
+spatialcad/run/scenes.py), so reading entry ``i`` first makes those of them the dataset has not
 made yet (once: their scenes are remembered); :meth:`Dataset.scene_report` and each entry's
 ``metadata["scene_space"]`` say when a component asks for more entries than its level has
 distinct scenes.
@@ -35,11 +35,12 @@ from typing import Any
 
 from PIL import Image
 
-from spatialcad import forms, pipeline
+from spatialcad import forms
 from spatialcad.evaluate.extract import extract, is_correct
-from spatialcad.scenes import SceneGroup, block_start, scene_space
+from spatialcad.record.splits import SPLITS
+from spatialcad.run import pipeline
+from spatialcad.run.scenes import SceneGroup, block_start, scene_space
 from spatialcad.seeding import derive_seed, item_rng
-from spatialcad.splits import SPLITS
 from spatialcad.tasks import registry
 
 Entry = dict[str, Any]
@@ -201,7 +202,7 @@ class Dataset:
 
     def _made(self, comp: Component, index: int, **kw: Any) -> pipeline.ItemResult:
         """Item ``index`` of the component's CLI run: clear of the scenes of its block's
-        earlier items (spatialcad/scenes.py), which are made first where not yet known."""
+        earlier items (spatialcad/run/scenes.py), which are made first where not yet known."""
         key = (comp.task, comp.level, comp.split, block_start(index))
         block = self._blocks.setdefault(key, _Block())
         start = block_start(index)

@@ -19,18 +19,20 @@ import click
 from click.core import ParameterSource
 from tqdm import tqdm
 
-from spatialcad import __version__, cluster, freecad_env, pipeline, shards, versions
-from spatialcad.benchmark import read_manifest
+from spatialcad import __version__, freecad_env
 from spatialcad.cad.disk_cache import CACHE_ENV
 from spatialcad.cad.part_import import import_parts, import_report_lines
 from spatialcad.cad.part_index import part_index
 from spatialcad.cad.parts import SUFFIXES, list_parts
 from spatialcad.cli_support import OutputDir, fail
-from spatialcad.cluster import SlurmSettings
-from spatialcad.outdir import check_apart, check_replaceable_dir, locked
-from spatialcad.plan import RunPlan, Shard, parse_shard
-from spatialcad.scenes import SCENE_BLOCK, scene_space
-from spatialcad.splits import SPLITS
+from spatialcad.record import versions
+from spatialcad.record.benchmark import read_manifest
+from spatialcad.record.splits import SPLITS
+from spatialcad.run import cluster, pipeline, shards
+from spatialcad.run.cluster import SlurmSettings
+from spatialcad.run.outdir import check_apart, check_replaceable_dir, locked
+from spatialcad.run.plan import RunPlan, Shard, parse_shard
+from spatialcad.run.scenes import SCENE_BLOCK, scene_space
 from spatialcad.tasks import registry
 from spatialcad.tasks.three_view.generate_parts import supply_line
 
@@ -65,7 +67,7 @@ def tasks_cmd() -> None:
     Levels past a task's practical range still work, but one item may take minutes.
     "scenes L0/L1/L2": how many distinct scenes each level holds ("=": counted, every
     scene drawn at least twice in the candidates drawn; "~": estimated; ">": at least, no
-    scene came twice; "?": not measured), as `python -m spatialcad.scenes` measured them.
+    scene came twice; "?": not measured), as `python -m spatialcad.run.scenes` measured them.
     """
     rows = [(info.name, info.record_task, info.category, info.levels_text(),
              "yes" if info.has_steps else "no", _scene_counts(info.name),

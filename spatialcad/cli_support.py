@@ -8,7 +8,7 @@ from typing import Any, NoReturn
 
 import click
 
-from spatialcad.outdir import absent
+from spatialcad.run.outdir import absent
 
 
 class UsageFailure(click.ClickException):

@@ -10,7 +10,7 @@ from multiprocessing import get_context
 
 import click
 
-from spatialcad.pipeline import compile_missing
+from spatialcad.run.pipeline import compile_missing
 
 
 @click.command()

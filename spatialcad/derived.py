@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from spatialcad.spec import Texts
+from spatialcad.record.spec import Texts
 from spatialcad.tasks.registry import TaskInfo
 
 

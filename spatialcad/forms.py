@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from spatialcad.records import LETTERS
+from spatialcad.record.records import LETTERS
 from spatialcad.render.layout import PAD
 from spatialcad.render.png import decode_png, encode_png
 from spatialcad.seeding import derive_seed, item_rng

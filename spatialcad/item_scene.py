@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from spatialcad import freecad_env
-from spatialcad.benchmark import read_records
 from spatialcad.cad.scene import Scene, identifier
-from spatialcad.records import BENCHMARK, image_path
+from spatialcad.record.benchmark import read_records
+from spatialcad.record.records import BENCHMARK, image_path
 from spatialcad.tasks import registry
 
 Record = dict[str, Any]

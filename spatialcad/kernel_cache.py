@@ -5,7 +5,7 @@ ours) and keeps the result on disk for every later process.  A run that starts o
 cache makes each of its workers compile every kernel it meets, the same ones at the same
 time; so runs with workers first make one level-1 item of each task whose kernels are not
 cached (that meets every kernel the task uses at any level), one task per worker, the three
-tasks with the most kernels of their own first (:func:`spatialcad.pipeline.compile_in`).
+tasks with the most kernels of their own first (:func:`spatialcad.run.pipeline.compile_in`).
 
 A task so compiled gets a stamp file in numba's cache directory, named by the package's
 sources (path, modification time and size of every file: what numba checks before it uses

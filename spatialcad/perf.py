@@ -43,8 +43,8 @@ import click
 from spatialcad import api, forms
 from spatialcad.cad import disk_cache
 from spatialcad.cli import parse_levels
-from spatialcad.pipeline import make_item
 from spatialcad.render.png import decode_png, encode_png
+from spatialcad.run.pipeline import make_item
 from spatialcad.tasks import registry
 
 # stage -> (module path suffix, function name) entry points; time outside them is geometry.
@@ -56,7 +56,7 @@ STAGES: dict[str, list[tuple[str, str]]] = {
         ("render/layout.py", "compose"),
     ],
     "png": [("render/png.py", "encode_png"), ("render/png.py", "decode_png")],
-    "verification": [("spatialcad/verification.py", "run_verifier")],
+    "verification": [("spatialcad/run/verification.py", "run_verifier")],
 }
 CHEAP_TASKS = "cube_counting,rotation_2d,arrow_moving"
 PROFILED = 8  # items per task and level run again under cProfile for the time shares
@@ -159,7 +159,7 @@ def png_floor(root: Path, jobs: int) -> tuple[int, float]:
 START_PROBE = """
 import time
 start = time.process_time()
-from spatialcad.pipeline import make_item
+from spatialcad.run.pipeline import make_item
 from spatialcad.tasks import registry
 imports = time.process_time() - start
 def every_task() -> float:

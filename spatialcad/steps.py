@@ -6,9 +6,9 @@ A task shows steps when it has a ``steps.py`` (:attr:`TaskInfo.has_steps`) with
 the JSON-able state after the step) and ``picture(spec, answer, state)``, the state drawn
 with the renderer of the item's own panels.  Its ``verify.py`` replays the chain with its
 own simulation (``step_start``, ``step_next``, ``step_goal``; checked by
-:func:`spatialcad.verification.check_steps`).  Each record then holds ``steps``: a list of
+:func:`spatialcad.run.verification.check_steps`).  Each record then holds ``steps``: a list of
 ``{"text", "image", "state"}``, the image at ``<Category>/<Task>/<Level>/<Image_id>-step<k>.png``
-(k from 1, :func:`spatialcad.records.step_image`).
+(k from 1, :func:`spatialcad.record.records.step_image`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from spatialcad import records as rec
+from spatialcad.record import records as rec
 from spatialcad.tasks.base import Step
 from spatialcad.tasks.registry import TaskInfo
 

@@ -12,10 +12,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from spatialcad import cli, pipeline
-from spatialcad.pipeline import make_item
+from spatialcad import cli
 from spatialcad.render.png import decode_png
-from spatialcad.verification import run_verifier
+from spatialcad.run import pipeline
+from spatialcad.run.pipeline import make_item
+from spatialcad.run.verification import run_verifier
 
 
 def run_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture, *args: str):

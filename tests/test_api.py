@@ -14,8 +14,9 @@ import numpy as np
 import pytest
 
 import spatialcad
-from spatialcad import api, forms, pipeline
+from spatialcad import api, forms
 from spatialcad.render.png import decode_png
+from spatialcad.run import pipeline
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -66,7 +67,7 @@ def test_construction_is_lazy_and_indexing_checked(monkeypatch):
         with pytest.raises(IndexError):
             big[bad]
     assert calls == []
-    entry = big[999_900]  # the first of its block of scenes: made alone (spatialcad/scenes.py)
+    entry = big[999_900]  # the first of its block of scenes: made alone (spatialcad/run/scenes.py)
     assert len(calls) == 1 and calls[0][:5] == ("cube_counting", 1, 999_900, 10**6, 0)
     assert entry["metadata"]["record"]["Image_id"] == "999900"
 

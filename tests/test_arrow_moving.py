@@ -12,10 +12,11 @@ from spatialcad.evaluate.baselines import image_scores, text_scores
 from spatialcad.evaluate.extract import extract_open, match_open
 from spatialcad.geometry import arrows as ar
 from spatialcad.geometry.colours import ARROW_COLOURS as PALETTE
-from spatialcad.pipeline import assemble, make_item
-from spatialcad.records import answer_letter
+from spatialcad.record.records import answer_letter
 from spatialcad.render.png import decode_png
 from spatialcad.render.thumbnails import TIE
+from spatialcad.run.pipeline import assemble, make_item
+from spatialcad.run.verification import run_verifier
 from spatialcad.seeding import derive_seed, item_rng
 from spatialcad.tasks import registry
 from spatialcad.tasks.arrow_moving.generate import _picture
@@ -28,7 +29,6 @@ from spatialcad.tasks.arrow_moving.spec import (
     state_text,
 )
 from spatialcad.tasks.arrow_moving.verify import open_answer, read_board, simulate
-from spatialcad.verification import run_verifier
 
 GRID = (3, 3)
 NORTH, EAST, SOUTH, WEST = range(4)

@@ -11,10 +11,10 @@ from conftest import generated_items, only_the_answer_verifies
 
 from spatialcad.geometry import blocks
 from spatialcad.geometry.voxels import is_supported
-from spatialcad.pipeline import make_item
 from spatialcad.render.png import decode_png
+from spatialcad.run.pipeline import make_item
+from spatialcad.run.verification import run_verifier
 from spatialcad.tasks.block_moving.verify import simulate
-from spatialcad.verification import run_verifier
 
 SPACE = (3, 2, 3)
 

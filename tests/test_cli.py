@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 from conftest import tree_bytes
 
-from spatialcad import freecad_env, pipeline
+from spatialcad import freecad_env
 from spatialcad.cad.parts import ASSETS_DIR
 from spatialcad.render.png import decode_png, encode_png
-from spatialcad.scenes import scene_space
+from spatialcad.run import pipeline
+from spatialcad.run.scenes import scene_space
 from spatialcad.tasks import registry
 
 CASES = [(name, level) for name in registry.tasks() for level in (0, 1, 2)]

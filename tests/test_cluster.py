@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from conftest import tree_bytes
 
-from spatialcad.outdir import locked
+from spatialcad.run.outdir import locked
 
 ROOT = Path(__file__).resolve().parents[1]
 RUN = ["generate", "--task", "cube_counting,rotation_2d,arrow_moving", "--level", "1",

@@ -13,7 +13,7 @@ from pathlib import Path
 from spatialcad import kernel_cache
 from spatialcad.cad.parts import ASSETS_DIR
 from spatialcad.kernel_cache import HEAVIEST, compile_order
-from spatialcad.pipeline import compile_in
+from spatialcad.run.pipeline import compile_in
 from spatialcad.tasks.registry import tasks
 
 # prints how many kernels numba compiled (cache misses) while making items of TASK at LEVELS
@@ -25,7 +25,7 @@ class Count(event.Listener):
     def on_start(self, e): pass
     def on_end(self, e): Count.n += 1
 event.register("numba:compile", Count())
-from spatialcad.pipeline import make_item
+from spatialcad.run.pipeline import make_item
 task, levels = sys.argv[1], [int(v) for v in sys.argv[2].split(",")]
 for level in levels:
     for i in range(2):

@@ -17,17 +17,17 @@ from spatialcad.cad import solids, sweep, tessellate
 from spatialcad.geometry import convex_pieces
 from spatialcad.geometry import section_shape as ss
 from spatialcad.geometry.colours import SOLID
-from spatialcad.pipeline import assemble
 from spatialcad.render.camera import orbit
 from spatialcad.render.mesh import solid_mesh
 from spatialcad.render.raster import render
+from spatialcad.run.pipeline import assemble
+from spatialcad.run.verification import run_verifier
 from spatialcad.tasks import registry
 from spatialcad.tasks.base import Reject
 from spatialcad.tasks.cross_section import generate as task_module
 from spatialcad.tasks.cross_section import verify as checker
 from spatialcad.tasks.cross_section.spec import SolidDesc, parse_spec
 from spatialcad.tasks.cross_section.spec import descs as spec_descs
-from spatialcad.verification import run_verifier
 
 freecad_env.load()  # FreeCAD is required (make test installs it): never skip these tests
 

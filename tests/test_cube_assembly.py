@@ -14,7 +14,6 @@ from scipy import ndimage
 from spatialcad.evaluate.baselines import LETTERS, image_scores
 from spatialcad.geometry import splitting
 from spatialcad.geometry.voxels import is_connected, is_supported
-from spatialcad.pipeline import make_item
 from spatialcad.render import raster, unseen
 from spatialcad.render.piece_pictures import (
     option_picture,
@@ -23,7 +22,8 @@ from spatialcad.render.piece_pictures import (
 )
 from spatialcad.render.png import decode_png
 from spatialcad.render.thumbnails import answer_ranks, distances, thumbnail
-from spatialcad.verification import run_verifier
+from spatialcad.run.pipeline import make_item
+from spatialcad.run.verification import run_verifier
 
 QUESTION_FAILS = "its Question is not the text its spec gives"
 

@@ -10,10 +10,11 @@ from conftest import only_the_answer_verifies
 
 from spatialcad.geometry import counting, voxels
 from spatialcad.geometry.colours import RED
-from spatialcad.pipeline import assemble, make_item
+from spatialcad.record.spec import VIEW_ORIENTATION
 from spatialcad.render.png import decode_png
 from spatialcad.render.stacks import stack_view
-from spatialcad.spec import VIEW_ORIENTATION
+from spatialcad.run.pipeline import assemble, make_item
+from spatialcad.run.verification import run_verifier
 from spatialcad.tasks import registry
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
 from spatialcad.tasks.cube_counting.verify import bounds_by_milp
@@ -23,7 +24,6 @@ from spatialcad.tasks.three_view.spec import (
     StackOption,
     StackSpec,
 )
-from spatialcad.verification import run_verifier
 from spatialcad.verify.raycast import nearest_cubes
 
 

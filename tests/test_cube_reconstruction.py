@@ -14,8 +14,9 @@ from conftest import check_distractors, generated_items, with_answer
 
 from spatialcad.geometry import cube_nets as cn
 from spatialcad.geometry.rotations import proper_rotations
-from spatialcad.pipeline import make_item
 from spatialcad.render.png import decode_png
+from spatialcad.run.pipeline import make_item
+from spatialcad.run.verification import run_verifier
 from spatialcad.tasks.cube_reconstruction.spec import (
     NONE_OF_THEM,
     OPPOSITE,
@@ -24,7 +25,6 @@ from spatialcad.tasks.cube_reconstruction.spec import (
     parse_spec,
     texts,
 )
-from spatialcad.verification import run_verifier
 from spatialcad.verify.cube_rolling import roll, shows
 
 

@@ -10,8 +10,8 @@ import numpy as np
 from conftest import check_distractors, generated_items
 
 from spatialcad.geometry import cube_nets as cn
+from spatialcad.run.verification import run_verifier
 from spatialcad.tasks.cube_unfolding.spec import parse_spec, texts
-from spatialcad.verification import run_verifier
 from spatialcad.verify.cube_rolling import roll, shows
 
 # the cross: green in the centre, yellow above, purple below, blue right, brown and cyan left

@@ -8,8 +8,9 @@ import time
 import pytest
 from eval_server import FakeEndpoint, ForwardingProxy, dead_url, gold_table, judge_table
 
-from spatialcad import forms, pipeline
+from spatialcad import forms
 from spatialcad.evaluate import ladder, stats
+from spatialcad.run import pipeline
 
 FAST = ["--timeout", "0.3", "--backoff", "0.01"]
 

@@ -16,9 +16,9 @@ from eval_server import FakeEndpoint, gold_table, judge_table
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from spatialcad import pipeline
 from spatialcad.export.vlmeval import COLUMNS
 from spatialcad.render.png import decode_png
+from spatialcad.run import pipeline
 
 
 @pytest.fixture(scope="module")

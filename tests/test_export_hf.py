@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 import yaml
 
-from spatialcad import pipeline
 from spatialcad.export import hf, hf_card, hub
 from spatialcad.render.png import decode_png
+from spatialcad.run import pipeline
 
 OLD_DATASETS = "2.19"
 

@@ -28,8 +28,8 @@ from collections import Counter
 
 import pytest
 
-from spatialcad import pipeline
 from spatialcad.export.spatialviz import DATA, upstream_record
+from spatialcad.run import pipeline
 
 MARKERS = ["<answer>", "Answer:", "Final answer", "final answer", "Final Answer",
            "the answer is", "The answer is", "correct answer", "Correct answer",

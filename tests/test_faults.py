@@ -19,10 +19,10 @@ import pytest
 from conftest import one_line, small_benchmark, tree_bytes
 from eval_server import FakeEndpoint, gold_table
 
-from spatialcad.benchmark import BenchmarkWriter
 from spatialcad.cad.disk_cache import CACHE_ENV
-from spatialcad.outdir import lock_path
-from spatialcad.plan import RunPlan, Shard
+from spatialcad.record.benchmark import BenchmarkWriter
+from spatialcad.run.outdir import lock_path
+from spatialcad.run.plan import RunPlan, Shard
 
 FAST = ["--timeout", "2", "--backoff", "0.01", "--retries", "1"]
 SECRET = "sk-THE-SECRET-KEY-1234"
@@ -154,7 +154,7 @@ def test_a_second_generate_into_the_same_out_is_refused(sc, tmp_path):
     assert not lock_path(out).exists()
 
 
-HOLD = ("import sys, time\nfrom spatialcad.outdir import locked\n"
+HOLD = ("import sys, time\nfrom spatialcad.run.outdir import locked\n"
         "with locked(sys.argv[1]):\n    print('held', flush=True)\n    time.sleep(60)\n")
 
 
@@ -493,7 +493,7 @@ def _opencv_threads() -> int:
 def test_a_workers_opencv_uses_only_its_share_of_the_cores():
     """A pool of two workers keeps two cores busy: OpenCV's own threads in each worker would
     only add switching (a share of one core or less: one thread)."""
-    from spatialcad.pipeline import worker_pool
+    from spatialcad.run.pipeline import worker_pool
     with worker_pool(2) as pool:
         assert pool is not None
         assert pool.submit(_opencv_threads).result() == max((os.cpu_count() or 1) // 2, 1)

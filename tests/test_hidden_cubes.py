@@ -12,10 +12,11 @@ import numpy as np
 import pytest
 
 from spatialcad.geometry import blocks, counting, voxels
-from spatialcad.pipeline import assemble
 from spatialcad.render import block_views, legibility, piece_pictures, stacks, unseen
 from spatialcad.render.axes import framing_beside_axes
 from spatialcad.render.pixels import pixels_differing
+from spatialcad.run.pipeline import assemble
+from spatialcad.run.verification import run_verifier
 from spatialcad.tasks import registry
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
 from spatialcad.tasks.block_moving.generate import must_pin_down, state_draft
@@ -24,7 +25,6 @@ from spatialcad.tasks.cube_assembly.spec import Spec as AssemblySpec
 from spatialcad.tasks.cube_assembly.spec import texts as assembly_texts
 from spatialcad.tasks.cube_counting.generate import Generator as CountingGenerator
 from spatialcad.tasks.three_view.generate import must_decide_the_view, stack_draft
-from spatialcad.verification import run_verifier
 
 # 3ViewProjection level 0: a cube added at [1, 1, 1], on the column [1, 1], shows in none of
 # the reference pictures: the top view draws that column grey either way, the front view

@@ -14,9 +14,9 @@ import yaml
 from loguru import logger
 from PIL import Image
 
-from spatialcad import pipeline
 from spatialcad.export.hf import export_hf
 from spatialcad.export.vlmeval import export_tsv
+from spatialcad.run import pipeline
 
 ROOT = Path(__file__).resolve().parents[1]
 LMMS = ROOT / "integrations" / "lmms_eval" / "spatialcad"

@@ -15,7 +15,7 @@ from spatialcad.render import legibility
 from spatialcad.render.camera import camera, orbit
 from spatialcad.render.layout import MAX_WIDTH, compose
 from spatialcad.render.stacks import common_isometric_framing
-from spatialcad.verification import run_verifier
+from spatialcad.run.verification import run_verifier
 
 ISO = camera("isometric")
 BLOCK = [tuple(v) for v in itertools.product(range(3), repeat=3)]

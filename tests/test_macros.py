@@ -22,9 +22,9 @@ from spatialcad.geometry.arrows import HEADINGS, STEP
 from spatialcad.geometry.colours import RED
 from spatialcad.geometry.colours import SOLID as SOLID_COLOUR
 from spatialcad.geometry.section_shape import from_text
-from spatialcad.pipeline import make_item
-from spatialcad.records import BENCHMARK, dumps
+from spatialcad.record.records import BENCHMARK, dumps
 from spatialcad.render.paper_drawing import HOLE_RADIUS
+from spatialcad.run.pipeline import make_item
 from spatialcad.tasks.paper_folding import scene as paper_scene
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -13,14 +13,14 @@ from shapely.geometry import Point
 from spatialcad.evaluate.baselines import image_scores
 from spatialcad.evaluate.extract import extract_open, match_open
 from spatialcad.geometry import paper as pf
-from spatialcad.pipeline import make_item
 from spatialcad.render.png import decode_png
 from spatialcad.render.thumbnails import answer_ranks, distances, thumbnail
+from spatialcad.run.pipeline import make_item
+from spatialcad.run.verification import run_verifier
 from spatialcad.tasks.paper_folding import spec as pf_spec
 from spatialcad.tasks.paper_folding.generate import OPERATORS, wrong_pool
 from spatialcad.tasks.paper_folding.spec import Fold
 from spatialcad.tasks.paper_folding.verify import Sheet
-from spatialcad.verification import run_verifier
 
 
 def test_one_fold_gives_mirrored_pair():

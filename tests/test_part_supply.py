@@ -115,7 +115,7 @@ def test_items_of_a_run_draw_distinct_parts_while_there_are_enough(bundled_cache
 
 
 def test_parts_whose_scene_the_run_holds_are_passed_over(bundled_cache):
-    """When the pipeline looks for a new scene (spatialcad/scenes.py), a part already in
+    """When the pipeline looks for a new scene (spatialcad/run/scenes.py), a part already in
     the run is never drawn again, and with every part held the item is rejected at once
     (no part built: the search over a spent level stays cheap)."""
     usable = gp.usable_parts(ASSETS_DIR, 1)

@@ -15,9 +15,9 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from spatialcad import pipeline
 from spatialcad.export.pages import balanced_sample, spread
 from spatialcad.render.png import decode_png
+from spatialcad.run import pipeline
 
 
 @pytest.fixture(scope="module")

@@ -13,8 +13,8 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from spatialcad import pipeline
 from spatialcad.render.png import decode_png
+from spatialcad.run import pipeline
 
 NEXT_BLUE = (31, 95, 174)  # quiz.css: button.next
 

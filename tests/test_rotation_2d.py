@@ -12,11 +12,12 @@ from conftest import generated_items
 
 from spatialcad.evaluate.baselines import image_scores
 from spatialcad.geometry import grid2d as G
-from spatialcad.pipeline import assemble, make_item
-from spatialcad.records import answer_letter
+from spatialcad.record.records import answer_letter
 from spatialcad.render.grid2d import draw_grid
 from spatialcad.render.png import decode_png
 from spatialcad.render.thumbnails import TIE, thumbnail
+from spatialcad.run.pipeline import assemble, make_item
+from spatialcad.run.verification import run_verifier
 from spatialcad.seeding import derive_seed, item_rng
 from spatialcad.tasks import registry
 from spatialcad.tasks.base import Draft, Option, Panel
@@ -37,7 +38,6 @@ from spatialcad.tasks.rotation_2d.spec import (
     Transform,
 )
 from spatialcad.tasks.rotation_2d.verify import Drawing
-from spatialcad.verification import run_verifier
 
 
 def _grid(colours, marker="tl", patterns=None, turns=None, flips=None) -> G.Grid:

@@ -12,7 +12,6 @@ from conftest import only_the_answer_verifies
 from spatialcad.geometry import rotations as R
 from spatialcad.geometry.colours import SAND
 from spatialcad.geometry.voxels import is_connected, random_stack
-from spatialcad.pipeline import assemble, make_item
 from spatialcad.render import legibility, unseen
 from spatialcad.render.camera import camera
 from spatialcad.render.pixels import pixels_differing
@@ -25,6 +24,8 @@ from spatialcad.render.stacks import (
     cube_visibility,
     stack_picture,
 )
+from spatialcad.run.pipeline import assemble, make_item
+from spatialcad.run.verification import run_verifier
 from spatialcad.tasks import registry
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
 from spatialcad.tasks.rotation_3d.generate import (
@@ -40,7 +41,6 @@ from spatialcad.tasks.rotation_3d.generate import (
 )
 from spatialcad.tasks.rotation_3d.spec import VIEWS, OptionData, Spec, texts
 from spatialcad.tasks.rotation_3d.verify import congruence_class, rotation_group
-from spatialcad.verification import run_verifier
 
 ONE_VIEW = VIEWS[0]  # the isometric picture, all the old reference showed
 

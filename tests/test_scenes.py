@@ -1,4 +1,4 @@
-"""No repeated scene in a run (spatialcad/scenes.py): items keep clear of their block's
+"""No repeated scene in a run (spatialcad/run/scenes.py): items keep clear of their block's
 earlier scenes, whatever --jobs, shards, resumes or the API; spent spaces are reported."""
 
 from __future__ import annotations
@@ -10,10 +10,11 @@ import pytest
 from click.testing import CliRunner
 from conftest import tree_bytes
 
-from spatialcad import api, cli, pipeline, scenes, shards, verification
-from spatialcad.pipeline import GenerationError, ItemResult, settled
-from spatialcad.plan import Shard
-from spatialcad.scenes import SceneGroup, measure
+from spatialcad import api, cli
+from spatialcad.run import pipeline, scenes, shards, verification
+from spatialcad.run.pipeline import GenerationError, ItemResult, settled
+from spatialcad.run.plan import Shard
+from spatialcad.run.scenes import SceneGroup, measure
 from spatialcad.tasks import registry
 
 

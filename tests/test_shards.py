@@ -16,8 +16,9 @@ import pytest
 from click.testing import CliRunner
 from conftest import tree_bytes
 
-from spatialcad import cli, versions
-from spatialcad.shards import Shard
+from spatialcad import cli
+from spatialcad.record import versions
+from spatialcad.run.shards import Shard
 
 RUN = ["generate", "--task", "cube_counting,rotation_2d", "--level", "0", "--n", "5",
        "--seed", "3"]

@@ -1,4 +1,4 @@
-"""Typed specs (spatialcad/spec.py): ``from_json`` reads valid data through readers worked
+"""Typed specs (spatialcad/record/spec.py): ``from_json`` reads valid data through readers worked
 out once per type, and invalid data again through the checking path, which names the
 first bad value.  Both must agree on every input: the same value read, or the same error."""
 
@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from spatialcad.pipeline import make_item
-from spatialcad.spec import JsonSpec, SpecError, optional
+from spatialcad.record.spec import JsonSpec, SpecError, optional
+from spatialcad.run.pipeline import make_item
 from spatialcad.tasks import registry
 
 

@@ -9,8 +9,8 @@ import json
 import pytest
 
 from spatialcad.derived import scene_hash
-from spatialcad.pipeline import candidates
-from spatialcad.splits import split_of
+from spatialcad.record.splits import split_of
+from spatialcad.run.pipeline import candidates
 from spatialcad.tasks import registry
 
 

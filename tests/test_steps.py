@@ -20,13 +20,13 @@ import pytest
 from conftest import tree_bytes
 from eval_server import FakeEndpoint, gold_table
 
-from spatialcad import pipeline, shards
-from spatialcad.benchmark import Benchmark, BenchmarkError, sha256
-from spatialcad.plan import Shard
+from spatialcad.record.benchmark import Benchmark, BenchmarkError, sha256
 from spatialcad.render.png import decode_png
+from spatialcad.run import pipeline, shards
+from spatialcad.run.plan import Shard
+from spatialcad.run.verification import check_steps
 from spatialcad.steps import answer_option
 from spatialcad.tasks import registry
-from spatialcad.verification import check_steps
 
 # tasks whose step pictures are drawn at the item's panel size (the cube-net tasks' folding
 # has its own size and its own tests: tests/test_steps_nets.py)

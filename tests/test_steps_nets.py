@@ -16,20 +16,20 @@ import numpy as np
 import pytest
 from conftest import with_answer
 
-from spatialcad import pipeline
 from spatialcad import steps as solutions
-from spatialcad.benchmark import sha256
 from spatialcad.geometry import cube_nets as cn
 from spatialcad.geometry import net_folding as nf
 from spatialcad.geometry.cube_fields import cell_rows
 from spatialcad.geometry.rotations import proper_rotations
+from spatialcad.record.benchmark import sha256
 from spatialcad.render import legibility
 from spatialcad.render import net_folding_drawing as draw
 from spatialcad.render.camera import camera
 from spatialcad.render.png import decode_png
+from spatialcad.run import pipeline
+from spatialcad.run.verification import check_steps
 from spatialcad.steps import answer_option
 from spatialcad.tasks import registry
-from spatialcad.verification import check_steps
 from spatialcad.verify import net_hinges
 
 NET_TASKS = ["cube_unfolding", "cube_reconstruction"]

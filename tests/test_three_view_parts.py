@@ -22,6 +22,7 @@ from spatialcad.geometry.line_drawing import LineDrawing
 from spatialcad.geometry.rotations import proper_rotations
 from spatialcad.render.camera import VIEWS
 from spatialcad.render.engineering import draw_view
+from spatialcad.run.verification import run_verifier
 from spatialcad.tasks import registry
 from spatialcad.tasks.three_view import generate_parts
 from spatialcad.tasks.three_view.generate_parts import (
@@ -32,7 +33,6 @@ from spatialcad.tasks.three_view.generate_parts import (
     panel_ink,
 )
 from spatialcad.tasks.three_view.verify_parts import MIN_DIFF_PIXELS, pixels_apart, silhouette
-from spatialcad.verification import run_verifier
 
 FreeCAD, Part = freecad_env.load()
 V = FreeCAD.Vector

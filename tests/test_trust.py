@@ -27,8 +27,8 @@ from test_faults import reseal, tampered
 
 from spatialcad.api import create_dataset
 from spatialcad.evaluate.redact import redact
-from spatialcad.outdir import lock_path
-from spatialcad.records import dumps, image_path
+from spatialcad.record.records import dumps, image_path
+from spatialcad.run.outdir import lock_path
 
 
 @pytest.fixture(scope="module")

@@ -9,14 +9,14 @@ from typing import Any
 
 import click
 
-from spatialcad.benchmark import Benchmark, counts_of
 from spatialcad.cli_support import OutputDir, UsageFailure, fail
 from spatialcad.evaluate import baselines, ladder, report, runner, stats
 from spatialcad.evaluate import steps as eval_steps
 from spatialcad.evaluate.client import ChatClient, EndpointError
 from spatialcad.evaluate.prompts import FORMS, STYLES
-from spatialcad.outdir import OutputError, check_apart, locked
-from spatialcad.pipeline import GenerationError
+from spatialcad.record.benchmark import Benchmark, counts_of
+from spatialcad.run.outdir import OutputError, check_apart, locked
+from spatialcad.run.pipeline import GenerationError
 
 
 def _endpoint_failure(exc: EndpointError) -> click.ClickException:

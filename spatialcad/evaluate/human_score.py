@@ -17,11 +17,11 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from spatialcad import forms
-from spatialcad.benchmark import Benchmark
 from spatialcad.evaluate import human, runner
 from spatialcad.evaluate.runner import Line
 from spatialcad.export.quiz import Quiz, plan_quiz
-from spatialcad.records import image_path
+from spatialcad.record.benchmark import Benchmark
+from spatialcad.record.records import image_path
 
 
 def find_benchmark(path: Path, first: Line, candidates: Iterable[Path]) -> Benchmark:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from spatialcad.evaluate.runner import Line, Record, ResultLog, Work, item_id, run_items
-from spatialcad.pipeline import make_item
+from spatialcad.run.pipeline import make_item
 from spatialcad.seeding import derive_seed
 from spatialcad.tasks import registry
 

@@ -22,15 +22,15 @@ from pathlib import Path
 from typing import Any
 
 from spatialcad import forms
-from spatialcad.benchmark import Benchmark
 from spatialcad.evaluate import human, human_score, runner, stats
 from spatialcad.evaluate.extract import is_correct
 from spatialcad.evaluate.markdown import md_text
 from spatialcad.evaluate.runner import META, RESULTS, Line, read_lines
 from spatialcad.evaluate.steps import comparison as steps_comparison
 from spatialcad.evaluate.steps import mode_of as steps_mode
-from spatialcad.outdir import check_apart
-from spatialcad.records import LETTERS
+from spatialcad.record.benchmark import Benchmark
+from spatialcad.record.records import LETTERS
+from spatialcad.run.outdir import check_apart
 
 LADDER = "ladder.json"
 DEFAULT_DIR = "report"  # a single run's report goes to RUN/report

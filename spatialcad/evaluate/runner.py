@@ -22,12 +22,12 @@ from typing import Any
 from tqdm import tqdm
 
 from spatialcad import __version__, forms
-from spatialcad.benchmark import file_sha256
 from spatialcad.evaluate.client import ChatClient, EndpointError, ItemError
 from spatialcad.evaluate.extract import extract, extract_choice_rule_a, is_correct
 from spatialcad.evaluate.prompts import build_prompt
 from spatialcad.evaluate.steps import StepView
-from spatialcad.records import BENCHMARK, LETTERS, MANIFEST, image_path
+from spatialcad.record.benchmark import file_sha256
+from spatialcad.record.records import BENCHMARK, LETTERS, MANIFEST, image_path
 
 RESULTS = "results.jsonl"
 META = "run.json"

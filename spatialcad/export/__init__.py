@@ -1,10 +1,10 @@
 """Benchmark exports: a Hugging Face hub folder, SpatialViz-Bench's own layout, VLMEvalKit
 TSV, JSONL, and browser pages (the gallery and the human baseline quiz, sharing ``pages``).
 
-Every export reads a benchmark only after checking it (spatialcad/benchmark.py): a record
+Every export reads a benchmark only after checking it (spatialcad/record/benchmark.py): a record
 can make an export embed nothing but the benchmark's own images.  A directory export ends
 with a spatialcad ``manifest.json`` (:func:`write_manifest`), so ``--overwrite`` may replace
-it later (spatialcad/outdir.py replaces only spatialcad outputs).
+it later (spatialcad/run/outdir.py replaces only spatialcad outputs).
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import TextIO
 
 from spatialcad import __version__
-from spatialcad.benchmark import GENERATOR, Benchmark, file_sha256
-from spatialcad.outdir import atomic_file, check_apart
-from spatialcad.records import MANIFEST, dumps
+from spatialcad.record.benchmark import GENERATOR, Benchmark, file_sha256
+from spatialcad.record.records import MANIFEST, dumps
+from spatialcad.run.outdir import atomic_file, check_apart
 
 
 def load(bench: Path, out: Path, others: Iterable[Path] = (),

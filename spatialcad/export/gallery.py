@@ -17,11 +17,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from spatialcad.benchmark import Benchmark, Record
 from spatialcad.evaluate import report, runner
 from spatialcad.export import load
 from spatialcad.export.pages import document, esc, image_src, level_order, step_srcs, write_page
-from spatialcad.records import image_path
+from spatialcad.record.benchmark import Benchmark, Record
+from spatialcad.record.records import image_path
 
 LETTERS = "ABCD"
 DEFAULT_PAGE = "gallery.html"  # the page's default place: DIR/gallery.html

@@ -32,11 +32,11 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from spatialcad.benchmark import Benchmark
 from spatialcad.export import load, write_manifest
 from spatialcad.export.hf_card import DATA_DIR, SPLIT, split_of_benchmark, write_card
-from spatialcad.outdir import atomic_dir
-from spatialcad.records import image_path
+from spatialcad.record.benchmark import Benchmark
+from spatialcad.record.records import image_path
+from spatialcad.run.outdir import atomic_dir
 
 MAX_SHARD_BYTES = 500 * 2**20  # images per parquet file, as the hub's own uploads shard
 ROW_GROUP = 100  # rows per parquet row group: small, for image rows

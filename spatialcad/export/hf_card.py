@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-from spatialcad.benchmark import Benchmark
+from spatialcad.record.benchmark import Benchmark
 
 LICENSE = "mit"  # the project's license (pyproject.toml)
 SPLIT = "test"  # the split of a benchmark generated without --split

@@ -19,9 +19,9 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from spatialcad.benchmark import Benchmark, Record
 from spatialcad.export import atomic_text
-from spatialcad.records import step_images
+from spatialcad.record.benchmark import Benchmark, Record
+from spatialcad.record.records import step_images
 
 T = TypeVar("T")
 

@@ -28,12 +28,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from spatialcad.benchmark import Benchmark, Record
 from spatialcad.evaluate import human, runner
 from spatialcad.export import load, write_manifest
 from spatialcad.export.pages import balanced_sample, data_url, document
-from spatialcad.outdir import atomic_dir
-from spatialcad.records import dumps, image_path, task_name
+from spatialcad.record.benchmark import Benchmark, Record
+from spatialcad.record.records import dumps, image_path, task_name
+from spatialcad.run.outdir import atomic_dir
 from spatialcad.seeding import derive_seed, item_rng
 
 PAGE = "index.html"

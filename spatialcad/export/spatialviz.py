@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from spatialcad.export import load, write_manifest
-from spatialcad.outdir import atomic_dir
+from spatialcad.run.outdir import atomic_dir
 
 DATA = "data.json"
 FIELDS = ("Category", "Task", "Level", "Image_id", "Question", "Choices", "Answer",

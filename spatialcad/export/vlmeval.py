@@ -17,7 +17,7 @@ import csv
 from pathlib import Path
 
 from spatialcad.export import atomic_text, load
-from spatialcad.records import image_path
+from spatialcad.record.records import image_path
 
 COLUMNS = ["index", "image", "question", "A", "B", "C", "D", "answer", "category",
            "l2-category", "level", "image_id", "id"]

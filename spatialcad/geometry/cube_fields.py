@@ -2,7 +2,7 @@
 a net's cells, a corner view, and where a drawing put a net's cells or a cube's faces.
 
 Plain frozen dataclasses, so that this layer imports nothing of ours: each task's
-``spec.py`` makes them JSON specs by adding ``spatialcad.spec.JsonSpec`` as a second base
+``spec.py`` makes them JSON specs by adding ``spatialcad.record.spec.JsonSpec`` as a second base
 (``class Faces(FaceSetFields, JsonSpec)``).  The field lists have one home, and the
 verifiers' toolkit (spatialcad/verify/) reads the same types.
 """

@@ -31,7 +31,7 @@ class ItemSlot:
     """Which item of a run a generator builds: ``index`` of ``n``, from the run's ``seed``.
     A task drawing from a finite pool (part files) gives items distinct inputs with it, and
     can pass over inputs whose scene is in ``held`` (the scene hashes the run's block
-    already holds, when the pipeline looks for a new scene: spatialcad/scenes.py)."""
+    already holds, when the pipeline looks for a new scene: spatialcad/run/scenes.py)."""
 
     index: int
     n: int
@@ -92,7 +92,7 @@ class Generator:
     def __init__(self, options: Mapping[str, Any] | None = None,
                  split: str | None = None) -> None:
         """``options``: run-wide settings from the command line (e.g. ``deepcad_dir``);
-        ``split``: the split being made (spatialcad/splits.py), so that a generator may
+        ``split``: the split being made (spatialcad/record/splits.py), so that a generator may
         leave out scenes of other splits early (the pipeline rejects them anyway)."""
         self.options: dict[str, Any] = dict(options or {})
         self.split = split
@@ -108,6 +108,6 @@ class Generator:
 
     def scene_count(self, level: int) -> int | None:
         """The number of distinct scenes ``level`` holds when the generator knows it (a
-        finite pool of inputs, one scene each), else None (spatialcad/scenes.py then
+        finite pool of inputs, one scene each), else None (spatialcad/run/scenes.py then
         estimates it by drawing)."""
         return None

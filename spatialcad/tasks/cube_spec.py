@@ -1,6 +1,6 @@
 """The typed spec pieces both cube tasks store (CubeUnfolding, CubeReconstruction): their
 field lists live in spatialcad/geometry/cube_fields.py (where the verifiers' toolkit reads
-them too); here they become JSON specs (spatialcad/spec.py)."""
+them too); here they become JSON specs (spatialcad/record/spec.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from spatialcad.geometry.cube_fields import (
     NetDrawingFields,
     ViewFields,
 )
-from spatialcad.spec import JsonSpec
+from spatialcad.record.spec import JsonSpec
 
 
 @dataclass(frozen=True)

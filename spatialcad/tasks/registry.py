@@ -2,7 +2,7 @@
 
 A task is a package ``spatialcad/tasks/<name>/`` whose ``__init__.py`` calls
 :func:`declare` with its :class:`TaskInfo`.  By convention the package holds ``spec.py``
-(the typed scene spec and the question texts, see spatialcad/spec.py), ``generate.py``
+(the typed scene spec and the question texts, see spatialcad/record/spec.py), ``generate.py``
 (``class Generator``, see :class:`spatialcad.tasks.base.Generator`), ``verify.py``
 (``verify(record, image) -> failures``, the independent proof) and ``scene.py``
 (``build(scene, record)``, the item's FreeCAD scene for the macros); a simulation task may

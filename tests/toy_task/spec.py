@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from spatialcad.spec import YES_NO, JsonSpec, Texts, scene_text
+from spatialcad.record.spec import YES_NO, JsonSpec, Texts, scene_text
 
 QUESTION = "How many black squares does the picture show? Answer with A, B, C or D."
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from spatialcad.spec import (
+from spatialcad.record.spec import (
     CANDIDATE,
     YES_NO,
     JsonSpec,

@@ -8,9 +8,9 @@ the shown start board into the shown end board; for "state" items exactly one op
 is the result of the stated moves, and the open answer (``Answer_direct``) names that
 final board: written here from the simulated board, cells counted from 1 at the bottom-left
 and headings as picture directions.  That the question states those moves and each
-option's text is its moves is the texts check (spatialcad/verification.py).
+option's text is its moves is the texts check (spatialcad/run/verification.py).
 
-Step-by-step solutions (spatialcad/verification.py: check_steps) are replayed here one move
+Step-by-step solutions (spatialcad/run/verification.py: check_steps) are replayed here one move
 at a time with :func:`simulate`: the item's moves from the start board to the end board
 ("path" items: the answer's moves; "state" items: the answer's board).
 """

@@ -10,7 +10,7 @@ from typing import Any
 
 from spatialcad.geometry.blocks import Move, State
 from spatialcad.geometry.voxels import Voxel
-from spatialcad.spec import YES_NO, JsonSpec, Texts, scene_text
+from spatialcad.record.spec import YES_NO, JsonSpec, Texts, scene_text
 
 JUDGE_INTRO = (
     "The images show a stack of coloured cubes in an initial state and in a final state, each "

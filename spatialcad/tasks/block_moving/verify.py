@@ -8,9 +8,9 @@ panels show the two states, that every cube shows in some view, that no cell of 
 or none of the final state could hide one more cube (issue 35: else a scene with that cube
 draws the same pictures, and its moves may differ), and that each wrong option's end state
 would look different from the final state.  That the option texts say
-what their moves are is the texts check (spatialcad/verification.py).
+what their moves are is the texts check (spatialcad/run/verification.py).
 
-Step-by-step solutions (spatialcad/verification.py: check_steps) are replayed one of the
+Step-by-step solutions (spatialcad/run/verification.py: check_steps) are replayed one of the
 answer's moves at a time with :func:`simulate`, from the initial to the final state.
 """
 

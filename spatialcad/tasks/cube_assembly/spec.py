@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spatialcad.geometry.voxels import Voxel
-from spatialcad.spec import (
+from spatialcad.record.spec import (
     CANDIDATE,
     JsonSpec,
     Texts,

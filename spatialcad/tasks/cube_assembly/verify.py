@@ -4,7 +4,7 @@ Re-derives the missing piece as the cubes of the complete stack that the given p
 uncovered, and compares every option with it after moving both to their minimum corner
 (the options are drawn centred, so only the shape counts).  Proves: the stack stands and is
 connected; all pieces but one are given (the question's count of pieces is the spec's:
-spatialcad.verification checks the text); they are connected, disjoint and inside the
+spatialcad.run.verification checks the text); they are connected, disjoint and inside the
 stack; the missing piece is connected; exactly the answer option has its shape; every
 option is connected; the open answer (``Answer_direct``) is the missing piece's number of
 cubes.  With the task's own pictures (spatialcad.render.piece_pictures) it also checks that

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spatialcad.geometry.voxels import Voxel
-from spatialcad.spec import (
+from spatialcad.record.spec import (
     YES_NO,
     JsonSpec,
     SpecError,

@@ -4,7 +4,7 @@ Independent of the generator: the views are read from the stored image, the stac
 views are recomputed by walking pixel rays through the voxels, and the bounds are re-derived with
 an integer program (one binary variable per footprint cell and height) instead of the
 generator's matching.  The option texts are checked against their values with the other
-texts (spatialcad/verification.py).
+texts (spatialcad/run/verification.py).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from typing import Any
 from spatialcad.geometry import cube_nets as cn
 from spatialcad.geometry.cube_fields import CellRow
 from spatialcad.geometry.cube_items import FACE_WORDS, FOLDING
-from spatialcad.spec import (
+from spatialcad.record.spec import (
     CANDIDATE,
     YES_NO,
     JsonSpec,

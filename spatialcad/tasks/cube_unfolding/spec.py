@@ -9,7 +9,7 @@ from typing import Any
 
 from spatialcad.geometry.cube_fields import CellRow
 from spatialcad.geometry.cube_items import FACE_WORDS, FOLDING
-from spatialcad.spec import CANDIDATE, JsonSpec, Texts, judged_alike, one_of, scene_text
+from spatialcad.record.spec import CANDIDATE, JsonSpec, Texts, judged_alike, one_of, scene_text
 from spatialcad.tasks.cube_spec import CubeDrawing, Faces, NetDrawing, View
 
 QUESTIONS = ("can", "cannot")  # which net the question asks for

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from spatialcad.spec import YES_NO, JsonSpec, SpecError, Texts, one_of, optional, scene_text
+from spatialcad.record.spec import YES_NO, JsonSpec, SpecError, Texts, one_of, optional, scene_text
 
 PART_KINDS = ("gear", "ring", "pulley", "drum", "bevel", "rack", "weight")
 LINK_KINDS = ("mesh", "belt", "crossed", "rope", "shaft")

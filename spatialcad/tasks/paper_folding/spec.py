@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spatialcad.geometry import paper as pf
-from spatialcad.spec import CANDIDATE, JsonSpec, Texts, judged_alike, scene_text
+from spatialcad.record.spec import CANDIDATE, JsonSpec, Texts, judged_alike, scene_text
 
 STEPS = (
     "A sheet of grid paper is folded step by step as shown: in each step the shaded part is "

@@ -8,7 +8,7 @@ reverse order, keeping each copy that lands on paper.  Each fold is checked to b
 half-cells).  The hole patterns drawn in the options and in the punched picture are read
 back from the image.  The open answer (``Answer_direct``) is the number of unfolded holes.
 
-Step-by-step solutions (spatialcad/verification.py: check_steps) are replayed one fold at
+Step-by-step solutions (spatialcad/run/verification.py: check_steps) are replayed one fold at
 a time: each hole of the paper with ``j + 1`` folds made is reflected back across fold
 ``j + 1`` (:meth:`Sheet.unfold` stopping at ``j`` folds).
 """

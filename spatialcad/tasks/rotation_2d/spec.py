@@ -9,7 +9,7 @@ from typing import Any
 
 from spatialcad.geometry import grid2d
 from spatialcad.geometry.grid2d import Grid
-from spatialcad.spec import CANDIDATE, JsonSpec, Texts, judged_alike, optional, scene_text
+from spatialcad.record.spec import CANDIDATE, JsonSpec, Texts, judged_alike, optional, scene_text
 
 QUESTION = (
     "The top image shows a grid of cells with a red square on one of its corners. Which "

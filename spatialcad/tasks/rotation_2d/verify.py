@@ -8,7 +8,7 @@ four rotations.  Then the pictures: every panel must be the drawing of its grid,
 drawings themselves must agree: the answer's is the reference's turned with ``np.rot90``
 and each distractor's differs visibly from all four turned copies.
 
-Step-by-step solutions (spatialcad/verification.py: check_steps) are replayed with
+Step-by-step solutions (spatialcad/run/verification.py: check_steps) are replayed with
 :meth:`Drawing.turned`: one quarter turn per step (three for a clockwise one) until the
 answer's turn is made, each compared by :meth:`Drawing.key`.
 """

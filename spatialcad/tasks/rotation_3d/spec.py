@@ -9,8 +9,7 @@ from typing import Any
 from spatialcad.geometry import rotations
 from spatialcad.geometry.colours import Colour
 from spatialcad.geometry.voxels import Voxel
-from spatialcad.render.stacks import OPPOSITE_CORNERS
-from spatialcad.spec import (
+from spatialcad.record.spec import (
     CANDIDATE,
     JsonSpec,
     SpecError,
@@ -21,6 +20,7 @@ from spatialcad.spec import (
     scene_text,
     spoken_list,
 )
+from spatialcad.render.stacks import OPPOSITE_CORNERS
 
 QUESTIONS = {
     "can": "Which option can be obtained by rotating this stack in space? "

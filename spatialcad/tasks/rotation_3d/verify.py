@@ -12,7 +12,7 @@ picture is unlike every rotation's, none of its rotations draws the reference pi
 against each nearest turned copy of the reference a cube in which they differ shows in
 its picture).
 
-Step-by-step solutions (spatialcad/verification.py: check_steps) are replayed from the
+Step-by-step solutions (spatialcad/run/verification.py: check_steps) are replayed from the
 answer's data with right-handed quarter turns defined here: its mirror or removed cube
 first, then one quarter turn per step, each stack compared moved to the origin.
 """

@@ -52,11 +52,11 @@ from spatialcad.geometry import line_drawing as ld
 from spatialcad.geometry.drawing_edits import TRANSFORMS
 from spatialcad.geometry.line_drawing import LineDrawing
 from spatialcad.geometry.rotations import proper_rotations
+from spatialcad.record.splits import split_of
 from spatialcad.render import legibility
 from spatialcad.render.camera import VIEWS
 from spatialcad.render.engineering import MAX_PART_PX, draw_isometric, draw_view, view_scale
 from spatialcad.render.thumbnails import balanced_set, random_target
-from spatialcad.splits import split_of
 from spatialcad.tasks.base import Draft, ItemSlot, Option, Panel, Reject
 from spatialcad.tasks.three_view.spec import (
     PRINCIPAL,
@@ -145,7 +145,7 @@ def part_scene(entry: IndexEntry) -> str:
 
 
 def part_split(entry: IndexEntry) -> str:
-    """The split a part belongs to (every item on it is one scene: spatialcad/splits.py)."""
+    """The split a part belongs to (every item on it is one scene: spatialcad/record/splits.py)."""
     return split_of(part_scene(entry))
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from spatialcad.geometry.drawing_edits import TRANSFORMS, edited
 from spatialcad.geometry.line_drawing import LineDrawing
 from spatialcad.geometry.voxels import Voxel
-from spatialcad.spec import (
+from spatialcad.record.spec import (
     CANDIDATE,
     JsonSpec,
     SpecError,

@@ -1,6 +1,6 @@
 """Merging the shards of a generation run into the unsharded output, byte for byte.
 
-Shards are planned in spatialcad/plan.py.  A shard's manifest differs from the unsharded
+Shards are planned in spatialcad/run/plan.py.  A shard's manifest differs from the unsharded
 one in two places: its ``command`` ends with `` --shard K/N`` (the command that regenerates
 the shard) and it has a ``shard`` entry: ``{"index": K, "count": N, "run_items": [start,
 stop]}``.  Its ``parameters`` are the whole run's.  :func:`merge` writes the run's own
@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from spatialcad.benchmark import Benchmark, BenchmarkWriter
-from spatialcad.outdir import absent, atomic_dir, check_apart
-from spatialcad.plan import MAX_ITEMS_PER_OUTPUT, Shard
+from spatialcad.record.benchmark import Benchmark, BenchmarkWriter
+from spatialcad.run.outdir import absent, atomic_dir, check_apart
+from spatialcad.run.plan import MAX_ITEMS_PER_OUTPUT, Shard
 
 
 @dataclass

@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
-from spatialcad import __version__, versions
-from spatialcad.plan import RunPlan, Shard
-from spatialcad.records import (
+from spatialcad import __version__
+from spatialcad.record import versions
+from spatialcad.record.records import (
     BENCHMARK,
     MANIFEST,
     dumps,
@@ -39,7 +39,8 @@ from spatialcad.records import (
     task_name,
     type_problem,
 )
-from spatialcad.splits import split_of
+from spatialcad.record.splits import split_of
+from spatialcad.run.plan import RunPlan, Shard
 
 Record = dict[str, Any]
 GENERATOR = "spatialcad"
@@ -77,7 +78,7 @@ def manifest_bytes(params: dict[str, Any], counts: dict[str, int], items: int,
                    files: dict[str, str], shard: dict[str, Any] | None = None,
                    environment: dict[str, str] | None = None) -> bytes:
     """manifest.json: parameters, the library versions that made the bytes
-    (:mod:`spatialcad.versions`), counts per task/level, the checksum of every file (sorted
+    (:mod:`spatialcad.record.versions`), counts per task/level, the checksum of every file (sorted
     by path components); a shard's manifest also says which shard it is."""
     manifest = {
         "generator": GENERATOR,

@@ -5,7 +5,7 @@ through submitit (``--executor local``: the same path with submitit's local exec
 process per shard).  Each array task runs :func:`run_shard`, which is exactly
 ``generate --shard K/N --resume`` into ``WORK/shards/K``, so a task that is re-run goes on
 where it stopped.  :func:`run` watches the tasks (shards done / running / pending /
-failed), re-submits a failed shard once, merges the shards into OUT (spatialcad/shards.py:
+failed), re-submits a failed shard once, merges the shards into OUT (spatialcad/run/shards.py:
 byte for byte the unsharded run) and checks the merged benchmark.  WORK (``OUT.work``
 beside OUT) holds the run's identity (``run.json``), the shards and submitit's logs; it is
 removed after a successful merge (and when no job ran: the submission was refused, or SLURM
@@ -29,9 +29,9 @@ from typing import Any
 
 from tqdm import tqdm
 
-from spatialcad import pipeline, shards
-from spatialcad.benchmark import Benchmark
-from spatialcad.plan import RunPlan, Shard
+from spatialcad.record.benchmark import Benchmark
+from spatialcad.run import pipeline, shards
+from spatialcad.run.plan import RunPlan, Shard
 
 POLL_S = 1.0  # seconds between looks at the jobs' states
 RUN_FILE = "run.json"  # in WORK: the run whose shards it holds (ShardedRun.identity)

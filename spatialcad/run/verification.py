@@ -30,8 +30,8 @@ import numpy as np
 
 from spatialcad import steps as solutions
 from spatialcad.derived import judge_entries, scene_hash
-from spatialcad.records import LETTERS
-from spatialcad.spec import SpecError
+from spatialcad.record.records import LETTERS
+from spatialcad.record.spec import SpecError
 from spatialcad.tasks import registry
 from spatialcad.verify.base import check_answer_letter
 

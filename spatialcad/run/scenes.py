@@ -68,11 +68,11 @@ class SceneGroups:
 
 
 SPACES_FILE = Path(__file__).with_name("scene_spaces.json")
-DRAWS = 400  # candidates drawn per level by ``python -m spatialcad.scenes``
+DRAWS = 400  # candidates drawn per level by ``python -m spatialcad.run.scenes``
 
 
 def scene_space(task: str, level: int) -> dict[str, Any] | None:
-    """How many distinct scenes ``task``'s level holds, as ``python -m spatialcad.scenes``
+    """How many distinct scenes ``task``'s level holds, as ``python -m spatialcad.run.scenes``
     last measured it: ``{"scenes", "how", "draws", "seen"}``, or None if not measured."""
     spaces = _spaces()
     return spaces.get(task, {}).get(str(level))

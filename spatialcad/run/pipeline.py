@@ -23,24 +23,24 @@ import numpy as np
 from tqdm import tqdm
 
 from spatialcad import __version__, kernel_cache
-from spatialcad import records as rec
-from spatialcad.benchmark import Benchmark, BenchmarkWriter, manifest_entry
 from spatialcad.derived import judge_entries, scene_hash, spoken_texts
-from spatialcad.outdir import atomic_dir
-from spatialcad.plan import RunPlan, Shard
-from spatialcad.records import LETTERS
+from spatialcad.record import records as rec
+from spatialcad.record.benchmark import Benchmark, BenchmarkWriter, manifest_entry
+from spatialcad.record.records import LETTERS
+from spatialcad.record.splits import split_of, split_seed
 from spatialcad.render import raster
 from spatialcad.render.layout import compose
 from spatialcad.render.opencv import cv2
 from spatialcad.render.png import decode_png, encode_png
-from spatialcad.scenes import SCENE_ATTEMPTS, SCENE_BLOCK, SceneGroup, SceneGroups
+from spatialcad.run.outdir import atomic_dir
+from spatialcad.run.plan import RunPlan, Shard
+from spatialcad.run.scenes import SCENE_ATTEMPTS, SCENE_BLOCK, SceneGroup, SceneGroups
+from spatialcad.run.verification import check_steps, run_verifier
 from spatialcad.seeding import derive_seed, item_rng
-from spatialcad.splits import split_of, split_seed
 from spatialcad.steps import with_steps as add_steps
 from spatialcad.tasks import registry
 from spatialcad.tasks.base import Draft, ItemSlot, Reject
 from spatialcad.tasks.registry import TaskInfo
-from spatialcad.verification import check_steps, run_verifier
 
 MAX_ATTEMPTS = 200
 WINDOW_PER_JOB = 4  # calls queued per worker process
@@ -127,7 +127,7 @@ def candidates(task: TaskInfo, level: int, index: int, seed: int,
     a candidate was thrown away instead of the draft (``Reject``, a scene of another split,
     a scene in ``held``), from attempt ``first_attempt`` on (with ``held``, for at most
     ``SCENE_ATTEMPTS`` attempts).  With ``split``, candidates
-    come from that split's seed stream (spatialcad/splits.py).  With ``n`` (the run's
+    come from that split's seed stream (spatialcad/record/splits.py).  With ``n`` (the run's
     items), the generator knows its :class:`ItemSlot`; the inputs it passes over
     (``Reject.skipped``, ``Draft.skipped``) are added to ``skipped``."""
     generator = task.generator(options, split)
@@ -202,7 +202,7 @@ def settled(group: SceneGroup, first: ItemResult,
     """The item of a run whose first verified candidate is ``first`` (made without ``held``):
     ``first`` if its scene is new to ``group``, else ``again(next attempt, held scenes)``;
     when that finds none, ``first`` (the group's space is spent).  Also whether the item
-    repeats a scene of the group (spatialcad/scenes.py)."""
+    repeats a scene of the group (spatialcad/run/scenes.py)."""
     scene = first.record["scene_hash"]
     item, repeat = first, scene in group.held
     if repeat and not group.spent:
@@ -337,7 +337,7 @@ def generate(
     with_steps: bool = False, pool: ProcessPoolExecutor | None = None,
 ) -> RunSummary:
     """Generate ``n`` verified items per task into ``out`` (all or nothing); with ``shard``,
-    only that shard's block of the run's items (see spatialcad/plan.py).  Records and
+    only that shard's block of the run's items (see spatialcad/run/plan.py).  Records and
     images stream to disk as they are proved: memory does not grow with the run.
 
     With ``resume``, an interrupted run of the same command is continued where it stopped

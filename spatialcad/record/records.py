@@ -1,8 +1,8 @@
 """The item record format: answer letters, image ids, an item's identity and image path,
 and the one JSON encoding of every file we write.
 
-Records are assembled from a task's draft in spatialcad/pipeline.py; the directory a run
-writes (benchmark.json, images, manifest.json) is spatialcad/benchmark.py.
+Records are assembled from a task's draft in spatialcad/run/pipeline.py; the directory a run
+writes (benchmark.json, images, manifest.json) is spatialcad/record/benchmark.py.
 """
 
 from __future__ import annotations

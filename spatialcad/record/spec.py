@@ -9,7 +9,7 @@ may be ``bool``, ``int``, ``float``, ``str``, ``Any``, nested ``JsonSpec`` class
 :func:`optional` is left out of the JSON while it is ``None`` (keys only some items have).
 
 Also here: :class:`Texts`, what a task's question texts are, derived from its spec alone,
-so that a verifier can re-derive them (spatialcad/verification.py), and :func:`spoken_list`.
+so that a verifier can re-derive them (spatialcad/run/verification.py), and :func:`spoken_list`.
 """
 
 from __future__ import annotations
