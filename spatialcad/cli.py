@@ -24,7 +24,7 @@ from spatialcad.cad.disk_cache import CACHE_ENV
 from spatialcad.cad.part_import import import_parts, import_report_lines
 from spatialcad.cad.part_index import part_index
 from spatialcad.cad.parts import SUFFIXES, list_parts
-from spatialcad.cli_support import OutputDir, fail
+from spatialcad.cli_support import OutputDir, fail, interruption
 from spatialcad.record import versions
 from spatialcad.record.benchmark import read_manifest
 from spatialcad.record.splits import SPLITS
@@ -355,8 +355,8 @@ def _generate_level(run: _LevelRun, n: int, seed: int, jobs: int, overwrite: boo
         message = write_failure(exc, out)
         raise click.ClickException(message.split(":")[0] + f" while writing {out}{kept}"
                                    if resume else message) from exc
-    except KeyboardInterrupt:
-        if resume:
+    except BaseException as exc:
+        if resume and interruption(exc) is not None:
             click.echo(f"spatialcad: {kept[2:]}", err=True)
         raise
     took = time.perf_counter() - start
@@ -590,8 +590,11 @@ def main() -> None:
     except click.ClickException as exc:
         click.echo(f"spatialcad: error: {exc.format_message()}", err=True)
         sys.exit(exc.exit_code)
-    except (click.Abort, KeyboardInterrupt) as exc:
-        term = isinstance(exc, Terminated) or isinstance(exc.__context__, Terminated)
+    except BaseException as exc:
+        stop = interruption(exc)
+        if stop is None:
+            raise
+        term = isinstance(stop, Terminated)
         click.echo(f"spatialcad: interrupted by {'SIGTERM' if term else 'SIGINT'}; stopped "
                    "cleanly (no half-written output is left)", err=True)
         sys.exit(143 if term else 130)

@@ -1,5 +1,5 @@
-"""What the commands share: the one-line usage failure (exit code 2) and the argument type
-of an existing spatialcad output directory."""
+"""What the commands share: the one-line usage failure (exit code 2), the argument type
+of an existing spatialcad output directory, and the interruption behind an exception."""
 
 from __future__ import annotations
 
@@ -19,6 +19,24 @@ class UsageFailure(click.ClickException):
 
 def fail(message: str) -> NoReturn:
     raise UsageFailure(" ".join(str(message).split()))
+
+
+def interruption(exc: BaseException) -> BaseException | None:
+    """The Ctrl-C or SIGTERM behind ``exc``: the first :class:`KeyboardInterrupt` in its
+    chain of causes, else click's Abort if the chain holds one, else None.  The signal
+    handler's exception can surface wrapped: C code that calls back into Python, such as
+    numba's dispatcher loading a kernel, turns it into a SystemError caused by it."""
+    seen: set[int] = set()
+    abort: BaseException | None = None
+    link: BaseException | None = exc
+    while link is not None and id(link) not in seen:
+        if isinstance(link, KeyboardInterrupt):
+            return link
+        if isinstance(link, click.Abort):
+            abort = abort or link
+        seen.add(id(link))
+        link = link.__cause__ or link.__context__
+    return abort
 
 
 class OutputDir(click.Path):

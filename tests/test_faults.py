@@ -19,8 +19,10 @@ import pytest
 from conftest import one_line, small_benchmark, tree_bytes
 from eval_server import FakeEndpoint, gold_table
 
+from spatialcad import cli
 from spatialcad.cad.disk_cache import CACHE_ENV
 from spatialcad.record.benchmark import BenchmarkWriter
+from spatialcad.run import pipeline
 from spatialcad.run.outdir import lock_path
 from spatialcad.run.plan import RunPlan, Shard
 
@@ -281,6 +283,32 @@ def test_sigterm_and_sigint_clean_up_and_stop_the_workers(tmp_path, sig, code):
         run.stderr.read().replace("\r", "\n").splitlines()[-1])
     assert not out.exists() and not _temp_dirs(out) and not lock_path(out).exists()
     _wait_for(lambda: not _alive(workers), 5)
+
+
+@pytest.mark.parametrize(("stop", "code", "name"), [("Terminated", 143, "SIGTERM"),
+                                                    ("KeyboardInterrupt", 130, "SIGINT")])
+def test_a_signal_wrapped_by_c_code_still_stops_cleanly(tmp_path, monkeypatch, capsys, stop,
+                                                        code, name):
+    """numba's dispatcher, loading a kernel when the signal comes, hands the handler's
+    exception on as the cause of a SystemError: the run still ends as an interrupted one."""
+    signalled = getattr(cli, stop) if stop == "Terminated" else KeyboardInterrupt
+
+    def interrupted(*args, **kwargs):
+        try:
+            raise signalled()
+        except KeyboardInterrupt as exc:
+            raise SystemError("<function _numba_unpickle> returned a result with an "
+                              "exception set") from exc
+
+    monkeypatch.setattr(pipeline, "generate", interrupted)
+    monkeypatch.setattr(sys, "argv", ["spatialcad", "generate", "--task", "cube_counting",
+                                      "--n", "2", "--out", str(tmp_path / "b"), "--resume"])
+    with pytest.raises(SystemExit) as stopped:
+        cli.main()
+    assert stopped.value.code == code
+    err = capsys.readouterr().err
+    assert "re-run with --resume to go on" in err
+    assert f"interrupted by {name}; stopped cleanly" in err and "Traceback" not in err
 
 
 def test_workers_die_with_a_killed_parent_and_leftovers_are_removed_next_time(sc, tmp_path):

@@ -201,7 +201,7 @@ def test_an_interrupted_run_resumes_to_the_same_bytes(spatialcad, runs, tmp_path
         time.sleep(0.02)
     run.send_signal(sig)
     _, err = run.communicate()
-    assert run.returncode == (-9 if sig == signal.SIGKILL else 143)
+    assert run.returncode == (-9 if sig == signal.SIGKILL else 143), err
     if sig == signal.SIGTERM:
         assert "re-run with --resume to go on" in err
     assert not out.exists() and len(_partial_dirs(out)) == 1
