@@ -11,6 +11,7 @@ find the centre of every grid block.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -18,12 +19,11 @@ import numpy.typing as npt
 
 from spatialcad.geometry import exact
 from spatialcad.geometry.colours import Colour
+from spatialcad.geometry.cube_nets import Vec, vec
 from spatialcad.render.pixels import plain
 
 from .camera import camera
 from .opencv import cv2
-
-Vec = tuple[int, int, int]
 
 SS = 4  # supersampling factor
 OUTLINE: Colour = (0, 0, 0)
@@ -135,6 +135,23 @@ def draw_cube(
     Returns the image and ``{"scale": px per unit, "center": [x, y]}``: a world point p is
     at (x + scale * p.r, y - scale * p.u) for the camera's right r and up u (edge coords).
     """
+    frames = tuple((vec(n), vec(r), vec(u)) for _, n, r, u in faces)
+    scale, center, corners = _cube_layout(size, margin, frames)
+    big = np.full((size * SS, size * SS, 3), 255, dtype=np.uint8)
+    tex = 96 * SS
+    for (grid, _, _, _), face in zip(faces, corners, strict=True):
+        warp_face(face_image(grid, style, palette, tex), face * SS, big)
+    for face in corners:
+        outline(big, face)
+    return downsample(big), {"scale": round(float(scale), 6), "center": [center[0], center[1]]}
+
+
+@lru_cache(maxsize=32)
+def _cube_layout(size: int, margin: int, frames: tuple[tuple[Vec, Vec, Vec], ...]
+                 ) -> tuple[float, tuple[float, float], tuple[np.ndarray, ...]]:
+    """``draw_cube``'s scale, centre and faces' screen corners (top-left, top-right,
+    bottom-right, bottom-left) for faces ``(normal, right, up)``: the same for every cube
+    drawn at one size, so worked out once (read-only arrays)."""
     right, up, _ = camera("isometric").basis()
     corners = np.array([(x, y, z) for x in (-0.5, 0.5) for y in (-0.5, 0.5) for z in (-0.5, 0.5)])
     span = max(np.ptp(exact.matmul(corners, right)), np.ptp(exact.matmul(corners, up)))
@@ -145,16 +162,12 @@ def draw_cube(
         return np.array([center[0] + exact.matmul(scale * p, right),
                          center[1] - exact.matmul(scale * p, up)])
 
-    big = np.full((size * SS, size * SS, 3), 255, dtype=np.uint8)
-    tex = 96 * SS
-    outlines = []
-    for grid, normal, r, u in faces:
+    faces = []
+    for normal, r, u in frames:
         n, r3, u3 = (np.asarray(v, dtype=float) for v in (normal, r, u))
         mid = 0.5 * n
         tl, tr, bl = mid - 0.5 * r3 + 0.5 * u3, mid + 0.5 * r3 + 0.5 * u3, mid - 0.5 * r3 - 0.5 * u3
-        face = [screen(p) for p in (tl, tr, mid + 0.5 * r3 - 0.5 * u3, bl)]
-        warp_face(face_image(grid, style, palette, tex), np.array(face) * SS, big)
-        outlines.append(face)
-    for pts in outlines:
-        outline(big, np.array(pts))
-    return downsample(big), {"scale": round(float(scale), 6), "center": [center[0], center[1]]}
+        face = np.array([screen(p) for p in (tl, tr, mid + 0.5 * r3 - 0.5 * u3, bl)])
+        face.setflags(write=False)
+        faces.append(face)
+    return scale, center, tuple(faces)
