@@ -26,8 +26,11 @@ NetPicture = tuple[int, int, np.ndarray]  # row, col, picture as drawn
 Folded = dict[tuple[int, ...], tuple[np.ndarray, np.ndarray, np.ndarray]]
 
 
-def _roll_towards(d: np.ndarray) -> np.ndarray:
-    """The rotation that rolls a cube under a ceiling one cell towards ``d``."""
+@cache
+def _roll_towards(dx: int, dy: int) -> np.ndarray:
+    """The rotation that rolls a cube under a ceiling one cell towards (dx, dy, 0) (one of
+    ``proper_rotations()``, found once per direction)."""
+    d = np.array([dx, dy, 0])
     return next(m for m in proper_rotations()
                 if np.array_equal(m @ d, Z) and np.array_equal(m @ Z, -d))
 
@@ -46,7 +49,7 @@ def roll(cells: Sequence[NetPicture]) -> Folded:
         for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
             nb = (r + dr, c + dc)
             if nb in where and nb not in pose:
-                pose[nb] = _roll_towards(np.array([dc, -dr, 0])) @ pose[(r, c)]
+                pose[nb] = _roll_towards(dc, -dr) @ pose[(r, c)]
                 queue.append(nb)
     if len(pose) != 6:
         raise ValueError("the net is not connected")
