@@ -11,7 +11,7 @@ import pytest
 from spatialcad.geometry import cube_nets as cn
 from spatialcad.geometry import face_patterns as fp
 from spatialcad.geometry.rotations import proper_rotations
-from spatialcad.verify.cube_rolling import roll, shows
+from spatialcad.verify.cube_rolling import quarter_turned, roll, shows
 
 
 def hexominoes() -> set[tuple]:
@@ -118,6 +118,13 @@ def test_pose_search_stops_early_but_agrees_with_whole_views():
                      if all(np.array_equal(v[n], view[n]) for n in cn.VIEW_FACES)]
             assert cn.possible_poses(cube, faces.grids, view) == whole
             assert shows(rolled, view) == bool(whole)
+
+
+def test_quarter_turned_is_rot90():
+    pic = np.arange(12).reshape(3, 4)
+    for k in range(4):
+        turned = quarter_turned(pic, k)
+        assert turned.shape == np.rot90(pic, k).shape and np.array_equal(turned, np.rot90(pic, k))
 
 
 def test_visible_faces_meet_at_a_corner():

@@ -246,25 +246,34 @@ def _transfer_index(n: int, rr: int, ur: int, ru: int, uu: int) -> tuple[np.ndar
 
 def visible_normals(pose: np.ndarray) -> dict[str, Vec]:
     """Which body faces a pose shows on the top, front and right."""
-    inv = rows(np.asarray(pose).T)
-    return {name: times(inv, n) for name, (n, _, _) in VIEW_FACES.items()}
+    return _visible(rows(np.asarray(pose).T))
 
 
-def _seen_faces(cube: Cube, grids: Sequence[np.ndarray], pose: np.ndarray
+def _visible(inverse: Rows) -> dict[str, Vec]:
+    return {name: times(inverse, n) for name, (n, _, _) in VIEW_FACES.items()}
+
+
+@lru_cache(maxsize=1)
+def _proper_poses() -> tuple[tuple[Rows, dict[str, Vec]], ...]:
+    """Each proper rotation as integer rows, with the body faces it shows."""
+    return tuple((rows(m), _visible(rows(m.T))) for m in proper_rotations())
+
+
+def _seen_faces(cube: Cube, grids: Sequence[np.ndarray], pose: Rows, shown: dict[str, Vec]
                 ) -> Iterator[tuple[str, np.ndarray]]:
-    """The corner view's pictures one visible face at a time (see ``corner_view``)."""
-    m = rows(pose)
-    for name, body in visible_normals(pose).items():
+    """The corner view's pictures one visible face at a time (see ``corner_view``), for a
+    pose as integer rows showing the body faces ``shown``."""
+    for name, body in shown.items():
         _, right, up = VIEW_FACES[name]
         face, body_up = cube[body]
-        world_up = times(m, body_up)
-        world_right = times(m, cross(body_up, body))
+        world_up = times(pose, body_up)
+        world_right = times(pose, cross(body_up, body))
         yield name, transfer(grids[face], world_right, world_up, right, up)
 
 
 def corner_view(cube: Cube, grids: Sequence[np.ndarray], pose: np.ndarray) -> View:
     """The three pictures seen from the corner (+1, -1, +1) when the cube has ``pose``."""
-    return dict(_seen_faces(cube, grids, pose))
+    return dict(_seen_faces(cube, grids, rows(pose), visible_normals(pose)))
 
 
 def same_picture(a: np.ndarray, b: np.ndarray) -> bool:
@@ -279,8 +288,9 @@ def same_view(a: View, b: View) -> bool:
 def possible_poses(cube: Cube, grids: Sequence[np.ndarray], view: View) -> list[int]:
     """Indices of the proper rotations under which the cube shows exactly ``view`` (each
     pose's faces are made and compared one at a time, up to the first that differs)."""
-    return [i for i, m in enumerate(proper_rotations())
-            if all(same_picture(pic, view[name]) for name, pic in _seen_faces(cube, grids, m))]
+    return [i for i, (m, shown) in enumerate(_proper_poses())
+            if all(same_picture(pic, view[name])
+                   for name, pic in _seen_faces(cube, grids, m, shown))]
 
 
 def opposite(normal: Vec) -> Vec:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 
@@ -46,14 +47,26 @@ def read_view(panel: np.ndarray, drawing: CubeDrawingFields, faces: FaceSetField
               ) -> dict[str, np.ndarray]:
     """The grid each visible face of a drawn cube shows, read at its block centres."""
     n = len(faces.faces[0])
-    s, (cx, cy) = drawing.scale, drawing.center
+    (cx, cy) = drawing.center
+    return {name: _classify(panel[ys, xs], faces)
+            for name, (ys, xs) in _block_centres(n, float(drawing.scale), float(cx),
+                                                 float(cy)).items()}
+
+
+@lru_cache(maxsize=64)
+def _block_centres(n: int, s: float, cx: float, cy: float
+                   ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The pixel (rows, columns) of each visible face's block centres in a drawn cube of
+    scale ``s`` and centre (cx, cy): the same for every cube drawn at one size (read-only)."""
     t = (np.arange(n) + 0.5) / n - 0.5
     out = {}
     for name, (w, right, up) in SHOWN.items():
         p = 0.5 * w + t[None, :, None] * right - t[:, None, None] * up
         xs = (cx + exact.matmul(s * p, SCREEN_RIGHT)).astype(int)
         ys = (cy - exact.matmul(s * p, SCREEN_UP)).astype(int)
-        out[name] = _classify(panel[ys, xs], faces)
+        xs.setflags(write=False)
+        ys.setflags(write=False)
+        out[name] = (ys, xs)
     return out
 
 
