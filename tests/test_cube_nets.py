@@ -11,7 +11,7 @@ import pytest
 from spatialcad.geometry import cube_nets as cn
 from spatialcad.geometry import face_patterns as fp
 from spatialcad.geometry.rotations import proper_rotations
-from spatialcad.verify.cube_rolling import roll, shows
+from spatialcad.verify.cube_rolling import quarter_turned, roll, shows
 
 
 def hexominoes() -> set[tuple]:
@@ -98,6 +98,33 @@ def test_views_are_the_24_poses_and_mirrors_are_not():
         mirrored = cn.corner_view(cube, faces.grids, m @ cn.MIRROR)
         assert not cn.possible_poses(cube, faces.grids, mirrored)
         assert not shows(rolled, mirrored)
+
+
+def test_pose_search_stops_early_but_agrees_with_whole_views():
+    """possible_poses and shows compare a pose's faces one at a time; they find the poses
+    whose whole three-face view equals the given one, also for views that match a pose in
+    one or two faces only, and for solid faces (several poses show one view)."""
+    rng = np.random.default_rng(5)
+    for faces in (fp.glyph_faces(rng), fp.solid_faces(rng)):
+        cube = cn.random_cube(rng)
+        net = cn.unfold(cube, cn.NETS["1-4-1-2"], np.eye(3, dtype=int))
+        rolled = roll([(c.row, c.col, fp.turned(faces.grids[c.face], c.turns)) for c in net])
+        views = [cn.corner_view(cube, faces.grids, m) for m in proper_rotations()]
+        for k in range(24):
+            view = dict(views[k])
+            for name in list(cn.VIEW_FACES)[: int(rng.integers(4))]:
+                view[name] = fp.turned(view[name], int(rng.integers(1, 4)))
+            whole = [i for i, v in enumerate(views)
+                     if all(np.array_equal(v[n], view[n]) for n in cn.VIEW_FACES)]
+            assert cn.possible_poses(cube, faces.grids, view) == whole
+            assert shows(rolled, view) == bool(whole)
+
+
+def test_quarter_turned_is_rot90():
+    pic = np.arange(12).reshape(3, 4)
+    for k in range(4):
+        turned = quarter_turned(pic, k)
+        assert turned.shape == np.rot90(pic, k).shape and np.array_equal(turned, np.rot90(pic, k))
 
 
 def test_visible_faces_meet_at_a_corner():

@@ -87,6 +87,22 @@ def _random_cases(n: int):
         yield rows, cols, folds, states, holes
 
 
+def test_fold_all_is_the_sheet_folded_one_fold_at_a_time():
+    """fold_all's papers, shared with random_folds' tries, are the sheet folded fold by
+    fold (layers of the same regions, placed the same way); lines given as lists too."""
+    for rows, cols, folds, states, _ in _random_cases(12):
+        paper = pf.Paper.sheet(rows, cols)
+        assert states[0] is paper
+        for fold, state in zip(folds, states[1:], strict=True):
+            paper = paper.fold(fold)
+            assert [layer.place for layer in state.layers] == [
+                layer.place for layer in paper.layers]
+            assert all(a.region.equals_exact(b.region, 0) for a, b in
+                       zip(state.layers, paper.layers, strict=True))
+        as_lists = [pf.Fold(f.kind, list(f.line), f.flap) for f in folds]  # type: ignore[arg-type]
+        assert pf.fold_all(rows, cols, as_lists) == states
+
+
 def test_properties_of_random_folds():
     seen = 0
     for rows, cols, folds, states, holes in _random_cases(40):

@@ -11,11 +11,14 @@ import pytest
 import shapely
 from shapely.geometry import Point, box
 
+from spatialcad.geometry import cube_nets, face_patterns
+from spatialcad.geometry.cube_items import pattern_params
 from spatialcad.render import (
     VIEWS,
     Camera,
     GridReadError,
     compose,
+    cube_faces,
     decode_png,
     draw_polylines,
     draw_shapes,
@@ -195,6 +198,67 @@ def test_face_warp_within_its_box_is_the_whole_canvas_warp() -> None:
         cv2.warpAffine(face, cv2.getAffineTransform(src, dst), (600, 600), dst=whole,
                        flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
         assert np.abs(mine.astype(int) - whole).max() <= 1  # a box too small: up to 255
+
+
+def test_a_part_downsamples_as_the_whole_picture_does() -> None:
+    """Reducing only the part of a supersampled picture outside which it is white gives the
+    whole picture's reduction, for parts of any size and place (odd edges included)."""
+    rng = np.random.default_rng(6)
+    for _ in range(20):
+        h, w = (int(v) * cube_faces.SS for v in rng.integers(20, 90, 2))
+        x0, x1 = sorted(int(v) for v in rng.integers(0, w // cube_faces.SS + 1, 2))
+        y0, y1 = sorted(int(v) for v in rng.integers(0, h // cube_faces.SS + 1, 2))
+        big = np.full((h, w, 3), 255, np.uint8)
+        ss = cube_faces.SS
+        big[y0 * ss : y1 * ss, x0 * ss : x1 * ss] = rng.integers(
+            0, 256, ((y1 - y0) * ss, (x1 - x0) * ss, 3), dtype=np.uint8)
+        whole = cube_faces.downsample(big)
+        assert np.array_equal(cube_faces.downsample(big, (x0, y0, x1, y1)), whole)
+
+
+@pytest.mark.parametrize("style", ["solid", "glyph", "dots"])
+def test_nets_and_cubes_paint_only_near_their_outlines(style: str, monkeypatch) -> None:
+    """draw_net, drawn on a canvas just around the net, gives the picture the whole panel's
+    canvas gives; draw_cube paints nothing outside the box it reduces."""
+    rng = np.random.default_rng(7)
+    faces = face_patterns.make_faces(pattern_params({"solid": 0, "glyph": 1, "dots": 2}[style]),
+                                     rng)
+    for name in ("1-4-1-0", "3-3", "2-2-2"):
+        net = cube_nets.unfold(cube_nets.random_cube(rng), cube_nets.NETS[name],
+                               np.eye(3, dtype=int))
+        cells = [(c.row, c.col, face_patterns.turned(faces.grids[c.face], c.turns)) for c in net]
+        image, drawing = cube_faces.draw_net(cells, faces.style, faces.palette, cell=60,
+                                             size=(310, 190))
+        ss, (x0, y0) = cube_faces.SS, drawing["origin"]
+        whole = np.full((190 * ss, 310 * ss, 3), 255, np.uint8)
+        for r, c, grid in cells:
+            x, y = (x0 + c * 60) * ss, (y0 + r * 60) * ss
+            whole[y : y + 60 * ss, x : x + 60 * ss] = cube_faces.face_image(
+                grid, faces.style, faces.palette, 60 * ss)
+        for r, c, _ in cells:
+            x, y = x0 + c * 60, y0 + r * 60
+            cube_faces.outline(whole, np.array([(x, y), (x + 60, y), (x + 60, y + 60),
+                                                (x, y + 60)]))
+        assert np.array_equal(image, cube_faces.downsample(whole))
+    reduced, original = [], cube_faces.downsample
+
+    def whole_too(big: np.ndarray, within: tuple[int, int, int, int] | None = None
+                  ) -> np.ndarray:
+        x0, y0, x1, y1 = within or (0, 0, big.shape[1], big.shape[0])
+        outside = big.copy()
+        outside[y0 * cube_faces.SS : y1 * cube_faces.SS,
+                x0 * cube_faces.SS : x1 * cube_faces.SS] = 255
+        assert (outside == 255).all()
+        reduced.append(original(big))
+        return original(big, within)
+
+    monkeypatch.setattr(cube_faces, "downsample", whole_too)
+    for size in (290, 300):
+        view = cube_nets.corner_view(cube_nets.random_cube(rng), faces.grids, np.eye(3, dtype=int))
+        image, _ = cube_faces.draw_cube(
+            [(view[n], *cube_nets.VIEW_FACES[n]) for n in cube_nets.VIEW_FACES],
+            faces.style, faces.palette, size=size)
+        assert np.array_equal(image, reduced[-1])
 
 
 def test_merge_and_solid_mesh() -> None:

@@ -4,7 +4,7 @@ against the shortcut audit, CLI end to end."""
 from __future__ import annotations
 
 import copy
-from itertools import product
+from itertools import combinations, product
 
 import numpy as np
 import pytest
@@ -15,7 +15,7 @@ from spatialcad.geometry import grid2d as G
 from spatialcad.record.records import answer_letter
 from spatialcad.render.grid2d import draw_grid
 from spatialcad.render.png import decode_png
-from spatialcad.render.thumbnails import TIE, thumbnail
+from spatialcad.render.thumbnails import TIE, answer_ranks, distances, thumbnail
 from spatialcad.run.pipeline import assemble, make_item
 from spatialcad.run.verification import run_verifier
 from spatialcad.seeding import derive_seed, item_rng
@@ -25,6 +25,7 @@ from spatialcad.tasks.rotation_2d.generate import (
     _reflect,
     balanced_choices,
     distinct_distractors,
+    fitting_sets,
     mirrors,
     pattern_errors,
     rotations,
@@ -232,6 +233,23 @@ def test_balanced_choices_split_every_option_set_by_the_answers_ranks():
             to_ref = [float(np.abs(t - ref).mean()) for t in thumbs]
             spread = [sum(float(np.abs(t - u).mean()) for u in thumbs) for t in thumbs]
             assert (_rank(to_ref, 0), _rank(spread, 0)) == target
+
+
+def test_fitting_sets_are_the_sets_answer_ranks_gives_the_target():
+    """All option sets judged at once agree with answer_ranks set by set, on thumbnails'
+    distances and on distances rounded to a few levels (many exact and near ties)."""
+    rng = np.random.default_rng(8)
+    sets = [(a, *rest) for a in (1, 2, 3)
+            for rest in combinations([i for i in range(1, 9) if i != a], 3)]
+    for trial in range(12):
+        thumbs = list(rng.random((9, 4, 4, 3), dtype=np.float32))
+        dist = distances(thumbs)
+        if trial % 2:
+            dist = np.round(dist * 40) / 40 + rng.choice([0.0, TIE / 2, 2 * TIE], dist.shape)
+            dist = dist + dist.T
+        for target in product(range(4), repeat=2):
+            expected = [answer_ranks(dist, [0], s) == target for s in sets]
+            assert fitting_sets(dist, sets, target).tolist() == expected
 
 
 def _audit_ranks(record: dict, image: np.ndarray) -> tuple[int, int]:

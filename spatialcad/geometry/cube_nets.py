@@ -19,7 +19,7 @@ proper ones are ``rotations.proper_rotations()``, improper ones show the mirror-
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -71,8 +71,26 @@ def neg(a: Vec) -> Vec:
     return (-a[0], -a[1], -a[2])
 
 
-def apply(m: np.ndarray, v: Vec) -> Vec:
-    return tuple(int(x) for x in np.asarray(m) @ np.asarray(v))  # type: ignore[return-value]
+def vec(v: Iterable[int]) -> Vec:
+    """Any three integers (numpy's too) as a Python vector."""
+    x, y, z = (int(c) for c in v)
+    return x, y, z
+
+
+Rows = tuple[tuple[int, ...], ...]
+
+
+def rows(m: np.ndarray) -> Rows:
+    """An integer matrix as Python rows (products of 3-vectors with them cost a tenth of
+    numpy's)."""
+    return tuple(tuple(int(x) for x in row) for row in np.asarray(m).tolist())
+
+
+def times(m: Rows, v: Vec) -> Vec:
+    """The integer matrix ``m`` (see ``rows``) times the column vector ``v``."""
+    (a, b, c), (d, e, f), (g, h, i) = m
+    return (a * v[0] + b * v[1] + c * v[2], d * v[0] + e * v[1] + f * v[2],
+            g * v[0] + h * v[1] + i * v[2])
 
 
 def quarter_turns(frm: Vec, to: Vec, normal: Vec) -> int:
@@ -183,7 +201,8 @@ def fold_net(net: Sequence[NetCell]) -> Cube:
 
 def posed(cube: Cube, pose: np.ndarray) -> Cube:
     """The cube turned by a proper rotation ``pose``."""
-    return {apply(pose, n): (face, apply(pose, up)) for n, (face, up) in cube.items()}
+    m = rows(pose)
+    return {times(m, n): (face, times(m, up)) for n, (face, up) in cube.items()}
 
 
 def unfold(cube: Cube, cells: Sequence[Cell], pose: np.ndarray) -> list[NetCell]:
@@ -227,30 +246,51 @@ def _transfer_index(n: int, rr: int, ur: int, ru: int, uu: int) -> tuple[np.ndar
 
 def visible_normals(pose: np.ndarray) -> dict[str, Vec]:
     """Which body faces a pose shows on the top, front and right."""
-    inv = np.asarray(pose).T
-    return {name: apply(inv, n) for name, (n, _, _) in VIEW_FACES.items()}
+    return _visible(rows(np.asarray(pose).T))
+
+
+def _visible(inverse: Rows) -> dict[str, Vec]:
+    return {name: times(inverse, n) for name, (n, _, _) in VIEW_FACES.items()}
+
+
+@lru_cache(maxsize=1)
+def _proper_poses() -> tuple[tuple[Rows, dict[str, Vec]], ...]:
+    """Each proper rotation as integer rows, with the body faces it shows."""
+    return tuple((rows(m), _visible(rows(m.T))) for m in proper_rotations())
+
+
+def _seen_faces(cube: Cube, grids: Sequence[np.ndarray], pose: Rows, shown: dict[str, Vec]
+                ) -> Iterator[tuple[str, np.ndarray]]:
+    """The corner view's pictures one visible face at a time (see ``corner_view``), for a
+    pose as integer rows showing the body faces ``shown``."""
+    for name, body in shown.items():
+        _, right, up = VIEW_FACES[name]
+        face, body_up = cube[body]
+        world_up = times(pose, body_up)
+        world_right = times(pose, cross(body_up, body))
+        yield name, transfer(grids[face], world_right, world_up, right, up)
 
 
 def corner_view(cube: Cube, grids: Sequence[np.ndarray], pose: np.ndarray) -> View:
     """The three pictures seen from the corner (+1, -1, +1) when the cube has ``pose``."""
-    view = {}
-    for name, body in visible_normals(pose).items():
-        _, right, up = VIEW_FACES[name]
-        face, body_up = cube[body]
-        world_up = apply(pose, body_up)
-        world_right = apply(pose, cross(body_up, body))
-        view[name] = transfer(grids[face], world_right, world_up, right, up)
-    return view
+    return dict(_seen_faces(cube, grids, rows(pose), visible_normals(pose)))
+
+
+def same_picture(a: np.ndarray, b: np.ndarray) -> bool:
+    """``np.array_equal`` for arrays of one shape, without its conversions."""
+    return a.shape == b.shape and bool((a == b).all())
 
 
 def same_view(a: View, b: View) -> bool:
-    return all(a[k].shape == b[k].shape and np.array_equal(a[k], b[k]) for k in VIEW_FACES)
+    return all(same_picture(a[k], b[k]) for k in VIEW_FACES)
 
 
 def possible_poses(cube: Cube, grids: Sequence[np.ndarray], view: View) -> list[int]:
-    """Indices of the proper rotations under which the cube shows exactly ``view``."""
-    return [i for i, m in enumerate(proper_rotations())
-            if same_view(corner_view(cube, grids, m), view)]
+    """Indices of the proper rotations under which the cube shows exactly ``view`` (each
+    pose's faces are made and compared one at a time, up to the first that differs)."""
+    return [i for i, (m, shown) in enumerate(_proper_poses())
+            if all(same_picture(pic, view[name])
+                   for name, pic in _seen_faces(cube, grids, m, shown))]
 
 
 def opposite(normal: Vec) -> Vec:

@@ -92,12 +92,16 @@ def _orientations(grid: Grid) -> tuple[np.ndarray, np.ndarray]:
     return np.where(has, grid.turns, 0), np.where(has, grid.flips, 0)
 
 
+# pattern index (0: none) -> whether its flip shows in the drawing
+_FLIP_SHOWS = np.array([False] + [name not in FLIP_SYMMETRIC for name in PATTERNS])
+
+
 def drawing_key(grid: Grid) -> tuple[tuple[int, int], str, bytes, bytes, bytes, bytes]:
-    """A hashable key equal for two grids exactly when they draw the same picture."""
-    turns, flips = _orientations(grid)
-    for i, name in enumerate(PATTERNS, start=1):
-        if name in FLIP_SYMMETRIC:
-            flips = np.where(grid.patterns == i, 0, flips)
+    """A hashable key equal for two grids exactly when they draw the same picture (turns
+    count where a cell has a pattern, flips where its pattern is not its own mirror
+    image)."""
+    turns = np.where(grid.patterns > 0, grid.turns, 0)
+    flips = np.where(_FLIP_SHOWS[grid.patterns], grid.flips, 0)
     return (grid.shape, grid.marker, grid.colours.tobytes(), grid.patterns.tobytes(),
             turns.astype(np.int64).tobytes(), flips.astype(np.int64).tobytes())
 

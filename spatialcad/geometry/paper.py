@@ -265,7 +265,7 @@ def random_folds(
             if not options:
                 break
             folds.append(options[int(rng.integers(len(options)))])
-            paper = paper.fold(folds[-1])
+            paper = _folded(rows, cols, tuple(folds))
         else:
             if len(paper.full_cells()) >= min_cells:
                 return folds
@@ -275,14 +275,15 @@ def random_folds(
 def fold_all(rows: int, cols: int, folds: list[Fold]) -> list[Paper]:
     """The paper before the first fold and after each fold."""
     key = tuple(Fold(f.kind, (f.line[0], f.line[1], f.line[2]), f.flap) for f in folds)
-    return list(_fold_all(rows, cols, key))  # a record's lines may be lists
+    return [_folded(rows, cols, key[:i]) for i in range(len(key) + 1)]  # lines may be lists
 
 
-@lru_cache(maxsize=16)
-def _fold_all(rows: int, cols: int, folds: tuple[Fold, ...]) -> tuple[Paper, ...]:
-    """:func:`fold_all`, worked out once for an item's folds (its question text, its spoken
-    text and the check of its texts each unfold them; the states are immutable)."""
-    states = [Paper.sheet(rows, cols)]
-    for fold in folds:
-        states.append(states[-1].fold(fold))
-    return tuple(states)
+@lru_cache(maxsize=256)
+def _folded(rows: int, cols: int, folds: tuple[Fold, ...]) -> Paper:
+    """The paper after ``folds``, each sequence worked out once from the one before it
+    (``random_folds`` tries sequences fold by fold, sharing their beginnings; the item's
+    drawings, question text, spoken text and the check of its texts fold the chosen one
+    again; papers are immutable)."""
+    if not folds:
+        return Paper.sheet(rows, cols)
+    return _folded(rows, cols, folds[:-1]).fold(folds[-1])

@@ -11,6 +11,7 @@ find the centre of every grid block.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -18,18 +19,18 @@ import numpy.typing as npt
 
 from spatialcad.geometry import exact
 from spatialcad.geometry.colours import Colour
+from spatialcad.geometry.cube_nets import Vec, vec
 from spatialcad.render.pixels import plain
 
 from .camera import camera
 from .opencv import cv2
-
-Vec = tuple[int, int, int]
 
 SS = 4  # supersampling factor
 OUTLINE: Colour = (0, 0, 0)
 LINE = 2  # outline width in final pixels
 DOT_RADIUS = 0.34  # of a grid block
 _SHIFT = 4
+_REACH = LINE + 2  # final px around a drawing's outline within which it paints
 
 
 def face_image(grid: np.ndarray, style: str, palette: Sequence[Colour], px: int) -> np.ndarray:
@@ -62,10 +63,22 @@ def face_image(grid: np.ndarray, style: str, palette: Sequence[Colour], px: int)
     return img
 
 
-def downsample(img: np.ndarray) -> np.ndarray:
-    """A picture drawn at ``SS`` times the final size, reduced to it (area averaging)."""
+def downsample(img: np.ndarray, within: tuple[int, int, int, int] | None = None
+               ) -> np.ndarray:
+    """A picture drawn at ``SS`` times the final size, reduced to it (area averaging).
+
+    ``within`` = (x0, y0, x1, y1) in final pixels: only that part is reduced, and the rest
+    of the picture must be white.  Area averaging by a whole factor reduces each
+    ``SS`` x ``SS`` block on its own, so the part reduces to the same pixels."""
     h, w = img.shape[0] // SS, img.shape[1] // SS
-    return cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA)
+    if within is None:
+        return cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA)
+    x0, y0, x1, y1 = within
+    out = np.full((h, w, 3), 255, dtype=np.uint8)
+    if x1 > x0 and y1 > y0:
+        out[y0:y1, x0:x1] = cv2.resize(img[y0 * SS : y1 * SS, x0 * SS : x1 * SS],
+                                       (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA)
+    return out
 
 
 def outline(img: np.ndarray, pts: np.ndarray) -> None:
@@ -94,15 +107,21 @@ def draw_net(
     x0, y0 = (w - cols * cell) // 2, (h - rows * cell) // 2
     if x0 < LINE or y0 < LINE:
         raise ValueError(f"a {rows}x{cols} net of {cell} px cells does not fit {size}")
-    big = np.full((h * SS, w * SS, 3), 255, dtype=np.uint8)
+    # drawn on a canvas just around the net (the outlines reach LINE / 2 px and their
+    # anti-aliasing one more beyond the cells), placed by whole pixels in the white panel
+    bx0, by0 = max(x0 - _REACH, 0), max(y0 - _REACH, 0)
+    bx1, by1 = min(x0 + cols * cell + _REACH, w), min(y0 + rows * cell + _REACH, h)
+    big = np.full(((by1 - by0) * SS, (bx1 - bx0) * SS, 3), 255, dtype=np.uint8)
     c4 = cell * SS
     for r, c, grid in cells:
-        x, y = (x0 + c * cell) * SS, (y0 + r * cell) * SS
+        x, y = (x0 - bx0 + c * cell) * SS, (y0 - by0 + r * cell) * SS
         big[y : y + c4, x : x + c4] = face_image(grid, style, palette, c4)
     for r, c, _ in cells:
-        x, y = x0 + c * cell, y0 + r * cell
+        x, y = x0 - bx0 + c * cell, y0 - by0 + r * cell
         outline(big, np.array([(x, y), (x + cell, y), (x + cell, y + cell), (x, y + cell)]))
-    return downsample(big), {"cell": cell, "origin": [x0, y0]}
+    image = np.full((h, w, 3), 255, dtype=np.uint8)
+    image[by0:by1, bx0:bx1] = downsample(big)
+    return image, {"cell": cell, "origin": [x0, y0]}
 
 
 def warp_face(face: np.ndarray, corners: np.ndarray, big: np.ndarray) -> None:
@@ -135,6 +154,26 @@ def draw_cube(
     Returns the image and ``{"scale": px per unit, "center": [x, y]}``: a world point p is
     at (x + scale * p.r, y - scale * p.u) for the camera's right r and up u (edge coords).
     """
+    frames = tuple((vec(n), vec(r), vec(u)) for _, n, r, u in faces)
+    scale, center, corners, painted = _cube_layout(size, margin, frames)
+    big = np.full((size * SS, size * SS, 3), 255, dtype=np.uint8)
+    tex = 96 * SS
+    for (grid, _, _, _), face in zip(faces, corners, strict=True):
+        warp_face(face_image(grid, style, palette, tex), face * SS, big)
+    for face in corners:
+        outline(big, face)
+    return (downsample(big, painted),
+            {"scale": round(float(scale), 6), "center": [center[0], center[1]]})
+
+
+@lru_cache(maxsize=32)
+def _cube_layout(size: int, margin: int, frames: tuple[tuple[Vec, Vec, Vec], ...]
+                 ) -> tuple[float, tuple[float, float], tuple[np.ndarray, ...],
+                            tuple[int, int, int, int]]:
+    """``draw_cube``'s scale, centre, faces' screen corners (top-left, top-right,
+    bottom-right, bottom-left; read-only) for faces ``(normal, right, up)``, and the box
+    (x0, y0, x1, y1) outside which nothing is painted: the same for every cube drawn at
+    one size, so worked out once."""
     right, up, _ = camera("isometric").basis()
     corners = np.array([(x, y, z) for x in (-0.5, 0.5) for y in (-0.5, 0.5) for z in (-0.5, 0.5)])
     span = max(np.ptp(exact.matmul(corners, right)), np.ptp(exact.matmul(corners, up)))
@@ -145,16 +184,15 @@ def draw_cube(
         return np.array([center[0] + exact.matmul(scale * p, right),
                          center[1] - exact.matmul(scale * p, up)])
 
-    big = np.full((size * SS, size * SS, 3), 255, dtype=np.uint8)
-    tex = 96 * SS
-    outlines = []
-    for grid, normal, r, u in faces:
+    faces = []
+    for normal, r, u in frames:
         n, r3, u3 = (np.asarray(v, dtype=float) for v in (normal, r, u))
         mid = 0.5 * n
         tl, tr, bl = mid - 0.5 * r3 + 0.5 * u3, mid + 0.5 * r3 + 0.5 * u3, mid - 0.5 * r3 - 0.5 * u3
-        face = [screen(p) for p in (tl, tr, mid + 0.5 * r3 - 0.5 * u3, bl)]
-        warp_face(face_image(grid, style, palette, tex), np.array(face) * SS, big)
-        outlines.append(face)
-    for pts in outlines:
-        outline(big, np.array(pts))
-    return downsample(big), {"scale": round(float(scale), 6), "center": [center[0], center[1]]}
+        face = np.array([screen(p) for p in (tl, tr, mid + 0.5 * r3 - 0.5 * u3, bl)])
+        face.setflags(write=False)
+        faces.append(face)
+    lo, hi = np.min(faces, axis=(0, 1)), np.max(faces, axis=(0, 1))
+    x0, y0 = (max(int(np.floor(v)) - _REACH, 0) for v in lo)
+    x1, y1 = (min(int(np.ceil(v)) + _REACH, size) for v in hi)
+    return scale, center, tuple(faces), (x0, y0, x1, y1)

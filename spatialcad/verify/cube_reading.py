@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 
@@ -30,31 +31,39 @@ def _classify(pixels: np.ndarray, faces: FaceSetFields) -> np.ndarray:
 
 def read_net(panel: np.ndarray, drawing: NetDrawingFields, cells: Sequence[NetPicture],
              faces: FaceSetFields) -> list[np.ndarray]:
-    """The grid each net cell shows, read at its block centres."""
+    """The grid each net cell shows, read at its block centres (all cells at once)."""
     n = len(faces.faces[0])
     cell, (x0, y0) = drawing.cell, drawing.origin
     centres = (np.arange(n) + 0.5) * cell / n
-    out = []
-    for r, c, _ in cells:
-        ys = (y0 + r * cell + centres).astype(int)
-        xs = (x0 + c * cell + centres).astype(int)
-        out.append(_classify(panel[np.ix_(ys, xs)], faces))
-    return out
+    ys = np.stack([(y0 + r * cell + centres).astype(int) for r, _, _ in cells])
+    xs = np.stack([(x0 + c * cell + centres).astype(int) for _, c, _ in cells])
+    return list(_classify(panel[ys[:, :, None], xs[:, None, :]], faces))
 
 
 def read_view(panel: np.ndarray, drawing: CubeDrawingFields, faces: FaceSetFields
               ) -> dict[str, np.ndarray]:
-    """The grid each visible face of a drawn cube shows, read at its block centres."""
-    n = len(faces.faces[0])
-    s, (cx, cy) = drawing.scale, drawing.center
+    """The grid each visible face of a drawn cube shows, read at its block centres (all
+    three faces at once)."""
+    (cx, cy) = drawing.center
+    ys, xs = _block_centres(len(faces.faces[0]), float(drawing.scale), float(cx), float(cy))
+    return dict(zip(SHOWN, _classify(panel[ys, xs], faces), strict=True))
+
+
+@lru_cache(maxsize=64)
+def _block_centres(n: int, s: float, cx: float, cy: float) -> tuple[np.ndarray, np.ndarray]:
+    """The pixel rows and columns (3, n, n) of the visible faces' block centres (in the
+    order of ``SHOWN``) in a drawn cube of scale ``s`` and centre (cx, cy): the same for
+    every cube drawn at one size (read-only)."""
     t = (np.arange(n) + 0.5) / n - 0.5
-    out = {}
-    for name, (w, right, up) in SHOWN.items():
+    rows, cols = [], []
+    for w, right, up in SHOWN.values():
         p = 0.5 * w + t[None, :, None] * right - t[:, None, None] * up
-        xs = (cx + exact.matmul(s * p, SCREEN_RIGHT)).astype(int)
-        ys = (cy - exact.matmul(s * p, SCREEN_UP)).astype(int)
-        out[name] = _classify(panel[ys, xs], faces)
-    return out
+        cols.append((cx + exact.matmul(s * p, SCREEN_RIGHT)).astype(int))
+        rows.append((cy - exact.matmul(s * p, SCREEN_UP)).astype(int))
+    ys, xs = np.stack(rows), np.stack(cols)
+    ys.setflags(write=False)
+    xs.setflags(write=False)
+    return ys, xs
 
 
 def check_net_image(panel: np.ndarray, drawing: NetDrawingFields,

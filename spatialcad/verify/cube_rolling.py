@@ -9,12 +9,13 @@ trying all 24 poses and counting quarter turns with ``np.rot90``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from functools import cache
 
 import numpy as np
 
 from spatialcad.geometry.cube_fields import CellRow
-from spatialcad.geometry.cube_nets import cross
+from spatialcad.geometry.cube_nets import Rows, Vec, cross, rows, same_picture, times, vec
 from spatialcad.geometry.rotations import proper_rotations
 
 X, Y, Z = np.eye(3, dtype=int)
@@ -25,8 +26,11 @@ NetPicture = tuple[int, int, np.ndarray]  # row, col, picture as drawn
 Folded = dict[tuple[int, ...], tuple[np.ndarray, np.ndarray, np.ndarray]]
 
 
-def _roll_towards(d: np.ndarray) -> np.ndarray:
-    """The rotation that rolls a cube under a ceiling one cell towards ``d``."""
+@cache
+def _roll_towards(dx: int, dy: int) -> np.ndarray:
+    """The rotation that rolls a cube under a ceiling one cell towards (dx, dy, 0) (one of
+    ``proper_rotations()``, found once per direction)."""
+    d = np.array([dx, dy, 0])
     return next(m for m in proper_rotations()
                 if np.array_equal(m @ d, Z) and np.array_equal(m @ Z, -d))
 
@@ -45,7 +49,7 @@ def roll(cells: Sequence[NetPicture]) -> Folded:
         for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
             nb = (r + dr, c + dc)
             if nb in where and nb not in pose:
-                pose[nb] = _roll_towards(np.array([dc, -dr, 0])) @ pose[(r, c)]
+                pose[nb] = _roll_towards(dc, -dr) @ pose[(r, c)]
                 queue.append(nb)
     if len(pose) != 6:
         raise ValueError("the net is not connected")
@@ -57,24 +61,49 @@ def roll(cells: Sequence[NetPicture]) -> Folded:
     return folded
 
 
-def seen(folded: Folded, pose: np.ndarray) -> dict[str, np.ndarray]:
-    """The three pictures the posed cube shows, each read in its face's frame."""
-    out = {}
-    for name, (w, _, up) in SHOWN.items():
-        pic, _, body_up = folded[tuple(pose.T @ w)]
-        target, turns, v = tuple(pose @ body_up), 0, tuple(up)
+@cache
+def _poses() -> tuple[tuple[Rows, Rows], ...]:
+    """Each proper rotation and its inverse as integer rows."""
+    return tuple((rows(m), rows(m.T)) for m in proper_rotations())
+
+
+_FRAMES = {name: (vec(w), vec(up)) for name, (w, _, up) in SHOWN.items()}
+
+
+def _seen(faces: dict[Vec, tuple[np.ndarray, Vec]], pose: Rows, inverse: Rows,
+          turned: dict[tuple[Vec, int], np.ndarray]) -> Iterator[tuple[str, np.ndarray]]:
+    """The three pictures the posed cube shows, each read in its face's frame, one at a
+    time (``turned`` remembers the pictures turned so far)."""
+    for name, (w, up) in _FRAMES.items():
+        normal = times(inverse, w)
+        pic, body_up = faces[normal]
+        target, turns, v = times(pose, body_up), 0, up
         while v != target:  # integer 3-vectors as tuples: numpy's cross is slow on them
-            v, turns = cross(tuple(w), v), turns + 1
-        out[name] = np.rot90(pic, turns)
-    return out
+            v, turns = cross(w, v), turns + 1
+        if (normal, turns) not in turned:
+            turned[(normal, turns)] = quarter_turned(pic, turns)
+        yield name, turned[(normal, turns)]
+
+
+def quarter_turned(pic: np.ndarray, turns: int) -> np.ndarray:
+    """``np.rot90(pic, turns)`` for turns 0-3, by slicing (a view; np.rot90's axis checks
+    cost 30 times more on these small pictures)."""
+    if turns == 1:
+        return pic.T[::-1]
+    if turns == 2:
+        return pic[::-1, ::-1]
+    if turns == 3:
+        return pic[::-1].T
+    return pic
 
 
 def shows(folded: Folded, view: dict[str, np.ndarray]) -> bool:
-    """Some pose of the folded cube shows exactly ``view``."""
-    return any(
-        all(np.array_equal(s[k], view[k]) for k in SHOWN)
-        for s in (seen(folded, m) for m in proper_rotations())
-    )
+    """Some pose of the folded cube shows exactly ``view`` (each pose's faces compared one
+    at a time, up to the first that differs)."""
+    faces = {vec(n): (pic, vec(up)) for n, (pic, _, up) in folded.items()}
+    turned: dict[tuple[Vec, int], np.ndarray] = {}
+    return any(all(same_picture(pic, view[name]) for name, pic in _seen(faces, m, inv, turned))
+               for m, inv in _poses())
 
 
 def net_pictures(cells: Sequence[CellRow], faces: list[np.ndarray]) -> list[NetPicture]:

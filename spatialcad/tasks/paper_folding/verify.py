@@ -112,10 +112,11 @@ def read_holes(panel: np.ndarray, rows: int, cols: int) -> set[tuple[int, int]]:
     """Cells (row, col) holding a hole (a round dark blob of the hole's size) in a drawing
     of the whole sheet or of folded paper on its faint ghost."""
     grey = darkest(panel)
-    ys, xs = np.nonzero(grey < 245)
+    marked = grey < 245  # the drawing's extent: its first and last marked column and row
+    xs, ys = np.flatnonzero(marked.any(axis=0)), np.flatnonzero(marked.any(axis=1))
     if len(xs) == 0:
         return set()
-    x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
+    x0, x1, y0, y1 = xs[0], xs[-1] + 1, ys[0], ys[-1] + 1
     px, py = (x1 - x0) / cols, (y1 - y0) / rows
     hole = np.pi * (HOLE_RADIUS * min(px, py)) ** 2
     count, _, stats, centres = cv2.connectedComponentsWithStats((grey < 110).astype(np.uint8))
