@@ -133,7 +133,8 @@ def test_hulls_of_points_taken_by_rows_are_the_hulls_of_the_points() -> None:
         xy.append(ends)
         group.append(np.full(len(ends), g))
     xy, group = np.concatenate(xy), np.concatenate(group)
-    fast = cp.hulls(xy, group, (20, 3), by_rows=True)
+    bounds = np.searchsorted(group, np.arange(61))
+    fast = cp.grouped_hulls(xy, bounds, (20, 3), by_rows=True)
     sorted_ = cp.hulls(xy, group, (20, 3))
     assert np.array_equal(fast.counts, sorted_.counts)
     assert (fast.counts.ravel()[::10] == 0).all() and (fast.counts > 0).sum() > 40

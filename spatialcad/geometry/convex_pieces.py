@@ -39,27 +39,25 @@ class Pieces(NamedTuple):
         return Pieces(self.coords[index], self.counts[index])
 
 
-def hulls(xy: np.ndarray, group: np.ndarray, shape: tuple[int, int],
-          by_rows: bool = False) -> Pieces:
+def hulls(xy: np.ndarray, group: np.ndarray, shape: tuple[int, int]) -> Pieces:
     """The convex hull of each group of points as the piece ``divmod(group, K)`` of an
     (S, K) ``shape`` of pieces (counter-clockwise from the leftmost vertex, collinear and
-    repeated points dropped); groups without area, and those without points, no piece.
+    repeated points dropped); groups without area, and those without points, no piece."""
+    if np.any(group[1:] < group[:-1]):  # not grouped yet (stably: each group keeps its order)
+        order = np.argsort(group, kind="stable")
+        xy, group = xy[order], group[order]
+    bounds = np.searchsorted(group, np.arange(shape[0] * shape[1] + 1))
+    return grouped_hulls(xy, bounds, shape)
+
+
+def grouped_hulls(xy: np.ndarray, bounds: np.ndarray, shape: tuple[int, int],
+                  by_rows: bool = False) -> Pieces:
+    """:func:`hulls` of points already grouped: group g is ``xy[bounds[g]:bounds[g + 1]]``.
 
     ``by_rows``: each group's points mostly come sorted by (y, x) already (the ends of
     chords taken upward); such a group's hull is then made in one pass without sorting,
     counter-clockwise from its lowest vertex."""
-    if np.any(group[1:] < group[:-1]):  # not grouped yet (stably: each group keeps its order)
-        order = np.argsort(group, kind="stable")
-        xy, group = xy[order], group[order]
-    xy = np.ascontiguousarray(xy, dtype=np.float64)
-    bounds = np.searchsorted(group, np.arange(shape[0] * shape[1] + 1))
-    coords, counts = _hulls(xy, bounds, by_rows)
-    return Pieces(coords.reshape(shape[0], shape[1], -1, 2), counts.reshape(shape))
-
-
-def grouped_hulls(xy: np.ndarray, bounds: np.ndarray, shape: tuple[int, int]) -> Pieces:
-    """:func:`hulls` of points already grouped: group g is ``xy[bounds[g]:bounds[g + 1]]``."""
-    coords, counts = _hulls(np.ascontiguousarray(xy, dtype=np.float64), bounds, False)
+    coords, counts = _hulls(np.ascontiguousarray(xy, dtype=np.float64), bounds, by_rows)
     return Pieces(coords.reshape(shape[0], shape[1], -1, 2), counts.reshape(shape))
 
 
