@@ -133,7 +133,8 @@ def test_hulls_of_points_taken_by_rows_are_the_hulls_of_the_points() -> None:
         xy.append(ends)
         group.append(np.full(len(ends), g))
     xy, group = np.concatenate(xy), np.concatenate(group)
-    fast = cp.hulls(xy, group, (20, 3), by_rows=True)
+    bounds = np.searchsorted(group, np.arange(61))
+    fast = cp.grouped_hulls(xy, bounds, (20, 3), by_rows=True)
     sorted_ = cp.hulls(xy, group, (20, 3))
     assert np.array_equal(fast.counts, sorted_.counts)
     assert (fast.counts.ravel()[::10] == 0).all() and (fast.counts > 0).sum() > 40
@@ -237,3 +238,19 @@ def test_widths_are_the_least_extents_over_many_directions() -> None:
     box = np.array([[shapely.box(0.0, 0.0, 3.0, 0.5), shapely.box(-1.0, 2.0, 1.5, 4.5)]],
                    dtype=object)
     assert np.allclose(cp.widths(cp.pieces_of(box)), [[0.5, 2.5]], rtol=0.0, atol=1e-12)
+
+
+def test_points_sort_by_x_then_y_as_two_stable_sorts() -> None:
+    """The hulls' sort (no allocation) orders points as a stable sort by y and then a stable
+    sort by x do, ties (equal points, 0.0 and -0.0) kept in their given order, so the hulls
+    take their points in the same order."""
+    rng = np.random.default_rng(6)
+    for size in (0, 1, 2, 15, 16, 17, 33, 100, 257):
+        for _ in range(20):
+            points = rng.integers(-2, 3, size=(size, 2)) * rng.choice([-0.0, 0.5, 1.0])
+            points += (rng.random(points.shape) < 0.3) * rng.normal(0.0, 1.0, points.shape)
+            by_y = np.argsort(points[:, 1], kind="mergesort")
+            expected = by_y[np.argsort(points[by_y, 0], kind="mergesort")]
+            order = np.empty(size, dtype=np.int64)
+            cp._sort_by_x_then_y(points, order, np.empty(size, dtype=np.int64))
+            assert order.tolist() == expected.tolist()

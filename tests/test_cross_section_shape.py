@@ -77,6 +77,32 @@ def test_profiles_are_the_areas_of_the_slabs() -> None:
                     shapely.area(shapely.intersection(shape, slab)), abs=1e-9)
 
 
+def test_described_profiles_describe_the_pieces_and_profile_their_unions() -> None:
+    """described_profiles gives convex_pieces.described's area, centroid and self-overlap
+    to the bit, and the profiles of each section's normalised union (zeros for an empty
+    one), worked out one section at a time without making the normalised pieces."""
+    rng = np.random.default_rng(4)
+    rows = []
+    for s in range(30):  # two or three convex pieces stacked along y, sometimes one missing
+        pieces = []
+        for k in range(3):
+            n = int(rng.integers(3, 12))
+            angles = np.sort(rng.uniform(0.0, 2.0 * np.pi, n))
+            ring = np.c_[rng.uniform(0.3, 1.0) * np.cos(angles) + rng.uniform(-0.2, 0.2),
+                         rng.uniform(0.1, 0.4) * np.sin(angles) + 1.0 * k]
+            pieces.append(shapely.Polygon(ring).convex_hull if (s + k) % 7 else shapely.Polygon())
+        rows.append(pieces)
+    rows.append([shapely.Polygon()] * 3)
+    pieces = cp.pieces_of(np.array(rows, dtype=object))
+    area, centroid, shared, profiles = ss.described_profiles(pieces)
+    expected = cp.described(pieces)
+    for got, want in zip((area, centroid, shared), expected[:3], strict=True):
+        assert np.array_equal(got.view(np.uint64), want.view(np.uint64))
+    unions = ss.unions(cp.polygons(pieces))
+    assert np.allclose(profiles, ss._profiles_or_zero(ss.normalized(unions)), atol=1e-12)
+    assert not profiles[-1].any()
+
+
 def test_profile_bounds_never_exceed_the_exact_dissimilarity() -> None:
     rng = np.random.default_rng(7)
     shapes = ss.normalized(random_shapes(rng, 12) + [HOLED, TWO])

@@ -39,27 +39,25 @@ class Pieces(NamedTuple):
         return Pieces(self.coords[index], self.counts[index])
 
 
-def hulls(xy: np.ndarray, group: np.ndarray, shape: tuple[int, int],
-          by_rows: bool = False) -> Pieces:
+def hulls(xy: np.ndarray, group: np.ndarray, shape: tuple[int, int]) -> Pieces:
     """The convex hull of each group of points as the piece ``divmod(group, K)`` of an
     (S, K) ``shape`` of pieces (counter-clockwise from the leftmost vertex, collinear and
-    repeated points dropped); groups without area, and those without points, no piece.
+    repeated points dropped); groups without area, and those without points, no piece."""
+    if np.any(group[1:] < group[:-1]):  # not grouped yet (stably: each group keeps its order)
+        order = np.argsort(group, kind="stable")
+        xy, group = xy[order], group[order]
+    bounds = np.searchsorted(group, np.arange(shape[0] * shape[1] + 1))
+    return grouped_hulls(xy, bounds, shape)
+
+
+def grouped_hulls(xy: np.ndarray, bounds: np.ndarray, shape: tuple[int, int],
+                  by_rows: bool = False) -> Pieces:
+    """:func:`hulls` of points already grouped: group g is ``xy[bounds[g]:bounds[g + 1]]``.
 
     ``by_rows``: each group's points mostly come sorted by (y, x) already (the ends of
     chords taken upward); such a group's hull is then made in one pass without sorting,
     counter-clockwise from its lowest vertex."""
-    if np.any(group[1:] < group[:-1]):  # not grouped yet (stably: each group keeps its order)
-        order = np.argsort(group, kind="stable")
-        xy, group = xy[order], group[order]
-    xy = np.ascontiguousarray(xy, dtype=np.float64)
-    bounds = np.searchsorted(group, np.arange(shape[0] * shape[1] + 1))
-    coords, counts = _hulls(xy, bounds, by_rows)
-    return Pieces(coords.reshape(shape[0], shape[1], -1, 2), counts.reshape(shape))
-
-
-def grouped_hulls(xy: np.ndarray, bounds: np.ndarray, shape: tuple[int, int]) -> Pieces:
-    """:func:`hulls` of points already grouped: group g is ``xy[bounds[g]:bounds[g + 1]]``."""
-    coords, counts = _hulls(np.ascontiguousarray(xy, dtype=np.float64), bounds, False)
+    coords, counts = _hulls(np.ascontiguousarray(xy, dtype=np.float64), bounds, by_rows)
     return Pieces(coords.reshape(shape[0], shape[1], -1, 2), counts.reshape(shape))
 
 
@@ -77,15 +75,17 @@ def _hulls(xy: np.ndarray, bounds: np.ndarray,
     hull = np.empty((most + 2, 2))
     found = np.empty((len(xy), 2))  # group g's hull, at most as long as the group, at its points
     counts = np.zeros(len(bounds) - 1, dtype=np.int64)
+    taken, spare = np.empty(most, dtype=np.int64), np.empty(most, dtype=np.int64)
     for g in range(len(bounds) - 1):
         points = xy[bounds[g]:bounds[g + 1]]
         if len(points) < 3:
             continue
+        order = taken[:len(points)]
         if by_rows and _sorted_by_rows(points):
-            order = np.arange(len(points))
+            for i in range(len(points)):
+                order[i] = i
         else:
-            by_y = np.argsort(points[:, 1], kind="mergesort")
-            order = by_y[np.argsort(points[by_y, 0], kind="mergesort")]  # by x, then y
+            _sort_by_x_then_y(points, order, spare[:len(points)])
         k = 0
         for rounds in range(2):  # the lower chain left to right, the upper one back
             floor = k
@@ -105,6 +105,47 @@ def _hulls(xy: np.ndarray, bounds: np.ndarray,
     for g in range(len(counts)):
         coords[g, :counts[g]] = found[bounds[g]:bounds[g] + counts[g]]
     return coords, counts
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _before(points: np.ndarray, i: int, j: int) -> bool:  # pragma: no cover - compiled
+    """Whether point i comes strictly before point j by (x, y)."""
+    xi, xj = points[i, 0], points[j, 0]
+    return bool(xi < xj or (xi == xj and points[i, 1] < points[j, 1]))
+
+
+@numba.njit(cache=True, nogil=True)
+def _sort_by_x_then_y(points: np.ndarray, order: np.ndarray,
+                      spare: np.ndarray) -> None:  # pragma: no cover - compiled
+    """Write into ``order`` the indices of ``points`` sorted by (x, y), equal points in
+    their given order: the order of a stable sort by y and then a stable sort by x (as
+    ``np.argsort(kind="mergesort")`` twice), without allocating (``spare``: scratch of the
+    same length).  Runs of 16 sorted by insertion, then merged bottom-up."""
+    n = len(points)
+    for lo in range(0, n, 16):
+        for i in range(lo, min(lo + 16, n)):
+            j = i
+            while j > lo and _before(points, i, order[j - 1]):
+                order[j] = order[j - 1]
+                j -= 1
+            order[j] = i
+    src, dst, in_order = order, spare, True
+    width = 16
+    while width < n:
+        for lo in range(0, n, 2 * width):
+            mid, hi = min(lo + width, n), min(lo + 2 * width, n)
+            i, j = lo, mid
+            for k in range(lo, hi):  # the left run's point first unless the right's is before
+                if j < hi and (i >= mid or _before(points, src[j], src[i])):
+                    dst[k] = src[j]
+                    j += 1
+                else:
+                    dst[k] = src[i]
+                    i += 1
+        src, dst, in_order = dst, src, not in_order
+        width *= 2
+    if not in_order:
+        order[:] = src
 
 
 @numba.njit(cache=True, nogil=True)

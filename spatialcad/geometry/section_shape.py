@@ -205,18 +205,39 @@ def _slabs(below: np.ndarray, total: np.ndarray) -> np.ndarray:  # pragma: no co
     return out
 
 
-def piece_profiles(pieces: cp.Pieces) -> np.ndarray:
-    """:func:`profiles` of sections held as (normalised) convex pieces; zeros for empty
-    ones (profiles add up over pieces with disjoint interiors)."""
-    return _piece_profiles(pieces.coords, pieces.counts, _DIRS, _CUTS)
+def described_profiles(pieces: cp.Pieces) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                   np.ndarray]:
+    """Each section's area, centroid and self-overlap (:func:`convex_pieces.described`) and
+    the :func:`profiles` of its normalised pieces (zeros for empty ones; profiles add up
+    over pieces with disjoint interiors), in one compiled pass that normalises one section
+    at a time (the same arithmetic as ``described``'s unit pieces: the same bits) instead
+    of making every section's normalised pieces."""
+    return _described_profiles(pieces.coords, pieces.counts, _DIRS, _CUTS)
 
 
 @numba.njit(cache=True, nogil=True)
-def _piece_profiles(coords: np.ndarray, counts: np.ndarray, dirs: np.ndarray,
-                    cuts: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
-    """:func:`piece_profiles` in one compiled call."""
-    area, _ = cp._areas_and_centroids(coords, counts)
-    return _slabs(_piece_areas_below(coords, counts, dirs, cuts), area)
+def _described_profiles(coords: np.ndarray, counts: np.ndarray, dirs: np.ndarray,
+                        cuts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                   np.ndarray]:  # pragma: no cover
+    """:func:`described_profiles`: each section's pieces normalised into one scratch
+    array, their area summed as :func:`convex_pieces.areas_and_centroids` sums it, and
+    their areas below the cuts."""
+    area, centroid = cp._areas_and_centroids(coords, counts)
+    shared = cp._self_overlaps(coords, counts)
+    unit = np.zeros(coords.shape[1:])
+    unit_area = np.zeros(len(counts))
+    below = np.zeros((len(counts), len(dirs), len(cuts)))
+    for s in range(len(counts)):
+        cp.normalise_into(coords[s], counts[s], area[s], centroid[s], unit)
+        total = 0.0
+        for k in range(counts.shape[1]):
+            n = counts[s, k]
+            for i in range(n):
+                j = i + 1 if i + 1 < n else 0
+                total += 0.5 * (unit[k, i, 0] * unit[k, j, 1] - unit[k, j, 0] * unit[k, i, 1])
+        unit_area[s] = total
+        _section_areas_below(unit, counts[s], dirs, cuts, below[s])
+    return area, centroid, shared, _slabs(below, unit_area)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -247,25 +268,22 @@ def _areas_below(s1: np.ndarray, w1: np.ndarray, ds: np.ndarray, dw: np.ndarray,
     return out
 
 
-@numba.njit(cache=True, nogil=True)
-def _piece_areas_below(coords: np.ndarray, counts: np.ndarray, dirs: np.ndarray,
-                       cuts: np.ndarray) -> np.ndarray:  # pragma: no cover
-    """Per section of convex pieces (counter-clockwise, :mod:`convex_pieces`), direction
-    and cut, the area with s <= t: :func:`_areas_below` over their edges run clockwise."""
-    out = np.zeros((len(counts), len(dirs), len(cuts)))
-    for s in range(len(counts)):
-        for k in range(counts.shape[1]):
-            n = counts[s, k]
-            for i in range(n):
-                j = i + 1 if i + 1 < n else 0  # clockwise: the edge from vertex j to i
-                ax, ay, bx, by = coords[s, k, j, 0], coords[s, k, j, 1], coords[s, k, i, 0], \
-                    coords[s, k, i, 1]
-                for d in range(len(dirs)):
-                    ex, ey = dirs[d, 0], dirs[d, 1]
-                    s1, w1 = ax * ex + ay * ey, ay * ex - ax * ey
-                    s2, w2 = bx * ex + by * ey, by * ex - bx * ey
-                    _add_below(out[s, d], s1, w1, s2 - s1, w2 - w1, cuts)
-    return out
+@numba.njit(cache=True, nogil=True, inline="always")
+def _section_areas_below(coords: np.ndarray, counts: np.ndarray, dirs: np.ndarray,
+                         cuts: np.ndarray, out: np.ndarray) -> None:  # pragma: no cover
+    """Add to ``out`` (D, C) one section's (convex pieces ``coords`` (K, M, 2), counter-
+    clockwise, :mod:`convex_pieces`) areas with s <= t per direction and cut t:
+    :func:`_areas_below` over their edges run clockwise."""
+    for k in range(len(counts)):
+        n = counts[k]
+        for i in range(n):
+            j = i + 1 if i + 1 < n else 0  # clockwise: the edge from vertex j to i
+            ax, ay, bx, by = coords[k, j, 0], coords[k, j, 1], coords[k, i, 0], coords[k, i, 1]
+            for d in range(len(dirs)):
+                ex, ey = dirs[d, 0], dirs[d, 1]
+                s1, w1 = ax * ex + ay * ey, ay * ex - ax * ey
+                s2, w2 = bx * ex + by * ey, by * ex - bx * ey
+                _add_below(out[d], s1, w1, s2 - s1, w2 - w1, cuts)
 
 
 def _profile_bounds(pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
@@ -667,9 +685,8 @@ def _step_bounds(profiles: np.ndarray, has: np.ndarray, disjoint: np.ndarray, a:
 def _sampled(section_at: Callable[[np.ndarray], cp.Pieces], offsets: np.ndarray) -> Samples:
     """The sections at ``offsets`` (steps not yet known: zeros, one per section)."""
     pieces = section_at(offsets)
-    area, centroid, shared, unit = cp.described(pieces)
+    area, centroid, shared, prof = described_profiles(pieces)
     disjoint = shared <= 1e-9 * area
-    prof = piece_profiles(unit)
     if not disjoint.all():  # overlapping pieces: the profiles of their unions
         overlapping = unions(cp.polygons(pieces.rows(~disjoint)))
         prof[~disjoint] = _profiles_or_zero(normalized(overlapping))

@@ -187,8 +187,9 @@ def cutter(solids: list[Solid], n: np.ndarray, rows: int = ROWS
 
     def at(offsets: np.ndarray) -> convex_pieces.Pieces:
         offsets = np.asarray(offsets, dtype=float)
-        xy, group = _chord_ends(offsets, n, u, v, line, per_solid, sides, limits)
-        return convex_pieces.hulls(xy, group, (len(offsets), len(solids)), by_rows=True)
+        xy, bounds = _chord_ends(offsets, n, u, v, line, per_solid, sides, limits)
+        return convex_pieces.grouped_hulls(xy, bounds, (len(offsets), len(solids)),
+                                           by_rows=True)
 
     return at
 
@@ -212,8 +213,8 @@ def _chord_ends(offsets: np.ndarray, n: np.ndarray, u: np.ndarray, v: np.ndarray
     """Both ends (u, v) of every chord of every solid (``per_solid`` rows: z0, z1, top scale,
     radius, number of sides, unscaled outline's extent along n_xy (min, max), its y range
     (min, max); ``sides``/``limits``: its outline's half-planes q . side <= limit) with
-    every plane n . p = offsets[k], at ``len(line)`` heights; and each end's piece
-    k * solids + solid.
+    every plane n . p = offsets[k], at ``len(line)`` heights, grouped by piece g = k *
+    solids + solid: its ends are ``xy[bounds[g]:bounds[g + 1]]``.
 
     Heights: the plane meets the horizontal plane at height z in the line n_xy . q =
     d - n_z z, which meets the solid's cross-section there (its outline scaled by k(z) = a
@@ -225,7 +226,7 @@ def _chord_ends(offsets: np.ndarray, n: np.ndarray, u: np.ndarray, v: np.ndarray
     """
     count, solids, rows = len(offsets), len(per_solid), len(line)
     xy = np.empty((2 * count * solids * rows, 2))
-    group = np.empty(2 * count * solids * rows, dtype=np.int64)
+    bounds = np.zeros(count * solids + 1, dtype=np.int64)
     horizontal = abs(v[2]) <= 1e-12
     out = 0
     for k in range(count):
@@ -270,9 +271,9 @@ def _chord_ends(offsets: np.ndarray, n: np.ndarray, u: np.ndarray, v: np.ndarray
                 if ok and t0 <= t1 and z0 - 1e-9 <= z <= z1 + 1e-9:
                     for t in (t0, t1):
                         xy[out, 0], xy[out, 1] = t, row
-                        group[out] = k * solids + s
                         out += 1
-    return xy[:out], group[:out]
+            bounds[k * solids + s + 1] = out
+    return xy[:out], bounds
 
 
 def family_range(solids: list[Solid], n: np.ndarray) -> tuple[float, float]:
