@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -245,17 +245,30 @@ def _edit(rng: np.random.Generator, kind: str, piece: list[Voxel],
     cubes = set(piece)
     gone: Voxel | None = None
     if kind in ("remove_cube", "move_cube"):
-        removable = splitting.removable_cubes(cubes)
+        removable = _removable(frozenset(cubes))
         if not removable:
             return None
         gone = removable[int(rng.integers(len(removable)))]
         cubes.discard(gone)
     if kind in ("add_cube", "move_cube"):
-        cells = [c for c in splitting.addable_cells(cubes, within) if c != gone]
+        cells = [c for c in _addable(frozenset(cubes), within) if c != gone]
         if not cells:
             return None
         cubes.add(cells[int(rng.integers(len(cells)))])
     return sorted(cubes)
+
+
+@lru_cache(maxsize=256)
+def _removable(cubes: frozenset[Voxel]) -> tuple[Voxel, ...]:
+    """:func:`splitting.removable_cubes`, remembered by the cubes: a pool edits the missing
+    piece, and the pieces one edit from it, several times each."""
+    return tuple(splitting.removable_cubes(cubes))
+
+
+@lru_cache(maxsize=256)
+def _addable(cubes: frozenset[Voxel], within: tuple[Voxel, Voxel]) -> tuple[Voxel, ...]:
+    """:func:`splitting.addable_cells`, remembered like :func:`_removable`."""
+    return tuple(splitting.addable_cells(cubes, within))
 
 
 def _legible(piece: list[Voxel], truth: list[Voxel], framings: list[Framing]) -> bool:
