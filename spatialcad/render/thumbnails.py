@@ -53,6 +53,26 @@ def answer_ranks(dist: np.ndarray, refs: Sequence[int], options: Sequence[int]
     return ranks[0], ranks[1]
 
 
+def nearest_distance(references: Sequence[np.ndarray], thumb: np.ndarray) -> float:
+    """The distance of ``thumb`` to the nearest of the ``references`` thumbnails: the number
+    :func:`answer_ranks` takes from :func:`distances` for it (each pair's mean is a reduction
+    of that pair's differences alone, wherever the pair sits in the stack)."""
+    return float(np.abs(np.stack(references) - thumb).mean(axis=(1, 2, 3),
+                                                          dtype=np.float64).min())
+
+
+def rank_possible(answer: float, known: Sequence[float], unknown: int, rank: int) -> bool:
+    """Whether the answer's value ``answer`` can still get the rank ``rank`` as
+    :func:`answer_ranks` counts it (no other value within ``TIE`` of it, ``rank`` of them
+    smaller) once ``unknown`` more values join the other options' ``known`` values: false
+    only where every completion gives another rank or a near tie."""
+    gaps = [value - answer for value in known]
+    if any(abs(gap) <= TIE for gap in gaps):
+        return False
+    below = sum(gap < 0 for gap in gaps)
+    return below <= rank <= below + unknown
+
+
 def random_target(rng: np.random.Generator) -> tuple[int, int]:
     """Uniform target ranks for :func:`balanced_set` (draw once per item, before the scene,
     and keep them when the scene is redrawn, so that shipped ranks stay uniform)."""

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -54,7 +54,9 @@ from spatialcad.render.thumbnails import (
     answer_ranks,
     balanced_set,
     distances,
+    nearest_distance,
     random_target,
+    rank_possible,
     thumbnail,
 )
 from spatialcad.tasks import base
@@ -146,10 +148,14 @@ def _try_stack(space: tuple[int, int, int], k: int, rng: np.random.Generator,
         Legibility is checked here rather than for the whole pool: most pieces are never
         in a drawn set, and a set's ranks depend only on its own pieces, so the sets drawn
         from are the same.  The checks run from the one failing most often (the ranks, for
-        most sets drawn at level 0) to those that hardly ever fail."""
+        most sets drawn at level 0) to those that hardly ever fail; the first rank is
+        tried as the full pictures are drawn (:meth:`_FullPictures.may_rank`), so a set
+        it refuses draws no more of them."""
         if len({pool[i].operator for i in picked}) < 2:
             return False
         shown = [truth, *(normalized(pool[i].cubes) for i in picked)]
+        if not full.may_rank(shown, target[0]):
+            return False
         dist = distances([*full.reference_thumbnails, *(full.thumbnail(c) for c in shown)])
         k = len(full.reference)
         return (answer_ranks(dist, range(k), range(k, k + len(shown))) == target
@@ -193,6 +199,7 @@ class _FullPictures:
         self._stack, self._pieces, self._space = stack, pieces, space
         self._options: dict[tuple[Voxel, ...], np.ndarray] = {}
         self._thumbnails: dict[tuple[Voxel, ...], np.ndarray] = {}
+        self._nearest: dict[tuple[Voxel, ...], float] = {}
         self._unlike: dict[tuple[tuple[Voxel, ...], tuple[Voxel, ...]], bool] = {}
         self.scale = option_framings(space)[0].scale
 
@@ -215,6 +222,30 @@ class _FullPictures:
         if shape not in self._thumbnails:
             self._thumbnails[shape] = thumbnail(self.option(cubes))
         return self._thumbnails[shape]
+
+    def nearest(self, cubes: list[Voxel]) -> float:
+        """The thumbnail distance of a piece's picture to the nearest reference panel."""
+        shape = tuple(normalized(cubes))
+        if shape not in self._nearest:
+            self._nearest[shape] = nearest_distance(self.reference_thumbnails,
+                                                    self.thumbnail(cubes))
+        return self._nearest[shape]
+
+    def may_rank(self, shown: list[list[Voxel]], rank: int) -> bool:
+        """False when the answer ``shown[0]`` cannot get the first of its ranks (by the
+        distance to the nearest reference panel) among the pieces ``shown``, as
+        :func:`answer_ranks` counts it: the pieces already drawn are tried first, then
+        each of the others is drawn only while some pictures of those left could still
+        give the rank.  The same answer as :func:`answer_ranks`' first rank, for less
+        drawing where it is false."""
+        answer = self.nearest(shown[0])
+        rest = sorted(shown[1:], key=lambda c: tuple(normalized(c)) not in self._thumbnails)
+        known: list[float] = []
+        for cubes in rest:
+            if not rank_possible(answer, known, len(rest) - len(known), rank):
+                return False
+            known.append(self.nearest(cubes))
+        return rank_possible(answer, known, 0, rank)
 
     def unlike(self, a: list[Voxel], b: list[Voxel]) -> bool:
         """Whether the pictures of pieces ``a`` and ``b`` look different."""
@@ -245,17 +276,30 @@ def _edit(rng: np.random.Generator, kind: str, piece: list[Voxel],
     cubes = set(piece)
     gone: Voxel | None = None
     if kind in ("remove_cube", "move_cube"):
-        removable = splitting.removable_cubes(cubes)
+        removable = _removable(frozenset(cubes))
         if not removable:
             return None
         gone = removable[int(rng.integers(len(removable)))]
         cubes.discard(gone)
     if kind in ("add_cube", "move_cube"):
-        cells = [c for c in splitting.addable_cells(cubes, within) if c != gone]
+        cells = [c for c in _addable(frozenset(cubes), within) if c != gone]
         if not cells:
             return None
         cubes.add(cells[int(rng.integers(len(cells)))])
     return sorted(cubes)
+
+
+@lru_cache(maxsize=256)
+def _removable(cubes: frozenset[Voxel]) -> tuple[Voxel, ...]:
+    """:func:`splitting.removable_cubes`, remembered by the cubes: a pool edits the missing
+    piece, and the pieces one edit from it, several times each."""
+    return tuple(splitting.removable_cubes(cubes))
+
+
+@lru_cache(maxsize=256)
+def _addable(cubes: frozenset[Voxel], within: tuple[Voxel, Voxel]) -> tuple[Voxel, ...]:
+    """:func:`splitting.addable_cells`, remembered like :func:`_removable`."""
+    return tuple(splitting.addable_cells(cubes, within))
 
 
 def _legible(piece: list[Voxel], truth: list[Voxel], framings: list[Framing]) -> bool:
