@@ -344,6 +344,35 @@ def test_a_settled_framing_is_the_framing_of_every_choice_of_removed_cubes():
     assert settled > 5 and unsettled > 5
 
 
+def test_a_framing_settled_before_the_mirror_is_judged_holds_whether_it_is_kept():
+    """When the framing settles with the mirror option left out and a turn drawn for every
+    wrong option, and the mirror's outline is smaller than a known stack's, the stacks
+    drawn with the mirror kept (the last turn unused) or replaced by a removed-cube option
+    draw in that very framing, whichever cubes are removed."""
+    rng = np.random.default_rng(10)
+    settled = 0
+    for _ in range(60):
+        stack = random_stack(rng, (4, 4, 4), 0.45)
+        known = [stack, R.rotate(stack, steps_matrix(random_steps(rng)))]
+        mirror = R.rotate(R.mirror(stack, int(rng.integers(3))), steps_matrix(random_steps(rng)))
+        bounds = [R.rotate(stack, steps_matrix(random_steps(rng))) for _ in range(2)]
+        try:
+            framing = settled_framing(known, bounds)
+        except Reject:
+            continue
+        if framing is None or _outline_key(mirror) >= max(map(_outline_key, known)):
+            continue
+        settled += 1
+        assert settled_framing([*known, mirror], bounds[:1]) == framing
+        for kept in ([mirror], []):
+            parts = bounds[: len(bounds) - len(kept)]
+            for cubes in zip(*([[c for c in b if c != v] for v in b] for b in parts),
+                             strict=True):
+                shown = [*known, *kept, *cubes]
+                assert common_isometric_framing(shown, legible_panel(shown)) == framing
+    assert settled > 5
+
+
 def test_outline_sides_tell_look_sizes_apart():
     """Two stacks' IsometricLook pictures have one size exactly when their outlines have the
     same sides in lattice steps (outline_sides, per rotation in proper_rotations' order),

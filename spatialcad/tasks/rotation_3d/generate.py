@@ -98,15 +98,35 @@ class Generator(base.Generator):
             rotated = _rotation_options(stack, 3, looks, rng)
             wrong_ops = ["mirror" if chiral and rng.random() < 0.5 else "remove_cube"]
         removable = [stack[int(i)] for i in rng.permutation(len(stack))]
-        wrong = [_mirror_option(stack, looks, rng) if op == "mirror" else None
-                 for op in wrong_ops]
-        turns = [random_steps(rng) for o in wrong if o is None]  # the removed-cube options'
-        known = [stack, *(parse_option(o.data).voxels for o in [*rotated, *wrong] if o)]
-        read = settled_framing(known, [rotations.rotate(stack, steps_matrix(t)) for t in turns])
+        mirrors = [_mirrored(stack, rng) for op in wrong_ops if op == "mirror"]
+        # a turn per wrong option, each for the next removed-cube option: nothing is drawn
+        # after them, so the one left over when the mirror is kept changes no draw
+        turns = [random_steps(rng) for _ in wrong_ops]
+        known = [stack, *(parse_option(o.data).voxels for o in rotated)]
+        bounds = [rotations.rotate(stack, steps_matrix(t)) for t in turns]
+        # settled before the mirror is judged when its outline is smaller than a known
+        # one: the framing is then the same whether it is kept or replaced
+        read = settled_framing(known, bounds)
+        if read is not None and any(_outline_key(m[2]) >= max(map(_outline_key, known))
+                                    for m in mirrors):
+            read = None
         if read is not None:
             must_read(stack, read)
-        removed = (_removed_cube_option(stack, removable, looks, t) for t in turns)
-        options = [*rotated, *(o or next(removed) for o in wrong)]
+        made = iter(mirrors)
+        wrong = [_mirror_option(stack, looks, *next(made)) if op == "mirror" else None
+                 for op in wrong_ops]
+        known += [parse_option(o.data).voxels for o in wrong if o]
+        left = list(zip(turns, bounds, strict=True))[: wrong.count(None)]
+        options = list(rotated)
+        for option in wrong:
+            if option is None:
+                if read is None:  # each removed-cube option chosen may settle it
+                    read = settled_framing(known, [bound for _, bound in left])
+                    if read is not None:
+                        must_read(stack, read)
+                option = _removed_cube_option(stack, removable, looks, left.pop(0)[0])
+                known.append(parse_option(option.data).voxels)
+            options.append(option)
         for option in options:
             option.is_answer = (option.operator == "rotation") == (kind == "can")
         shown = [stack, *(parse_option(o.data).voxels for o in options)]
@@ -270,11 +290,18 @@ def _rotation_options(
     raise Reject("too few rotations that look different (symmetric stack)")
 
 
-def _mirror_option(stack: list[Voxel], looks: _Looks, rng: np.random.Generator) -> Option | None:
-    """The mirrored stack turned, or None when it would look like a rotation."""
+def _mirrored(stack: list[Voxel], rng: np.random.Generator
+              ) -> tuple[Steps, int, tuple[Voxel, ...]]:
+    """A mirror option's draws (its turns, the axis reflected along) and its stack."""
     steps = random_steps(rng)
     axis = int(rng.integers(3))
-    turned = rotations.rotate(rotations.mirror(stack, axis), steps_matrix(steps))
+    return steps, axis, rotations.rotate(rotations.mirror(stack, axis), steps_matrix(steps))
+
+
+def _mirror_option(stack: list[Voxel], looks: _Looks, steps: Steps, axis: int,
+                   turned: tuple[Voxel, ...]) -> Option | None:
+    """The mirrored stack turned (:func:`_mirrored`), or None when it would look like a
+    rotation."""
     if looks.like_a_rotation(turned):
         return None
     text = (f"It is the mirror image of the stack (reflected along {'xyz'[axis]}), turned "
