@@ -39,7 +39,12 @@ from spatialcad.tasks.rotation_3d.generate import (
     steps_matrix,
 )
 from spatialcad.tasks.rotation_3d.spec import VIEWS, OptionData, Spec, texts
-from spatialcad.tasks.rotation_3d.verify import congruence_class, rotation_group
+from spatialcad.tasks.rotation_3d.verify import (
+    _turned_copies,
+    congruence_class,
+    placed,
+    rotation_group,
+)
 from spatialcad.verification import run_verifier
 
 ONE_VIEW = VIEWS[0]  # the isometric picture, all the old reference showed
@@ -57,6 +62,19 @@ def _lists(vox) -> list[list[int]]:
 def test_rotation_group_is_the_24_proper_rotations():
     mine = {m.tobytes() for m in rotation_group()}
     assert len(mine) == 24 and mine == {m.tobytes() for m in R.proper_rotations()}
+
+
+def test_turned_copies_are_every_placed_copy_sorted():
+    """The verifier's turned copies, worked out for all turns at once, are the distinct
+    placed copies over the rotation group, sorted, and the congruence class the least."""
+    rng = np.random.default_rng(11)
+    for _ in range(60):
+        stack = random_stack(rng, (4, 4, 4), 0.45)
+        moved = [(x - 2, y + 3, z - 1) for x, y, z in stack]
+        vox = np.array(moved, dtype=int)
+        copies = sorted({placed(vox, m) for m in rotation_group()})
+        assert _turned_copies(moved) == copies
+        assert congruence_class(moved) == min(copies)
 
 
 def test_hand_checked_chirality():

@@ -70,13 +70,21 @@ def placed(vox: np.ndarray, m: np.ndarray) -> tuple[tuple[int, ...], ...]:
 
 
 def congruence_class(voxels: Sequence[Sequence[int]]) -> tuple:
-    vox = np.array(voxels, dtype=int).reshape(-1, 3)
-    return min(placed(vox, m) for m in rotation_group())
+    return _turned_copies(voxels)[0]
 
 
-def _turned_copies(voxels: Sequence[Voxel]) -> list[tuple]:
-    vox = np.array(voxels, dtype=int).reshape(-1, 3)
-    return sorted({placed(vox, m) for m in rotation_group()})
+def _turned_copies(voxels: Sequence[Sequence[int]]) -> list[tuple]:
+    """Every distinct :func:`placed` copy of the voxels over :func:`rotation_group`, sorted:
+    all turns at once, each copy's rows coded as integers in their order (x, then y, then
+    z), so sorting codes sorts rows and comparing code rows compares copies."""
+    vox = np.array(voxels, dtype=np.int64).reshape(-1, 3)
+    a = np.einsum("rij,nj->rni", np.array(rotation_group(), dtype=np.int64), vox)
+    a -= a.min(axis=1, keepdims=True)
+    span = int(a.max()) + 1
+    codes = np.unique(np.sort((a[..., 0] * span + a[..., 1]) * span + a[..., 2], axis=1),
+                      axis=0)
+    rows = np.stack([codes // (span * span), codes // span % span, codes % span], axis=-1)
+    return [tuple(map(tuple, copy)) for copy in rows.tolist()]
 
 
 def _exact(voxels: Sequence[Voxel]) -> tuple:
@@ -84,12 +92,13 @@ def _exact(voxels: Sequence[Voxel]) -> tuple:
 
 
 def _looks_wrong(ref_looks: list[IsometricLook], ref: IsometricLook,
-                 option: Sequence[Voxel]) -> str | None:
-    """Why the option's picture could pass for a rotation of the reference, or None."""
+                 option: Sequence[Voxel], copies: list[tuple]) -> str | None:
+    """Why the option's picture could pass for a rotation of the reference (``copies``: the
+    option's turned copies), or None."""
     own = IsometricLook(option)
     if any(own.difference(look) < MIN_PIXELS for look in ref_looks):
         return "its picture equals the picture of a rotation of the reference"
-    if any(IsometricLook(c).difference(ref) < MIN_PIXELS for c in _turned_copies(option)):
+    if any(IsometricLook(c).difference(ref) < MIN_PIXELS for c in copies):
         return "one of its rotations draws the reference picture"
     return None
 
@@ -123,26 +132,28 @@ def _picture_failures(record: dict[str, Any], image: np.ndarray, spec: Spec,
 def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
     spec = parse_spec(record["spec"])
     options = [parse_option(o["data"]) for o in record["options"]]
-    reference = congruence_class(spec.voxels)
+    turned = _turned_copies(spec.voxels)
+    reference = turned[0]
     failures = []
     listed = Counter(_exact(v) for v in spec.option_voxels)
     if listed != Counter(_exact(o.voxels) for o in options):
         failures.append("the options' voxels differ from spec option_voxels")
     ref_look = IsometricLook(spec.voxels)
-    ref_looks = [IsometricLook(c) for c in _turned_copies(spec.voxels)]
+    ref_looks = [IsometricLook(c) for c in turned]
     scale = common_isometric_framing([spec.voxels, *(o.voxels for o in options)],
                                      spec.panel).scale
     fitting = []
     for o, data in zip(record["options"], options, strict=True):
         name = f"option {o['letter']}"
-        congruent = congruence_class(data.voxels) == reference
+        copies = _turned_copies(data.voxels)
+        congruent = copies[0] == reference
         if congruent != (o["operator"] == "rotation"):
             failures.append(f"{name} ({o['operator']}) is "
                             f"{'' if congruent else 'not '}congruent to the reference")
         if congruent == (spec.question == "can"):
             fitting.append(o["letter"])
         if not congruent:
-            why = _looks_wrong(ref_looks, ref_look, data.voxels)
+            why = _looks_wrong(ref_looks, ref_look, data.voxels, copies)
             if why:
                 failures.append(f"{name} cannot be told from a rotation: {why}")
             if legibility.hidden_difference(data.voxels, spec.voxels, rotation_group(),
