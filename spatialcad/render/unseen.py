@@ -413,16 +413,18 @@ HEXAGON = np.array([(0, 0, 0), (0, 0, 1), (-1, -1, 0), (-1, -1, 1), (0, -1, 1), 
 _HEXAGON = tuple((int(a), int(b), int(h)) for a, b, h in HEXAGON.tolist())
 
 
-def _triangles(cell: Sequence[int], signs: tuple[int, ...]
-               ) -> tuple[list[tuple[int, int, int]], int]:
+@lru_cache(maxsize=1 << 14)
+def _triangles(cell: tuple[int, ...], signs: tuple[int, ...]
+               ) -> tuple[tuple[tuple[int, int, int], ...], int]:
     """The six lattice triangles (a, b, half) a cell's hexagon covers, in ``HEXAGON``'s
     order, and the cell's depth, seen along ``signs``.  A cell [v, v + 1] seen along
     ``signs`` is the cell u = signs * v - (signs < 0) seen along (1, 1, 1): its hexagon is
     placed at (u_x - u_z, u_y - u_z) and its depth is u_x + u_y + u_z; cells covering one
-    triangle lie on one line of sight in order of depth, no two at one depth."""
+    triangle lie on one line of sight in order of depth, no two at one depth.  Remembered:
+    the same few cells are placed again and again."""
     x, y, z = (int(c) * s - (s < 0) for c, s in zip(cell, signs, strict=True))
     a, b = x - z, y - z
-    return [(a + da, b + db, half) for da, db, half in _HEXAGON], x + y + z
+    return tuple((a + da, b + db, half) for da, db, half in _HEXAGON), x + y + z
 
 
 def _behind(stack: np.ndarray, cells: np.ndarray, signs: np.ndarray) -> np.ndarray:
@@ -431,11 +433,12 @@ def _behind(stack: np.ndarray, cells: np.ndarray, signs: np.ndarray) -> np.ndarr
     along = tuple(signs.tolist())
     nearest: dict[tuple[int, int, int], int] = {}
     for cube in stack.tolist():
-        tris, depth = _triangles(cube, along)
+        tris, depth = _triangles(tuple(cube), along)
         for tri in tris:
             nearest[tri] = min(depth, nearest.get(tri, depth))
     return np.array([all(nearest.get(tri, depth) < depth for tri in tris)
-                     for tris, depth in (_triangles(cell, along) for cell in cells.tolist())],
+                     for tris, depth in (_triangles(tuple(cell), along)
+                                         for cell in cells.tolist())],
                     dtype=bool)
 
 
