@@ -339,9 +339,15 @@ def named(cubes: Sequence[Voxel], views: Sequence[str],
     which must not change at all."""
     def draw_as(view: str) -> Draw:
         if view == "isometric":
-            return Placed(lambda c: _outline(c, camera("isometric")),
-                          lambda c, cell: _isometric(c, cell, colors or {}))
-        return lambda c, cell: _cell_codes(c, view, colors or {})
+            iso = camera("isometric")
+            return Placed(lambda c: _outline(c, iso),
+                          lambda c, cell: _isometric(c, cell, colors or {}),
+                          moved=_Outlines(iso).moved)
+
+        @lru_cache(maxsize=2)  # a change's stack, and the stack's own drawn once
+        def codes(cubes: tuple[Voxel, ...]) -> Seen:
+            return _cell_codes(list(cubes), view, colors or {})
+        return lambda c, cell: codes(tuple(c))
     ordered = sorted(views, key=lambda v: v == "isometric")  # the quickest to compare first
     return [(draw_as(v), tolerance(isometric_scale(cubes)) if v == "isometric" else 1.0)
             for v in ordered]
@@ -361,7 +367,9 @@ def _cell_codes(cubes: list[Voxel], view: str, colors: Mapping[Voxel, Colour]) -
     codes = np.array([0 if c is None else 1 + (c[0] << 16) + (c[1] << 8) + c[2]
                       for c in shades])
     labels = view_labels(ordered, view)
-    return (), np.where(labels >= 0, codes[labels], -1)
+    grid = np.where(labels >= 0, codes[labels], -1)
+    grid.flags.writeable = False  # remembered by named
+    return (), grid
 
 
 def hidden_changes(cubes: Sequence[Voxel], cams: Sequence[Camera], support: Support
