@@ -78,13 +78,18 @@ def _turned_copies(voxels: Sequence[Sequence[int]]) -> list[tuple]:
     all turns at once, each copy's rows coded as integers in their order (x, then y, then
     z), so sorting codes sorts rows and comparing code rows compares copies."""
     vox = np.array(voxels, dtype=np.int64).reshape(-1, 3)
-    a = np.einsum("rij,nj->rni", np.array(rotation_group(), dtype=np.int64), vox)
+    a = vox @ _turns_transposed()
     a -= a.min(axis=1, keepdims=True)
     span = int(a.max()) + 1
-    codes = np.unique(np.sort((a[..., 0] * span + a[..., 1]) * span + a[..., 2], axis=1),
-                      axis=0)
-    rows = np.stack([codes // (span * span), codes // span % span, codes % span], axis=-1)
-    return [tuple(map(tuple, copy)) for copy in rows.tolist()]
+    codes = np.sort((a[..., 0] * span + a[..., 1]) * span + a[..., 2], axis=1)
+    return [tuple((c // span**2, c // span % span, c % span) for c in copy)
+            for copy in sorted(set(map(tuple, codes.tolist())))]
+
+
+@cache
+def _turns_transposed() -> np.ndarray:
+    """The rotation group's matrices transposed, stacked: ``vox @ m.T`` for every m."""
+    return np.ascontiguousarray(np.array(rotation_group(), dtype=np.int64).transpose(0, 2, 1))
 
 
 def _exact(voxels: Sequence[Voxel]) -> tuple:
