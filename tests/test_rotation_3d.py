@@ -30,7 +30,7 @@ from spatialcad.tasks.base import Draft, Option, Panel, Reject
 from spatialcad.tasks.rotation_3d.generate import (
     PANEL,
     _outline_key,
-    legible_panel,
+    legible_framing,
     must_not_hide,
     must_read,
     outline_sides,
@@ -358,8 +358,29 @@ def test_a_settled_framing_is_the_framing_of_every_choice_of_removed_cubes():
         settled += 1
         for parts in zip(*([[c for c in b if c != v] for v in b] for b in bounds), strict=True):
             shown = [*known, *parts]
-            assert common_isometric_framing(shown, legible_panel(shown)) == framing
+            assert legible_framing(shown) == framing
     assert settled > 5 and unsettled > 5
+
+
+def test_legible_framing_is_the_common_framing_in_the_grown_panel():
+    """legible_framing reuses the framing fitted to PANEL when no larger panel is needed:
+    it is the common framing of the stacks in the panel grown for legible cubes."""
+    rng = np.random.default_rng(12)
+    grown = 0
+    for side in (3, 4, 5, 6):
+        for _ in range(6):
+            stacks = [random_stack(rng, (side,) * 3, 0.4) for _ in range(3)]
+            need = legibility.min_scale(camera("isometric"))
+            wide = legibility.grown_side(
+                PANEL[0], common_isometric_framing(stacks, PANEL).scale, need)
+            try:
+                framing = legible_framing(stacks)
+            except Reject:
+                assert not legibility.fits(wide, 4, wide)
+                continue
+            assert framing == common_isometric_framing(stacks, (wide, wide))
+            grown += wide > PANEL[0]
+    assert grown > 3
 
 
 def test_a_framing_settled_before_the_mirror_is_judged_holds_whether_it_is_kept():
@@ -387,7 +408,7 @@ def test_a_framing_settled_before_the_mirror_is_judged_holds_whether_it_is_kept(
             for cubes in zip(*([[c for c in b if c != v] for v in b] for b in parts),
                              strict=True):
                 shown = [*known, *kept, *cubes]
-                assert common_isometric_framing(shown, legible_panel(shown)) == framing
+                assert legible_framing(shown) == framing
     assert settled > 5
 
 

@@ -273,13 +273,16 @@ class _Outlines:
             self._last = (key, rows, _extremes(list(rows.values())))
         _, rows, extremes = self._last
         how, cell = change
+        cube = rows[cell] if how == "remove" else _bounds([cell], self.cam)[0]
         if how == "add":
-            after = _extremes([extremes, *_bounds([cell], self.cam)])
+            if (cube[0] >= extremes[0] and cube[1] >= extremes[1] and cube[2] <= extremes[2]
+                    and cube[3] <= extremes[3]):
+                return False  # within the extremes: they stay
+            after = _extremes([extremes, cube])
         else:
-            cube = rows[cell]
             if (cube[0] > extremes[0] and cube[1] > extremes[1] and cube[2] < extremes[2]
                     and cube[3] < extremes[3]):
-                return False
+                return False  # attains none of them
             after = _extremes([r for c, r in rows.items() if c != cell])
         return after != extremes and _rounded(after) != _rounded(extremes)
 

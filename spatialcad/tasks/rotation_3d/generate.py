@@ -130,10 +130,10 @@ class Generator(base.Generator):
         for option in options:
             option.is_answer = (option.operator == "rotation") == (kind == "can")
         shown = [stack, *(parse_option(o.data).voxels for o in options)]
-        panel = legible_panel(shown)
+        framing = legible_framing(shown)
+        panel = framing.size
         spec = Spec(voxels=stack, space=p["space"], question=kind, chiral=chiral,
                     option_voxels=shown[1:], colour=SAND, panel=panel, views=list(VIEWS))
-        framing = common_isometric_framing(shown, panel)
         if framing != read:
             must_read(stack, framing)
         for option, vox in zip(options, shown[1:], strict=True):
@@ -185,11 +185,11 @@ def settled_framing(known: list[list[Voxel]], bounds: list[tuple[Voxel, ...]]
     ``bounds`` (the stack turned as the option will be, before a cube is removed), whose
     outline is smaller than the largest of ``known`` (the common scale fits the largest
     outline; a part's outline is no larger).  None when it is not settled; Reject as
-    :func:`legible_panel` would."""
+    :func:`legible_framing` would."""
     largest = max(_outline_key(s) for s in known)
     if any(_outline_key(s) >= largest for s in bounds):
         return None
-    return common_isometric_framing(known, legible_panel(known))
+    return legible_framing(known)
 
 
 def _outline_key(cubes: Sequence[Voxel]) -> int:
@@ -201,14 +201,16 @@ def _outline_key(cubes: Sequence[Voxel]) -> int:
     return max(3 * (a + 2) ** 2, (b + 4) ** 2)
 
 
-def legible_panel(stacks: list[list[Voxel]]) -> tuple[int, int]:
-    """The smallest square panel, at least ``PANEL``, that draws every stack in it at one
-    scale with legible cubes; Reject when four of them do not fit the composite."""
-    scale = common_isometric_framing(stacks, PANEL).scale
-    side = legibility.grown_side(PANEL[0], scale, legibility.min_scale(ISOMETRIC))
+def legible_framing(stacks: list[list[Voxel]]) -> Framing:
+    """The stacks' common isometric framing in the smallest square panel, at least
+    ``PANEL``, that draws every one of them with legible cubes (the framing fitted to
+    ``PANEL`` when that is large enough); Reject when four such panels do not fit the
+    composite."""
+    framing = common_isometric_framing(stacks, PANEL)
+    side = legibility.grown_side(PANEL[0], framing.scale, legibility.min_scale(ISOMETRIC))
     if not legibility.fits(side, 4, side):
         raise Reject(f"the stacks need {side} px panels to show legible cubes")
-    return (side, side)
+    return framing if (side, side) == PANEL else common_isometric_framing(stacks, (side, side))
 
 
 # Per proper rotation m, the integer forms whose ranges over a stack turned by m give its

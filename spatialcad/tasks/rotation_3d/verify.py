@@ -109,9 +109,7 @@ def _looks_wrong(ref_looks: list[IsometricLook], ref: IsometricLook,
 
 
 def _picture_failures(record: dict[str, Any], image: np.ndarray, spec: Spec,
-                      options: list[OptionData]) -> list[str]:
-    framing = common_isometric_framing([spec.voxels, *(o.voxels for o in options)],
-                                       spec.panel)
+                      options: list[OptionData], framing: Framing) -> list[str]:
     seen = [Framing(OPPOSITE_CORNERS[v], framing.scale, spec.panel) for v in spec.views]
     drawings = [*((f"the reference from the {v}", spec.voxels, f)
                   for v, f in zip(spec.views, seen, strict=True)),
@@ -145,8 +143,9 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
         failures.append("the options' voxels differ from spec option_voxels")
     ref_look = IsometricLook(spec.voxels)
     ref_looks = [IsometricLook(c) for c in turned]
-    scale = common_isometric_framing([spec.voxels, *(o.voxels for o in options)],
-                                     spec.panel).scale
+    framing = common_isometric_framing([spec.voxels, *(o.voxels for o in options)],
+                                       spec.panel)
+    scale = framing.scale
     fitting = []
     for o, data in zip(record["options"], options, strict=True):
         name = f"option {o['letter']}"
@@ -172,7 +171,7 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
     if fitting != [record["Answer"]]:
         failures.append(f"options fitting '{spec.question}': {fitting}, "
                         f"answer {record['Answer']}")
-    return failures + _picture_failures(record, image, spec, options)
+    return failures + _picture_failures(record, image, spec, options, framing)
 
 
 Stack = tuple[tuple[int, ...], ...]
