@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -40,7 +41,10 @@ from spatialcad.tasks.rotation_3d.generate import (
 )
 from spatialcad.tasks.rotation_3d.spec import VIEWS, OptionData, Spec, texts
 from spatialcad.tasks.rotation_3d.verify import (
+    _look_sizes,
+    _looks_wrong,
     _turned_copies,
+    _TurnedLooks,
     congruence_class,
     placed,
     rotation_group,
@@ -75,6 +79,32 @@ def test_turned_copies_are_every_placed_copy_sorted():
         copies = sorted({placed(vox, m) for m in rotation_group()})
         assert _turned_copies(moved) == copies
         assert congruence_class(moved) == min(copies)
+
+
+def test_verifier_looks_compare_only_pictures_of_one_size():
+    """_look_sizes gives each turned copy its IsometricLook size, and _looks_wrong, which
+    compares only pictures of one size, finds what comparing every picture finds, for
+    rotations, mirrors and one-cube-removed copies of random stacks."""
+    rng = np.random.default_rng(13)
+    found = Counter()
+    for _ in range(8):
+        stack = random_stack(rng, (4, 4, 4), 0.4)
+        turned = _turned_copies(stack)
+        assert _look_sizes(turned) == [IsometricLook(c).size for c in turned]
+        ref, every = IsometricLook(stack), [IsometricLook(c) for c in turned]
+        looks = _TurnedLooks(turned)
+        turn = steps_matrix(random_steps(rng))
+        for option in [R.rotate(stack, turn), R.mirror(stack, 0),
+                       *(R.rotate([v for v in stack if v != c], turn) for c in stack[:8])]:
+            copies = _turned_copies(option)
+            own = IsometricLook(option)
+            expected = ("its picture equals the picture of a rotation of the reference"
+                        if any(own.difference(look) < 20 for look in every) else
+                        "one of its rotations draws the reference picture"
+                        if any(IsometricLook(c).difference(ref) < 20 for c in copies) else None)
+            assert _looks_wrong(looks, ref, option, copies) == expected
+            found[expected] += 1
+    assert len(found) == 3, found
 
 
 def test_hand_checked_chirality():

@@ -19,6 +19,7 @@ first, then one quarter turn per step, each stack compared moved to the origin.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Sequence
 from functools import cache
@@ -96,16 +97,54 @@ def _exact(voxels: Sequence[Voxel]) -> tuple:
     return tuple(sorted(voxels))
 
 
-def _looks_wrong(ref_looks: list[IsometricLook], ref: IsometricLook,
-                 option: Sequence[Voxel], copies: list[tuple]) -> str | None:
+def _looks_wrong(ref_looks: _TurnedLooks, ref: IsometricLook, option: Sequence[Voxel],
+                 copies: list[tuple]) -> str | None:
     """Why the option's picture could pass for a rotation of the reference (``copies``: the
-    option's turned copies), or None."""
+    option's turned copies), or None.  Only pictures of one size are compared: pictures of
+    two sizes differ in every pixel of the larger (at least 6 x 6), never in fewer than
+    ``MIN_PIXELS``."""
     own = IsometricLook(option)
-    if any(own.difference(look) < MIN_PIXELS for look in ref_looks):
+    if any(own.difference(look) < MIN_PIXELS for look in ref_looks.of_size(own.size)):
         return "its picture equals the picture of a rotation of the reference"
-    if any(IsometricLook(c).difference(ref) < MIN_PIXELS for c in copies):
+    if any(IsometricLook(c).difference(ref) < MIN_PIXELS
+           for c, size in zip(copies, _look_sizes(copies), strict=True) if size == ref.size):
         return "one of its rotations draws the reference picture"
     return None
+
+
+CORNERS = np.array(list(itertools.product((0, 1), repeat=3)))
+
+
+def _look_sizes(copies: list[tuple]) -> list[tuple[int, int]]:
+    """The size of each copy's :class:`IsometricLook` picture, which follows from its
+    projected extent (its cubes' corners projected isometric): all copies are projected at
+    once (a projected point depends on that point alone: the numbers IsometricLook works
+    out), and a look is made for one copy of each extent."""
+    points = np.array(copies, dtype=np.int64)[:, :, None, :] + CORNERS
+    uv = camera("isometric").project(points.reshape(-1, 3))[:, :2].reshape(len(copies), -1, 2)
+    extents = [tuple(e) for e in (uv.max(axis=1) - uv.min(axis=1)).tolist()]
+    size_of: dict[tuple[float, ...], tuple[int, int]] = {}
+    for copy, extent in zip(copies, extents, strict=True):
+        if extent not in size_of:
+            size_of[extent] = IsometricLook(copy).size
+    return [size_of[e] for e in extents]
+
+
+class _TurnedLooks:
+    """The :class:`IsometricLook` of each turned copy of a stack, made when a picture of its
+    size is compared with it."""
+
+    def __init__(self, copies: list[tuple]) -> None:
+        self.copies = copies
+        self.sizes = _look_sizes(copies)
+        self._looks: dict[int, IsometricLook] = {}
+
+    def of_size(self, size: tuple[int, int]) -> list[IsometricLook]:
+        """The looks of this size, in the copies' order."""
+        for i, s in enumerate(self.sizes):
+            if s == size and i not in self._looks:
+                self._looks[i] = IsometricLook(self.copies[i])
+        return [self._looks[i] for i, s in enumerate(self.sizes) if s == size]
 
 
 def _picture_failures(record: dict[str, Any], image: np.ndarray, spec: Spec,
@@ -142,7 +181,7 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
     if listed != Counter(_exact(o.voxels) for o in options):
         failures.append("the options' voxels differ from spec option_voxels")
     ref_look = IsometricLook(spec.voxels)
-    ref_looks = [IsometricLook(c) for c in turned]
+    ref_looks = _TurnedLooks(turned)
     framing = common_isometric_framing([spec.voxels, *(o.voxels for o in options)],
                                        spec.panel)
     scale = framing.scale
