@@ -239,17 +239,19 @@ class _Looks:
     def __init__(self, stack: list[Voxel]) -> None:
         self.stack = stack
         self.reference = IsometricLook(stack)
-        self.sides = outline_sides(stack)[0]  # the identity comes first
-        self._turned: dict[tuple[int, int], set[tuple[Voxel, ...]]] = {}
-        for m, sides in zip(rotations.proper_rotations(), outline_sides(stack), strict=True):
-            self._turned.setdefault(sides, set()).add(rotations.rotate(stack, m))
+        every = outline_sides(stack)
+        self.sides = every[0]  # the identity comes first
+        self._turns: dict[tuple[int, int], list[np.ndarray]] = {}
+        for m, sides in zip(rotations.proper_rotations(), every, strict=True):
+            self._turns.setdefault(sides, []).append(m)
         self._looks: dict[tuple[int, int], list[IsometricLook]] = {}
 
     def rotations_of(self, sides: tuple[int, int]) -> list[IsometricLook]:
-        """The looks of the reference's rotations whose outline has these sides."""
+        """The looks of the reference's rotations whose outline has these sides (the
+        rotations turned when first asked for)."""
         if sides not in self._looks:
-            self._looks[sides] = [IsometricLook(s)
-                                  for s in sorted(self._turned.get(sides, set()))]
+            turned = {rotations.rotate(self.stack, m) for m in self._turns.get(sides, [])}
+            self._looks[sides] = [IsometricLook(s) for s in sorted(turned)]
         return self._looks[sides]
 
     def like_a_rotation(self, candidate: tuple[Voxel, ...]) -> bool:
