@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -31,7 +32,7 @@ from spatialcad.tasks.base import Draft, Option, Panel, Reject
 from spatialcad.tasks.rotation_3d.generate import (
     PANEL,
     _outline_key,
-    legible_panel,
+    legible_framing,
     must_not_hide,
     must_read,
     outline_sides,
@@ -40,7 +41,15 @@ from spatialcad.tasks.rotation_3d.generate import (
     steps_matrix,
 )
 from spatialcad.tasks.rotation_3d.spec import VIEWS, OptionData, Spec, texts
-from spatialcad.tasks.rotation_3d.verify import congruence_class, rotation_group
+from spatialcad.tasks.rotation_3d.verify import (
+    _look_sizes,
+    _looks_wrong,
+    _turned_copies,
+    _TurnedLooks,
+    congruence_class,
+    placed,
+    rotation_group,
+)
 
 ONE_VIEW = VIEWS[0]  # the isometric picture, all the old reference showed
 
@@ -57,6 +66,45 @@ def _lists(vox) -> list[list[int]]:
 def test_rotation_group_is_the_24_proper_rotations():
     mine = {m.tobytes() for m in rotation_group()}
     assert len(mine) == 24 and mine == {m.tobytes() for m in R.proper_rotations()}
+
+
+def test_turned_copies_are_every_placed_copy_sorted():
+    """The verifier's turned copies, worked out for all turns at once, are the distinct
+    placed copies over the rotation group, sorted, and the congruence class the least."""
+    rng = np.random.default_rng(11)
+    for _ in range(60):
+        stack = random_stack(rng, (4, 4, 4), 0.45)
+        moved = [(x - 2, y + 3, z - 1) for x, y, z in stack]
+        vox = np.array(moved, dtype=int)
+        copies = sorted({placed(vox, m) for m in rotation_group()})
+        assert _turned_copies(moved) == copies
+        assert congruence_class(moved) == min(copies)
+
+
+def test_verifier_looks_compare_only_pictures_of_one_size():
+    """_look_sizes gives each turned copy its IsometricLook size, and _looks_wrong, which
+    compares only pictures of one size, finds what comparing every picture finds, for
+    rotations, mirrors and one-cube-removed copies of random stacks."""
+    rng = np.random.default_rng(13)
+    found = Counter()
+    for _ in range(8):
+        stack = random_stack(rng, (4, 4, 4), 0.4)
+        turned = _turned_copies(stack)
+        assert _look_sizes(turned) == [IsometricLook(c).size for c in turned]
+        ref, every = IsometricLook(stack), [IsometricLook(c) for c in turned]
+        looks = _TurnedLooks(turned)
+        turn = steps_matrix(random_steps(rng))
+        for option in [R.rotate(stack, turn), R.mirror(stack, 0),
+                       *(R.rotate([v for v in stack if v != c], turn) for c in stack[:8])]:
+            copies = _turned_copies(option)
+            own = IsometricLook(option)
+            expected = ("its picture equals the picture of a rotation of the reference"
+                        if any(own.difference(look) < 20 for look in every) else
+                        "one of its rotations draws the reference picture"
+                        if any(IsometricLook(c).difference(ref) < 20 for c in copies) else None)
+            assert _looks_wrong(looks, ref, option, copies) == expected
+            found[expected] += 1
+    assert len(found) == 3, found
 
 
 def test_hand_checked_chirality():
@@ -340,8 +388,58 @@ def test_a_settled_framing_is_the_framing_of_every_choice_of_removed_cubes():
         settled += 1
         for parts in zip(*([[c for c in b if c != v] for v in b] for b in bounds), strict=True):
             shown = [*known, *parts]
-            assert common_isometric_framing(shown, legible_panel(shown)) == framing
+            assert legible_framing(shown) == framing
     assert settled > 5 and unsettled > 5
+
+
+def test_legible_framing_is_the_common_framing_in_the_grown_panel():
+    """legible_framing reuses the framing fitted to PANEL when no larger panel is needed:
+    it is the common framing of the stacks in the panel grown for legible cubes."""
+    rng = np.random.default_rng(12)
+    grown = 0
+    for side in (3, 4, 5, 6):
+        for _ in range(6):
+            stacks = [random_stack(rng, (side,) * 3, 0.4) for _ in range(3)]
+            need = legibility.min_scale(camera("isometric"))
+            wide = legibility.grown_side(
+                PANEL[0], common_isometric_framing(stacks, PANEL).scale, need)
+            try:
+                framing = legible_framing(stacks)
+            except Reject:
+                assert not legibility.fits(wide, 4, wide)
+                continue
+            assert framing == common_isometric_framing(stacks, (wide, wide))
+            grown += wide > PANEL[0]
+    assert grown > 3
+
+
+def test_a_framing_settled_before_the_mirror_is_judged_holds_whether_it_is_kept():
+    """When the framing settles with the mirror option left out and a turn drawn for every
+    wrong option, and the mirror's outline is smaller than a known stack's, the stacks
+    drawn with the mirror kept (the last turn unused) or replaced by a removed-cube option
+    draw in that very framing, whichever cubes are removed."""
+    rng = np.random.default_rng(10)
+    settled = 0
+    for _ in range(60):
+        stack = random_stack(rng, (4, 4, 4), 0.45)
+        known = [stack, R.rotate(stack, steps_matrix(random_steps(rng)))]
+        mirror = R.rotate(R.mirror(stack, int(rng.integers(3))), steps_matrix(random_steps(rng)))
+        bounds = [R.rotate(stack, steps_matrix(random_steps(rng))) for _ in range(2)]
+        try:
+            framing = settled_framing(known, bounds)
+        except Reject:
+            continue
+        if framing is None or _outline_key(mirror) >= max(map(_outline_key, known)):
+            continue
+        settled += 1
+        assert settled_framing([*known, mirror], bounds[:1]) == framing
+        for kept in ([mirror], []):
+            parts = bounds[: len(bounds) - len(kept)]
+            for cubes in zip(*([[c for c in b if c != v] for v in b] for b in parts),
+                             strict=True):
+                shown = [*known, *kept, *cubes]
+                assert legible_framing(shown) == framing
+    assert settled > 5
 
 
 def test_outline_sides_tell_look_sizes_apart():

@@ -178,13 +178,15 @@ def _unseen(stack: list[Voxel], tried: list[Change], pictures: Sequence[Picture]
               if isinstance(draw, Placed) and draw.apart is not None]
     order = _nearest_first(stack, pictures)
     for change in tried:
-        other = changed(stack, change)
-        cell = change[1]
-        if other and not any(moved(stack, change) for moved in moves) and not any(
-                apart(stack, change, limit) for apart, limit in proofs) and support(
-                other) and all(
-                _same_window(draw, other, stack, cell, limit) for draw, limit in order(cell)):
-            yield change
+        how, cell = change
+        if (how == "add" or any(v != cell for v in stack)) and not any(
+                moved(stack, change) for moved in moves) and not any(
+                apart(stack, change, limit) for apart, limit in proofs):
+            # the changed stack (not empty), made only for a change neither test refuses
+            other = [v for v in stack if v != cell] if how == "remove" else [*stack, cell]
+            if support(other) and all(_same_window(draw, other, stack, cell, limit)
+                                      for draw, limit in order(cell)):
+                yield change
 
 
 def _moves(place: Callable[[list[Voxel]], tuple[float, ...]], stack: list[Voxel]) -> Moved:
@@ -271,13 +273,16 @@ class _Outlines:
             self._last = (key, rows, _extremes(list(rows.values())))
         _, rows, extremes = self._last
         how, cell = change
+        cube = rows[cell] if how == "remove" else _bounds([cell], self.cam)[0]
         if how == "add":
-            after = _extremes([extremes, *_bounds([cell], self.cam)])
+            if (cube[0] >= extremes[0] and cube[1] >= extremes[1] and cube[2] <= extremes[2]
+                    and cube[3] <= extremes[3]):
+                return False  # within the extremes: they stay
+            after = _extremes([extremes, cube])
         else:
-            cube = rows[cell]
             if (cube[0] > extremes[0] and cube[1] > extremes[1] and cube[2] < extremes[2]
                     and cube[3] < extremes[3]):
-                return False
+                return False  # attains none of them
             after = _extremes([r for c, r in rows.items() if c != cell])
         return after != extremes and _rounded(after) != _rounded(extremes)
 
@@ -337,9 +342,15 @@ def named(cubes: Sequence[Voxel], views: Sequence[str],
     which must not change at all."""
     def draw_as(view: str) -> Draw:
         if view == "isometric":
-            return Placed(lambda c: _outline(c, camera("isometric")),
-                          lambda c, cell: _isometric(c, cell, colors or {}))
-        return lambda c, cell: _cell_codes(c, view, colors or {})
+            iso = camera("isometric")
+            return Placed(lambda c: _outline(c, iso),
+                          lambda c, cell: _isometric(c, cell, colors or {}),
+                          moved=_Outlines(iso).moved)
+
+        @lru_cache(maxsize=2)  # a change's stack, and the stack's own drawn once
+        def codes(cubes: tuple[Voxel, ...]) -> Seen:
+            return _cell_codes(list(cubes), view, colors or {})
+        return lambda c, cell: codes(tuple(c))
     ordered = sorted(views, key=lambda v: v == "isometric")  # the quickest to compare first
     return [(draw_as(v), tolerance(isometric_scale(cubes)) if v == "isometric" else 1.0)
             for v in ordered]
@@ -359,7 +370,9 @@ def _cell_codes(cubes: list[Voxel], view: str, colors: Mapping[Voxel, Colour]) -
     codes = np.array([0 if c is None else 1 + (c[0] << 16) + (c[1] << 8) + c[2]
                       for c in shades])
     labels = view_labels(ordered, view)
-    return (), np.where(labels >= 0, codes[labels], -1)
+    grid = np.where(labels >= 0, codes[labels], -1)
+    grid.flags.writeable = False  # remembered by named
+    return (), grid
 
 
 def hidden_changes(cubes: Sequence[Voxel], cams: Sequence[Camera], support: Support
@@ -408,31 +421,35 @@ def _body_diagonal(cam: Camera) -> np.ndarray | None:
 # The six lattice triangles (a, b, half) a cube's hexagon covers, its lattice place (a, b)
 # added; in the coordinates where the view runs along (1, 1, 1) (see _triangles).
 HEXAGON = np.array([(0, 0, 0), (0, 0, 1), (-1, -1, 0), (-1, -1, 1), (0, -1, 1), (-1, 0, 0)])
+_HEXAGON = tuple((int(a), int(b), int(h)) for a, b, h in HEXAGON.tolist())
 
 
-def _triangles(cell: Sequence[int], signs: np.ndarray
-               ) -> tuple[list[tuple[int, int, int]], int]:
+@lru_cache(maxsize=1 << 14)
+def _triangles(cell: tuple[int, ...], signs: tuple[int, ...]
+               ) -> tuple[tuple[tuple[int, int, int], ...], int]:
     """The six lattice triangles (a, b, half) a cell's hexagon covers, in ``HEXAGON``'s
     order, and the cell's depth, seen along ``signs``.  A cell [v, v + 1] seen along
     ``signs`` is the cell u = signs * v - (signs < 0) seen along (1, 1, 1): its hexagon is
     placed at (u_x - u_z, u_y - u_z) and its depth is u_x + u_y + u_z; cells covering one
-    triangle lie on one line of sight in order of depth, no two at one depth."""
-    u = [int(c) * int(s) - (1 if s < 0 else 0) for c, s in zip(cell, signs.tolist(),
-                                                                strict=True)]
-    a, b = u[0] - u[2], u[1] - u[2]
-    return [(a + da, b + db, half) for da, db, half in HEXAGON.tolist()], sum(u)
+    triangle lie on one line of sight in order of depth, no two at one depth.  Remembered:
+    the same few cells are placed again and again."""
+    x, y, z = (int(c) * s - (s < 0) for c, s in zip(cell, signs, strict=True))
+    a, b = x - z, y - z
+    return tuple((a + da, b + db, half) for da, db, half in _HEXAGON), x + y + z
 
 
 def _behind(stack: np.ndarray, cells: np.ndarray, signs: np.ndarray) -> np.ndarray:
     """Per cell, whether in each of its hexagon's triangles (:func:`_triangles`) a cube of
     ``stack`` lies nearer to the eye (less far along ``signs``) than the cell."""
+    along = tuple(signs.tolist())
     nearest: dict[tuple[int, int, int], int] = {}
-    for cube in stack:
-        tris, depth = _triangles(cube, signs)
+    for cube in stack.tolist():
+        tris, depth = _triangles(tuple(cube), along)
         for tri in tris:
             nearest[tri] = min(depth, nearest.get(tri, depth))
     return np.array([all(nearest.get(tri, depth) < depth for tri in tris)
-                     for tris, depth in (_triangles(cell, signs) for cell in cells)],
+                     for tris, depth in (_triangles(tuple(cell), along)
+                                         for cell in cells.tolist())],
                     dtype=bool)
 
 
@@ -450,7 +467,7 @@ class _Lattice:
     when they are ``limit`` or more, the window comparison would find the change shown."""
 
     def __init__(self, cam: Camera, scale: float) -> None:
-        self.signs = _diagonal(cam)
+        self.signs = tuple(_diagonal(cam).tolist())
         self.deep = _deep_pixels(cam, scale)
         self.differ = _fills_differ(cam)
         self._last: tuple[tuple[Voxel, ...], dict[tuple[int, int, int], list[tuple[int, int]]]]

@@ -98,22 +98,42 @@ class Generator(base.Generator):
             rotated = _rotation_options(stack, 3, looks, rng)
             wrong_ops = ["mirror" if chiral and rng.random() < 0.5 else "remove_cube"]
         removable = [stack[int(i)] for i in rng.permutation(len(stack))]
-        wrong = [_mirror_option(stack, looks, rng) if op == "mirror" else None
-                 for op in wrong_ops]
-        turns = [random_steps(rng) for o in wrong if o is None]  # the removed-cube options'
-        known = [stack, *(parse_option(o.data).voxels for o in [*rotated, *wrong] if o)]
-        read = settled_framing(known, [rotations.rotate(stack, steps_matrix(t)) for t in turns])
+        mirrors = [_mirrored(stack, rng) for op in wrong_ops if op == "mirror"]
+        # a turn per wrong option, each for the next removed-cube option: nothing is drawn
+        # after them, so the one left over when the mirror is kept changes no draw
+        turns = [random_steps(rng) for _ in wrong_ops]
+        known = [stack, *(parse_option(o.data).voxels for o in rotated)]
+        bounds = [rotations.rotate(stack, steps_matrix(t)) for t in turns]
+        # settled before the mirror is judged when its outline is smaller than a known
+        # one: the framing is then the same whether it is kept or replaced
+        read = settled_framing(known, bounds)
+        if read is not None and any(_outline_key(m[2]) >= max(map(_outline_key, known))
+                                    for m in mirrors):
+            read = None
         if read is not None:
             must_read(stack, read)
-        removed = (_removed_cube_option(stack, removable, looks, t) for t in turns)
-        options = [*rotated, *(o or next(removed) for o in wrong)]
+        made = iter(mirrors)
+        wrong = [_mirror_option(stack, looks, *next(made)) if op == "mirror" else None
+                 for op in wrong_ops]
+        known += [parse_option(o.data).voxels for o in wrong if o]
+        left = list(zip(turns, bounds, strict=True))[: wrong.count(None)]
+        options = list(rotated)
+        for option in wrong:
+            if option is None:
+                if read is None:  # each removed-cube option chosen may settle it
+                    read = settled_framing(known, [bound for _, bound in left])
+                    if read is not None:
+                        must_read(stack, read)
+                option = _removed_cube_option(stack, removable, looks, left.pop(0)[0])
+                known.append(parse_option(option.data).voxels)
+            options.append(option)
         for option in options:
             option.is_answer = (option.operator == "rotation") == (kind == "can")
         shown = [stack, *(parse_option(o.data).voxels for o in options)]
-        panel = legible_panel(shown)
+        framing = legible_framing(shown)
+        panel = framing.size
         spec = Spec(voxels=stack, space=p["space"], question=kind, chiral=chiral,
                     option_voxels=shown[1:], colour=SAND, panel=panel, views=list(VIEWS))
-        framing = common_isometric_framing(shown, panel)
         if framing != read:
             must_read(stack, framing)
         for option, vox in zip(options, shown[1:], strict=True):
@@ -165,11 +185,11 @@ def settled_framing(known: list[list[Voxel]], bounds: list[tuple[Voxel, ...]]
     ``bounds`` (the stack turned as the option will be, before a cube is removed), whose
     outline is smaller than the largest of ``known`` (the common scale fits the largest
     outline; a part's outline is no larger).  None when it is not settled; Reject as
-    :func:`legible_panel` would."""
+    :func:`legible_framing` would."""
     largest = max(_outline_key(s) for s in known)
     if any(_outline_key(s) >= largest for s in bounds):
         return None
-    return common_isometric_framing(known, legible_panel(known))
+    return legible_framing(known)
 
 
 def _outline_key(cubes: Sequence[Voxel]) -> int:
@@ -181,14 +201,16 @@ def _outline_key(cubes: Sequence[Voxel]) -> int:
     return max(3 * (a + 2) ** 2, (b + 4) ** 2)
 
 
-def legible_panel(stacks: list[list[Voxel]]) -> tuple[int, int]:
-    """The smallest square panel, at least ``PANEL``, that draws every stack in it at one
-    scale with legible cubes; Reject when four of them do not fit the composite."""
-    scale = common_isometric_framing(stacks, PANEL).scale
-    side = legibility.grown_side(PANEL[0], scale, legibility.min_scale(ISOMETRIC))
+def legible_framing(stacks: list[list[Voxel]]) -> Framing:
+    """The stacks' common isometric framing in the smallest square panel, at least
+    ``PANEL``, that draws every one of them with legible cubes (the framing fitted to
+    ``PANEL`` when that is large enough); Reject when four such panels do not fit the
+    composite."""
+    framing = common_isometric_framing(stacks, PANEL)
+    side = legibility.grown_side(PANEL[0], framing.scale, legibility.min_scale(ISOMETRIC))
     if not legibility.fits(side, 4, side):
         raise Reject(f"the stacks need {side} px panels to show legible cubes")
-    return (side, side)
+    return framing if (side, side) == PANEL else common_isometric_framing(stacks, (side, side))
 
 
 # Per proper rotation m, the integer forms whose ranges over a stack turned by m give its
@@ -217,17 +239,19 @@ class _Looks:
     def __init__(self, stack: list[Voxel]) -> None:
         self.stack = stack
         self.reference = IsometricLook(stack)
-        self.sides = outline_sides(stack)[0]  # the identity comes first
-        self._turned: dict[tuple[int, int], set[tuple[Voxel, ...]]] = {}
-        for m, sides in zip(rotations.proper_rotations(), outline_sides(stack), strict=True):
-            self._turned.setdefault(sides, set()).add(rotations.rotate(stack, m))
+        every = outline_sides(stack)
+        self.sides = every[0]  # the identity comes first
+        self._turns: dict[tuple[int, int], list[np.ndarray]] = {}
+        for m, sides in zip(rotations.proper_rotations(), every, strict=True):
+            self._turns.setdefault(sides, []).append(m)
         self._looks: dict[tuple[int, int], list[IsometricLook]] = {}
 
     def rotations_of(self, sides: tuple[int, int]) -> list[IsometricLook]:
-        """The looks of the reference's rotations whose outline has these sides."""
+        """The looks of the reference's rotations whose outline has these sides (the
+        rotations turned when first asked for)."""
         if sides not in self._looks:
-            self._looks[sides] = [IsometricLook(s)
-                                  for s in sorted(self._turned.get(sides, set()))]
+            turned = {rotations.rotate(self.stack, m) for m in self._turns.get(sides, [])}
+            self._looks[sides] = [IsometricLook(s) for s in sorted(turned)]
         return self._looks[sides]
 
     def like_a_rotation(self, candidate: tuple[Voxel, ...]) -> bool:
@@ -270,11 +294,18 @@ def _rotation_options(
     raise Reject("too few rotations that look different (symmetric stack)")
 
 
-def _mirror_option(stack: list[Voxel], looks: _Looks, rng: np.random.Generator) -> Option | None:
-    """The mirrored stack turned, or None when it would look like a rotation."""
+def _mirrored(stack: list[Voxel], rng: np.random.Generator
+              ) -> tuple[Steps, int, tuple[Voxel, ...]]:
+    """A mirror option's draws (its turns, the axis reflected along) and its stack."""
     steps = random_steps(rng)
     axis = int(rng.integers(3))
-    turned = rotations.rotate(rotations.mirror(stack, axis), steps_matrix(steps))
+    return steps, axis, rotations.rotate(rotations.mirror(stack, axis), steps_matrix(steps))
+
+
+def _mirror_option(stack: list[Voxel], looks: _Looks, steps: Steps, axis: int,
+                   turned: tuple[Voxel, ...]) -> Option | None:
+    """The mirrored stack turned (:func:`_mirrored`), or None when it would look like a
+    rotation."""
     if looks.like_a_rotation(turned):
         return None
     text = (f"It is the mirror image of the stack (reflected along {'xyz'[axis]}), turned "

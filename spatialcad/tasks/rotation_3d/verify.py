@@ -19,6 +19,7 @@ first, then one quarter turn per step, each stack compared moved to the origin.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Sequence
 from functools import cache
@@ -70,34 +71,84 @@ def placed(vox: np.ndarray, m: np.ndarray) -> tuple[tuple[int, ...], ...]:
 
 
 def congruence_class(voxels: Sequence[Sequence[int]]) -> tuple:
-    vox = np.array(voxels, dtype=int).reshape(-1, 3)
-    return min(placed(vox, m) for m in rotation_group())
+    return _turned_copies(voxels)[0]
 
 
-def _turned_copies(voxels: Sequence[Voxel]) -> list[tuple]:
-    vox = np.array(voxels, dtype=int).reshape(-1, 3)
-    return sorted({placed(vox, m) for m in rotation_group()})
+def _turned_copies(voxels: Sequence[Sequence[int]]) -> list[tuple]:
+    """Every distinct :func:`placed` copy of the voxels over :func:`rotation_group`, sorted:
+    all turns at once, each copy's rows coded as integers in their order (x, then y, then
+    z), so sorting codes sorts rows and comparing code rows compares copies."""
+    vox = np.array(voxels, dtype=np.int64).reshape(-1, 3)
+    a = vox @ _turns_transposed()
+    a -= a.min(axis=1, keepdims=True)
+    span = int(a.max()) + 1
+    codes = np.sort((a[..., 0] * span + a[..., 1]) * span + a[..., 2], axis=1)
+    return [tuple((c // span**2, c // span % span, c % span) for c in copy)
+            for copy in sorted(set(map(tuple, codes.tolist())))]
+
+
+@cache
+def _turns_transposed() -> np.ndarray:
+    """The rotation group's matrices transposed, stacked: ``vox @ m.T`` for every m."""
+    return np.ascontiguousarray(np.array(rotation_group(), dtype=np.int64).transpose(0, 2, 1))
 
 
 def _exact(voxels: Sequence[Voxel]) -> tuple:
     return tuple(sorted(voxels))
 
 
-def _looks_wrong(ref_looks: list[IsometricLook], ref: IsometricLook,
-                 option: Sequence[Voxel]) -> str | None:
-    """Why the option's picture could pass for a rotation of the reference, or None."""
+def _looks_wrong(ref_looks: _TurnedLooks, ref: IsometricLook, option: Sequence[Voxel],
+                 copies: list[tuple]) -> str | None:
+    """Why the option's picture could pass for a rotation of the reference (``copies``: the
+    option's turned copies), or None.  Only pictures of one size are compared: pictures of
+    two sizes differ in every pixel of the larger (at least 6 x 6), never in fewer than
+    ``MIN_PIXELS``."""
     own = IsometricLook(option)
-    if any(own.difference(look) < MIN_PIXELS for look in ref_looks):
+    if any(own.difference(look) < MIN_PIXELS for look in ref_looks.of_size(own.size)):
         return "its picture equals the picture of a rotation of the reference"
-    if any(IsometricLook(c).difference(ref) < MIN_PIXELS for c in _turned_copies(option)):
+    if any(IsometricLook(c).difference(ref) < MIN_PIXELS
+           for c, size in zip(copies, _look_sizes(copies), strict=True) if size == ref.size):
         return "one of its rotations draws the reference picture"
     return None
 
 
+CORNERS = np.array(list(itertools.product((0, 1), repeat=3)))
+
+
+def _look_sizes(copies: list[tuple]) -> list[tuple[int, int]]:
+    """The size of each copy's :class:`IsometricLook` picture, which follows from its
+    projected extent (its cubes' corners projected isometric): all copies are projected at
+    once (a projected point depends on that point alone: the numbers IsometricLook works
+    out), and a look is made for one copy of each extent."""
+    points = np.array(copies, dtype=np.int64)[:, :, None, :] + CORNERS
+    uv = camera("isometric").project(points.reshape(-1, 3))[:, :2].reshape(len(copies), -1, 2)
+    extents = [tuple(e) for e in (uv.max(axis=1) - uv.min(axis=1)).tolist()]
+    size_of: dict[tuple[float, ...], tuple[int, int]] = {}
+    for copy, extent in zip(copies, extents, strict=True):
+        if extent not in size_of:
+            size_of[extent] = IsometricLook(copy).size
+    return [size_of[e] for e in extents]
+
+
+class _TurnedLooks:
+    """The :class:`IsometricLook` of each turned copy of a stack, made when a picture of its
+    size is compared with it."""
+
+    def __init__(self, copies: list[tuple]) -> None:
+        self.copies = copies
+        self.sizes = _look_sizes(copies)
+        self._looks: dict[int, IsometricLook] = {}
+
+    def of_size(self, size: tuple[int, int]) -> list[IsometricLook]:
+        """The looks of this size, in the copies' order."""
+        for i, s in enumerate(self.sizes):
+            if s == size and i not in self._looks:
+                self._looks[i] = IsometricLook(self.copies[i])
+        return [self._looks[i] for i, s in enumerate(self.sizes) if s == size]
+
+
 def _picture_failures(record: dict[str, Any], image: np.ndarray, spec: Spec,
-                      options: list[OptionData]) -> list[str]:
-    framing = common_isometric_framing([spec.voxels, *(o.voxels for o in options)],
-                                       spec.panel)
+                      options: list[OptionData], framing: Framing) -> list[str]:
     seen = [Framing(OPPOSITE_CORNERS[v], framing.scale, spec.panel) for v in spec.views]
     drawings = [*((f"the reference from the {v}", spec.voxels, f)
                   for v, f in zip(spec.views, seen, strict=True)),
@@ -123,26 +174,29 @@ def _picture_failures(record: dict[str, Any], image: np.ndarray, spec: Spec,
 def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
     spec = parse_spec(record["spec"])
     options = [parse_option(o["data"]) for o in record["options"]]
-    reference = congruence_class(spec.voxels)
+    turned = _turned_copies(spec.voxels)
+    reference = turned[0]
     failures = []
     listed = Counter(_exact(v) for v in spec.option_voxels)
     if listed != Counter(_exact(o.voxels) for o in options):
         failures.append("the options' voxels differ from spec option_voxels")
     ref_look = IsometricLook(spec.voxels)
-    ref_looks = [IsometricLook(c) for c in _turned_copies(spec.voxels)]
-    scale = common_isometric_framing([spec.voxels, *(o.voxels for o in options)],
-                                     spec.panel).scale
+    ref_looks = _TurnedLooks(turned)
+    framing = common_isometric_framing([spec.voxels, *(o.voxels for o in options)],
+                                       spec.panel)
+    scale = framing.scale
     fitting = []
     for o, data in zip(record["options"], options, strict=True):
         name = f"option {o['letter']}"
-        congruent = congruence_class(data.voxels) == reference
+        copies = _turned_copies(data.voxels)
+        congruent = copies[0] == reference
         if congruent != (o["operator"] == "rotation"):
             failures.append(f"{name} ({o['operator']}) is "
                             f"{'' if congruent else 'not '}congruent to the reference")
         if congruent == (spec.question == "can"):
             fitting.append(o["letter"])
         if not congruent:
-            why = _looks_wrong(ref_looks, ref_look, data.voxels)
+            why = _looks_wrong(ref_looks, ref_look, data.voxels, copies)
             if why:
                 failures.append(f"{name} cannot be told from a rotation: {why}")
             if legibility.hidden_difference(data.voxels, spec.voxels, rotation_group(),
@@ -156,7 +210,7 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
     if fitting != [record["Answer"]]:
         failures.append(f"options fitting '{spec.question}': {fitting}, "
                         f"answer {record['Answer']}")
-    return failures + _picture_failures(record, image, spec, options)
+    return failures + _picture_failures(record, image, spec, options, framing)
 
 
 Stack = tuple[tuple[int, ...], ...]
