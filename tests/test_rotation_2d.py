@@ -15,7 +15,7 @@ from spatialcad.geometry import grid2d as G
 from spatialcad.record.records import answer_letter
 from spatialcad.render.grid2d import draw_grid
 from spatialcad.render.png import decode_png
-from spatialcad.render.thumbnails import TIE, answer_ranks, distances, thumbnail
+from spatialcad.render.thumbnails import TIE, answer_ranks, distances, sets_with_ranks, thumbnail
 from spatialcad.run.pipeline import assemble, make_item
 from spatialcad.run.verification import run_verifier
 from spatialcad.seeding import derive_seed, item_rng
@@ -25,7 +25,6 @@ from spatialcad.tasks.rotation_2d.generate import (
     _reflect,
     balanced_choices,
     distinct_distractors,
-    fitting_sets,
     mirrors,
     pattern_errors,
     rotations,
@@ -235,7 +234,7 @@ def test_balanced_choices_split_every_option_set_by_the_answers_ranks():
             assert (_rank(to_ref, 0), _rank(spread, 0)) == target
 
 
-def test_fitting_sets_are_the_sets_answer_ranks_gives_the_target():
+def test_sets_with_ranks_are_the_sets_answer_ranks_gives_the_target():
     """All option sets judged at once agree with answer_ranks set by set, on thumbnails'
     distances and on distances rounded to a few levels (many exact and near ties)."""
     rng = np.random.default_rng(8)
@@ -249,7 +248,7 @@ def test_fitting_sets_are_the_sets_answer_ranks_gives_the_target():
             dist = dist + dist.T
         for target in product(range(4), repeat=2):
             expected = [answer_ranks(dist, [0], s) == target for s in sets]
-            assert fitting_sets(dist, sets, target).tolist() == expected
+            assert sets_with_ranks(dist, [0], sets, target).tolist() == expected
 
 
 def _audit_ranks(record: dict, image: np.ndarray) -> tuple[int, int]:

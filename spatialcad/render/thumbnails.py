@@ -73,6 +73,24 @@ def rank_possible(answer: float, known: Sequence[float], unknown: int, rank: int
     return below <= rank <= below + unknown
 
 
+def sets_with_ranks(dist: np.ndarray, refs: Sequence[int],
+                    sets: np.ndarray | Sequence[Sequence[int]],
+                    target: tuple[int, int]) -> np.ndarray:
+    """``answer_ranks(dist, refs, options) == target`` for every row ``options`` of
+    ``sets`` (S, K) at once: the same numbers (each option's nearest reference, its row of
+    distances among the set's options summed in the same order) and the same tie test."""
+    opts = np.asarray(sets, dtype=np.intp)
+    if opts.size == 0:
+        return np.zeros(len(opts), dtype=bool)
+    to_ref = dist[opts[:, :, None], np.asarray(list(refs), dtype=np.intp)].min(axis=2)
+    among = dist[opts[:, :, None], opts[:, None, :]].sum(axis=2)
+    fits = np.ones(len(opts), dtype=bool)
+    for values, rank in ((to_ref, target[0]), (among, target[1])):
+        gaps = values[:, 1:] - values[:, :1]
+        fits &= (np.abs(gaps) > TIE).all(axis=1) & ((gaps < 0).sum(axis=1) == rank)
+    return fits
+
+
 def random_target(rng: np.random.Generator) -> tuple[int, int]:
     """Uniform target ranks for :func:`balanced_set` (draw once per item, before the scene,
     and keep them when the scene is redrawn, so that shipped ranks stay uniform)."""
@@ -90,16 +108,9 @@ def balanced_set(answer: np.ndarray, references: Sequence[np.ndarray],
     dist = distances(thumbs)
     first = len(references)
     sets = np.array(list(combinations(range(len(pool)), 3)), dtype=np.int64).reshape(-1, 3)
-    # answer_ranks for every set at once: row 0 of d is the answer, row 1 + i pool item i
-    d = dist[first:, first:]
-    to_ref = dist[first:, :first].min(axis=1)
-    rows = sets + 1
-    ref_gaps = to_ref[rows] - to_ref[0]
-    spread_gaps = (d[rows, 0] + d[rows[:, :, None], rows[:, None, :]].sum(axis=2)
-                   - d[0, rows].sum(axis=1)[:, None])
-    fits = ((np.abs(ref_gaps) > TIE).all(axis=1) & (np.abs(spread_gaps) > TIE).all(axis=1)
-            & ((ref_gaps < 0).sum(axis=1) == target[0])
-            & ((spread_gaps < 0).sum(axis=1) == target[1]))
+    # row first is the answer, row first + 1 + i pool item i
+    options = np.concatenate([np.full((len(sets), 1), first), sets + first + 1], axis=1)
+    fits = sets_with_ranks(dist, range(first), options, target)
     candidates = sets[fits]
     for k in rng.permutation(len(candidates)):
         picked = tuple(int(i) for i in candidates[int(k)])

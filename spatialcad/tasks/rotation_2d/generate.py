@@ -45,7 +45,7 @@ import numpy as np
 from spatialcad.geometry import grid2d
 from spatialcad.geometry.grid2d import Grid
 from spatialcad.render.grid2d import draw_grid
-from spatialcad.render.thumbnails import TIE, distances, thumbnail
+from spatialcad.render.thumbnails import distances, sets_with_ranks, thumbnail
 from spatialcad.tasks import base
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
 from spatialcad.tasks.rotation_2d.spec import (
@@ -196,21 +196,6 @@ def balanced_choices(
     sets = [(answer, *chosen_errs, *chosen_mirrors) for answer in (1, 2, 3)
             for chosen_errs in combinations(errs, pattern_distractors)
             for chosen_mirrors in combinations(wrong_mirrors, 3 - pattern_distractors)]
+    fits = sets_with_ranks(dist, [0], sets, target)
     return [tuple(pool[i - 1] for i in options)
-            for options, fits in zip(sets, fitting_sets(dist, sets, target), strict=True)
-            if fits]
-
-
-def fitting_sets(dist: np.ndarray, sets: list[tuple[int, ...]], target: tuple[int, int]
-                 ) -> np.ndarray:
-    """``answer_ranks(dist, [0], options) == target`` for every option set at once (the
-    same numbers: each set's distances to the reference, and its rows of distances among
-    its options summed in the same order)."""
-    opts = np.array(sets, dtype=np.intp).reshape(-1, 4)
-    to_ref = dist[opts, 0]
-    among = dist[opts[:, :, None], opts[:, None, :]].sum(axis=2)
-    fits = np.ones(len(opts), dtype=bool)
-    for values, rank in ((to_ref, target[0]), (among, target[1])):
-        gaps = values[:, 1:] - values[:, :1]
-        fits &= (np.abs(gaps) > TIE).all(axis=1) & ((gaps < 0).sum(axis=1) == rank)
-    return fits
+            for options, fit in zip(sets, fits, strict=True) if fit]
