@@ -370,8 +370,8 @@ def test_compiled_framing_and_scan_match_numpy_steps() -> None:
         center = None if trial % 4 < 2 else (float(rng.normal()), float(rng.normal()))
         pad = 4 * ssaa + 4
         zbuf, ids, grad, ex, ey, ez, window, k, span = raster._framed_scan(
-            mesh.vertices, mesh.triangles, mesh.edges, cam._to_camera, size[0], size[1], ssaa,
-            1.0 if scale is None else scale, scale is None, *(center or (0.0, 0.0)),
+            mesh.vertices, mesh.triangles, mesh.one_sided, mesh.edges, cam._to_camera, size[0],
+            size[1], ssaa, 1.0 if scale is None else scale, scale is None, *(center or (0.0, 0.0)),
             center is None, 12, pad, True)
         verts, ends, expected, expected_k = _numpy_framing(mesh, cam, size, scale, center,
                                                            ssaa, pad)
@@ -381,10 +381,58 @@ def test_compiled_framing_and_scan_match_numpy_steps() -> None:
         x0, y0, x1, y1 = expected
         z = np.full((y1 - y0) * (x1 - x0), np.inf)
         i = np.full((y1 - y0) * (x1 - x0), -1, dtype=np.int32)
-        g = raster._scan(verts[0], verts[1], verts[2], mesh.triangles, z, i,
+        g = raster._scan(verts[0], verts[1], verts[2], mesh.triangles, mesh.one_sided, z, i,
                          size[0] * ssaa, size[1] * ssaa, x0, y0, x1 - x0)
         assert np.array_equal(zbuf.ravel(), z) and np.array_equal(ids.ravel(), i)
         assert np.array_equal(grad, g)
+
+
+def test_back_faces_of_cube_stacks_are_culled_leaving_the_front_faces_seen() -> None:
+    """Cube stacks' triangles are one-sided (closed, counter-clockwise from outside): the
+    scan skips those seen from behind.  From cameras all round (below included), the depths
+    and triangles seen are those of scanning every triangle, except where a back face tied
+    a front face on the silhouette (a pixel centre on their shared edge, at one depth up to
+    rounding): there the front face now wins, as the surface seen should."""
+    rng = np.random.default_rng(21)
+    cams = [get_camera("isometric"), orbit(225.0, -35.26), orbit(31.0, 12.5),
+            orbit(150.0, -70.0), get_camera("front"), get_camera("top")]
+    skipped = ties = 0
+    for trial in range(60):
+        count = int(rng.integers(1, 14))
+        cubes = [tuple(int(c) for c in v) for v in rng.integers(0, 4, (count, 3))]
+        mesh = voxel_mesh(cubes)
+        assert mesh.one_sided.all()
+        cam = cams[trial % len(cams)]
+        sx, sy, sz = raster._to_screen(cam.project(mesh.vertices), 17.0, 0.5, 0.5, 160, 150)
+        scans = []
+        for one_sided in (mesh.one_sided, np.zeros_like(mesh.one_sided)):
+            z = np.full(160 * 150, np.inf)
+            i = np.full(160 * 150, -1, dtype=np.int32)
+            raster._scan(sx, sy, sz, mesh.triangles, one_sided, z, i, 160, 150, 0, 0, 160)
+            scans.append((z, i))
+        (culled_z, culled_ids), (all_z, all_ids) = scans
+        t = mesh.triangles
+        area2 = ((sx[t[:, 1]] - sx[t[:, 0]]) * (sy[t[:, 2]] - sy[t[:, 0]])
+                 - (sx[t[:, 2]] - sx[t[:, 0]]) * (sy[t[:, 1]] - sy[t[:, 0]]))
+        back = area2 > 0
+        changed = (culled_ids != all_ids) | (culled_z != all_z)
+        assert back[all_ids[changed]].all() and not back[culled_ids[changed]].any()
+        assert np.allclose(culled_z[changed], all_z[changed], rtol=1e-13, atol=1e-13)
+        assert not back[culled_ids[culled_ids >= 0]].any()
+        ties += int(changed.sum())
+        skipped += int(back.sum())
+    assert skipped > 0 and ties > 0  # both cases are met
+
+
+def test_a_mesh_merged_from_stacks_and_a_floor_culls_only_the_stacks() -> None:
+    from spatialcad.render.stacks import floor_mesh
+    cubes, floor = voxel_mesh([(0, 0, 0), (1, 0, 0)]), floor_mesh(2, 1)
+    merged = mesh_module.merge([cubes, floor])
+    assert merged.one_sided.tolist() == [True] * len(cubes.triangles) + [False] * 4
+    assert not floor.one_sided.any()  # open: seen from below too
+    with pytest.raises(ValueError, match="one-sided"):
+        Mesh(cubes.vertices, cubes.triangles, cubes.face_colors, cubes.edges,
+             np.ones(3, dtype=bool))
 
 
 def test_isometric_cube_has_three_shades() -> None:
@@ -596,8 +644,8 @@ def test_the_scan_fills_exactly_the_pixels_whose_centres_pass_the_edge_tests() -
         tris = np.array([[0, 1, 2], [2, 1, 3], [4, 5, 6], [7, 8, 9], [9, 10, 11], [0, 2, 11]])
         sz = rng.uniform(0, 3, 12)
         zbuf, ids = np.full(h * w, np.inf), np.full(h * w, -1, dtype=np.int32)
-        raster._scan(pts[:, 0].copy(), pts[:, 1].copy(), sz, tris.astype(np.int64), zbuf, ids,
-                     w, h, 0, 0, w)
+        raster._scan(pts[:, 0].copy(), pts[:, 1].copy(), sz, tris.astype(np.int64),
+                     np.zeros(len(tris), dtype=np.bool_), zbuf, ids, w, h, 0, 0, w)
         zbuf, ids = zbuf.reshape(h, w), ids.reshape(h, w)
         want_z, want_ids = _scan_pixel_by_pixel(pts[:, 0], pts[:, 1], sz, tris, w, h)
         assert np.array_equal(ids, want_ids) and np.array_equal(zbuf, want_z)
@@ -916,9 +964,12 @@ def test_a_frozen_mesh_keeps_the_digest_of_its_arrays():
     cubes = [(0, 0, 0), (1, 0, 0), (1, 1, 0)]
     frozen = mesh_module.voxel_mesh(cubes)
     loose = Mesh(frozen.vertices.copy(), frozen.triangles.copy(), frozen.face_colors.copy(),
-                 frozen.edges.copy())
+                 frozen.edges.copy(), frozen.one_sided.copy())
     assert not frozen.vertices.flags.writeable and loose.vertices.flags.writeable
     assert frozen.content_key() == loose.content_key()
+    loose.one_sided[0] = False
+    assert loose.content_key() != frozen.content_key()
+    loose.one_sided[0] = True
     loose.face_colors[0] = (1, 2, 3)
     assert loose.content_key() != frozen.content_key()
     with pytest.raises(ValueError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numba
@@ -20,23 +20,33 @@ from spatialcad.geometry.voxels import Voxel
 class Mesh:
     """Triangles with flat face colours plus 3D feature-edge segments drawn as lines.
 
-    Arrays are coerced to the documented dtypes/shapes; meshes compare by identity.
+    ``one_sided`` marks the triangles of closed surfaces wound counter-clockwise seen from
+    outside (empty: none): such a triangle seen from behind is always covered by the front
+    of its own surface, so the rasterizer skips it (back-face culling).  Arrays are
+    coerced to the documented dtypes/shapes; meshes compare by identity.
     """
 
     vertices: np.ndarray  # (N, 3) float64
     triangles: np.ndarray  # (M, 3) int64
     face_colors: np.ndarray  # (M, 3) uint8
     edges: np.ndarray  # (K, 2, 3) float64
+    one_sided: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.bool_))  # (M,)
 
     def __post_init__(self) -> None:
         self.vertices = np.asarray(self.vertices, dtype=np.float64).reshape(-1, 3)
         self.triangles = np.asarray(self.triangles, dtype=np.int64).reshape(-1, 3)
         self.face_colors = _as_colors(self.face_colors).reshape(-1, 3)
         self.edges = np.asarray(self.edges, dtype=np.float64).reshape(-1, 2, 3)
+        self.one_sided = np.asarray(self.one_sided, dtype=np.bool_).reshape(-1)
+        if not len(self.one_sided):
+            self.one_sided = np.zeros(len(self.triangles), dtype=np.bool_)
         if len(self.face_colors) != len(self.triangles):
             raise ValueError(
                 f"{len(self.face_colors)} face colours for {len(self.triangles)} triangles"
             )
+        if len(self.one_sided) != len(self.triangles):
+            raise ValueError(
+                f"{len(self.one_sided)} one-sided flags for {len(self.triangles)} triangles")
         if len(self.triangles) and (
             self.triangles.min() < 0 or self.triangles.max() >= len(self.vertices)
         ):
@@ -45,7 +55,7 @@ class Mesh:
     def freeze(self) -> Mesh:
         """Make the arrays read-only and remember their digest (:meth:`content_key`): for a
         mesh that is drawn many times over and never changed."""
-        for array in (self.vertices, self.triangles, self.face_colors, self.edges):
+        for array in self._arrays():
             array.flags.writeable = False
         self.__dict__["_frozen_key"] = self._digest()
         return self
@@ -55,9 +65,12 @@ class Mesh:
         kept: bytes | None = self.__dict__.get("_frozen_key")
         return kept if kept is not None else self._digest()
 
+    def _arrays(self) -> tuple[np.ndarray, ...]:
+        return (self.vertices, self.triangles, self.face_colors, self.edges, self.one_sided)
+
     def _digest(self) -> bytes:
         digest = hashlib.blake2b(digest_size=20)
-        for array in (self.vertices, self.triangles, self.face_colors, self.edges):
+        for array in self._arrays():
             digest.update(np.ascontiguousarray(array).tobytes())
             digest.update(repr(array.shape).encode())
         return digest.digest()
@@ -95,8 +108,10 @@ def voxel_mesh(
 ) -> Mesh:
     """Unit cubes [x, x+1] x [y, y+1] x [z, z+1]; faces shared by two cubes are dropped.
 
-    Every exposed face is two triangles coloured with its cube's colour; the edges are the
-    four sides of every exposed face (deduplicated), so each cube's outline is drawable.
+    Every exposed face is two triangles coloured with its cube's colour, one-sided (the
+    faces close each connected group of cubes, wound counter-clockwise from outside); the
+    edges are the four sides of every exposed face (deduplicated), so each cube's outline
+    is drawable.
     """
     cells = tuple(sorted({(int(v[0]), int(v[1]), int(v[2])) for v in voxels}))
     colors = colors or {}
@@ -114,7 +129,7 @@ def _voxel_mesh(cells: tuple[Voxel, ...], colors: tuple[Color, ...]) -> Mesh:
     cube_of, vertices, triangles, edges = _cube_faces(np.array(cells, dtype=np.int64),
                                                       _FACE_DIRS, _FACE_CORNERS)
     return Mesh(vertices, triangles, np.repeat(np.array(colors)[cube_of], 2, axis=0),
-                edges).freeze()
+                edges, np.ones(len(triangles), dtype=np.bool_)).freeze()
 
 
 @numba.njit(cache=True, nogil=True)
@@ -179,13 +194,15 @@ def merge(meshes: list[Mesh]) -> Mesh:
         return empty_mesh()
     if len(meshes) == 1:
         m = meshes[0]
-        return Mesh(m.vertices.copy(), m.triangles.copy(), m.face_colors.copy(), m.edges.copy())
+        return Mesh(m.vertices.copy(), m.triangles.copy(), m.face_colors.copy(), m.edges.copy(),
+                    m.one_sided.copy())
     offsets = np.cumsum([0] + [len(m.vertices) for m in meshes[:-1]])
     return Mesh(
         np.concatenate([m.vertices for m in meshes]),
         np.concatenate([m.triangles + o for m, o in zip(meshes, offsets, strict=True)]),
         np.concatenate([m.face_colors for m in meshes]),
         np.concatenate([m.edges for m in meshes]),
+        np.concatenate([m.one_sided for m in meshes]),
     )
 
 

@@ -67,12 +67,14 @@ def fit_scale(
 
 
 @numba.njit(cache=True, nogil=True)
-def _scan(sx: np.ndarray, sy: np.ndarray, sz: np.ndarray, tris: np.ndarray, zbuf: np.ndarray,
-          ids: np.ndarray, w: int, h: int, x0: int, y0: int,
-          cw: int) -> np.ndarray:  # pragma: no cover - compiled
+def _scan(sx: np.ndarray, sy: np.ndarray, sz: np.ndarray, tris: np.ndarray,
+          one_sided: np.ndarray, zbuf: np.ndarray, ids: np.ndarray, w: int, h: int, x0: int,
+          y0: int, cw: int) -> np.ndarray:  # pragma: no cover - compiled
     """Scan every triangle of a (w, h) image into the z-buffer ``zbuf`` and ``ids`` of its
     window of width ``cw`` from pixel (x0, y0) (flat; the window holds every triangle's
-    pixel box); returns each triangle's |grad depth| (0 for degenerate ones).
+    pixel box), except the ``one_sided`` ones seen from behind (:class:`Mesh`: wound
+    clockwise on the screen, whose y grows downward); returns each triangle's
+    |grad depth| (0 for degenerate and skipped ones).
 
     Edge function opposite vertex i: E_i(p) = A_i x + B_i y + C_i (edges 1->2, 2->0, 0->1),
     signs turned so that the inside is E_i >= 0 for either winding.  Pixel (x, y) of the
@@ -90,6 +92,8 @@ def _scan(sx: np.ndarray, sy: np.ndarray, sz: np.ndarray, tris: np.ndarray, zbuf
         for i in range(3):
             X[i], Y[i], Z[i] = sx[tris[t, i]], sy[tris[t, i]], sz[tris[t, i]]
         area2 = (X[1] - X[0]) * (Y[2] - Y[0]) - (X[2] - X[0]) * (Y[1] - Y[0])
+        if one_sided[t] and area2 > 0:
+            continue  # a back face: the front of its closed surface covers it
         sgn = -1.0 if area2 < 0 else 1.0
         for i in range(3):
             a, b = (i + 1) % 3, (i + 2) % 3
@@ -438,8 +442,8 @@ def _triangle_window(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: floa
 
 # the mesh's arrays, its camera's matrix, image width and height, supersampling, scale, whether
 # to fit it, centre x and y, whether to centre the bounds, margin: _framed_scan's first
-FramingArgs = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int, int, float, bool,
-                    float, float, bool, int]
+FramingArgs = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int, int,
+                    float, bool, float, float, bool, int]
 
 
 def _framing_args(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: float | None,
@@ -451,6 +455,7 @@ def _framing_args(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: float |
         raise ValueError(f"bad image size {size!r}")
     return (np.ascontiguousarray(mesh.vertices, dtype=np.float64),
             np.ascontiguousarray(mesh.triangles, dtype=np.int64),
+            np.ascontiguousarray(mesh.one_sided, dtype=np.bool_),
             np.ascontiguousarray(mesh.edges, dtype=np.float64), cam._to_camera, width, height,
             s, 1.0 if scale is None else float(scale), scale is None,
             *((0.0, 0.0) if center is None else (float(center[0]), float(center[1]))),
@@ -485,10 +490,10 @@ def _render(mesh: Mesh, cam: Camera, size: tuple[int, int], scale: float | None,
 
 
 @numba.njit(cache=True, nogil=True)
-def _framed_scan(vertices: np.ndarray, triangles: np.ndarray, edges: np.ndarray,
-                 to_camera: np.ndarray, width: int, height: int, s: int, scale: float,
-                 fit: bool, cx: float, cy: float, centred: bool, margin: int, pad: int,
-                 edge_points: bool) -> tuple[Any, ...]:  # pragma: no cover - compiled
+def _framed_scan(vertices: np.ndarray, triangles: np.ndarray, one_sided: np.ndarray,
+                 edges: np.ndarray, to_camera: np.ndarray, width: int, height: int, s: int,
+                 scale: float, fit: bool, cx: float, cy: float, centred: bool, margin: int,
+                 pad: int, edge_points: bool) -> tuple[Any, ...]:  # pragma: no cover - compiled
     """A mesh placed in an image of (width, height) drawn ``s`` times larger and scanned
     there, in one compiled call: where it lies (``fit``: the scale that fits the projected
     bounds of vertices and edges into the image less ``margin``, else ``scale``;
@@ -532,17 +537,17 @@ def _framed_scan(vertices: np.ndarray, triangles: np.ndarray, edges: np.ndarray,
     cw, ch = x1 - x0, y1 - y0
     zbuf = np.full(ch * cw, np.inf)
     ids = np.full(ch * cw, -1, dtype=np.int32)
-    grad = _scan(sx, sy, sz, triangles, zbuf, ids, W, H, x0, y0, cw)
+    grad = _scan(sx, sy, sz, triangles, one_sided, zbuf, ids, W, H, x0, y0, cw)
     span = _ptp(sz) if len(sz) else 0.0
     return (zbuf.reshape(ch, cw), ids.reshape(ch, cw), grad, ex, ey, ez,
             np.array([x0, y0, x1, y1]), k, span)
 
 
 @numba.njit(cache=True, nogil=True)
-def _draw_faces(vertices: np.ndarray, triangles: np.ndarray, edges: np.ndarray,
-                to_camera: np.ndarray, width: int, height: int, s: int, scale: float,
-                fit: bool, cx: float, cy: float, centred: bool, margin: int, thickness: int,
-                colours: np.ndarray, background: np.ndarray, shading: bool,
+def _draw_faces(vertices: np.ndarray, triangles: np.ndarray, one_sided: np.ndarray,
+                edges: np.ndarray, to_camera: np.ndarray, width: int, height: int, s: int,
+                scale: float, fit: bool, cx: float, cy: float, centred: bool, margin: int,
+                thickness: int, colours: np.ndarray, background: np.ndarray, shading: bool,
                 light: np.ndarray, ambient: float, diffuse: float,
                 with_edges: bool) -> tuple[Any, ...]:  # pragma: no cover - compiled
     """:func:`render`'s work up to the drawing of the edges in one compiled call: the mesh
@@ -551,8 +556,8 @@ def _draw_faces(vertices: np.ndarray, triangles: np.ndarray, edges: np.ndarray,
     visible runs of the edges (:func:`_edge_runs`; none without ``with_edges``).  Returns
     (painted window, its depths, its triangle ids, grad, runs, window, depth tolerance)."""
     zbuf, ids, grad, ex, ey, ez, window, k, span = _framed_scan(
-        vertices, triangles, edges, to_camera, width, height, s, scale, fit, cx, cy, centred,
-        margin, 2 * thickness + 4, True)
+        vertices, triangles, one_sided, edges, to_camera, width, height, s, scale, fit, cx, cy,
+        centred, margin, 2 * thickness + 4, True)
     # row 0 of the palette stands for "no triangle" (ids == -1)
     palette = np.empty((len(triangles) + 1, 3), dtype=np.uint8)
     palette[0] = background
