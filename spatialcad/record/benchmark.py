@@ -45,6 +45,7 @@ from spatialcad.run.plan import RunPlan, Shard
 Record = dict[str, Any]
 GENERATOR = "spatialcad"
 SPOOL = ".spool.jsonl"  # records of a run in progress (see BenchmarkWriter)
+LIST_PART = ".benchmark.part"  # benchmark.json's list so far (see BenchmarkWriter)
 
 
 class BenchmarkError(ValueError):
@@ -98,12 +99,14 @@ class BenchmarkWriter:
     """Fills a directory with a benchmark, one item at a time, in order, resumably.
 
     Each image is written (and hashed) as it comes, and its record appended to a spool,
-    ``.spool.jsonl``, whose first line is the run's parameters; :meth:`finish` streams the
-    spool into ``benchmark.json`` (its bytes equal ``dumps(records)``) and writes the
-    manifest.  A directory an interrupted run left behind is taken up again by opening a
-    writer on it with the same parameters: the items spooled with intact images are kept
-    (:attr:`items` of them), and the run goes on from the next one, with the same library
-    versions (``environment``: this process's unless given, as when merging shards).
+    ``.spool.jsonl``, whose first line is the run's parameters, and, as its element of
+    ``benchmark.json``'s list, to ``.benchmark.part``: :meth:`finish` closes that list (its
+    bytes equal ``dumps(records)``), names it ``benchmark.json`` and writes the manifest, so
+    the end of a run writes no record again.  A directory an interrupted run left behind is
+    taken up again by opening a writer on it with the same parameters: the items spooled
+    with intact images are kept (:attr:`items` of them), and the run goes on from the next
+    one, with the same library versions (``environment``: this process's unless given, as
+    when merging shards).
     """
 
     def __init__(self, root: Path, params: dict[str, Any],
@@ -111,24 +114,31 @@ class BenchmarkWriter:
         self.root = Path(root)
         self.items = 0
         self.environment = environment if environment is not None else versions.byte_versions()
+        self._params = json.loads(json.dumps(params))  # as the spool's header holds them
+        self._files: dict[str, str] = {}  # the checksum of every file written
+        self._counts: dict[str, int] = {}  # items per task/level
+        self._digest = hashlib.sha256()  # of the list's bytes so far
         spool = self.root / SPOOL
         header = {"run": params, "environment": self.environment}
-        kept = self._intact(spool, header) if spool.is_file() else 0
+        kept = self._intact(spool, header) if spool.is_file() else []
         if not kept:
             spool.write_bytes((json.dumps(header) + "\n").encode())
         self._spool: IO[bytes] = open(spool, "r+b")  # noqa: SIM115
-        self._spool.seek(kept or spool.stat().st_size)
+        self._spool.seek(sum(map(len, kept)) or spool.stat().st_size)
         self._spool.truncate()
+        self._list: IO[bytes] = open(self.root / LIST_PART, "wb")  # noqa: SIM115
+        for raw in kept[1:]:
+            self._listed(json.loads(raw))
 
-    def _intact(self, spool: Path, expected: dict[str, Any]) -> int:
-        """Byte length of the spool's header and of the items whose images are intact; 0
-        when the spool belongs to another run.  Sets :attr:`items`."""
+    def _intact(self, spool: Path, expected: dict[str, Any]) -> list[bytes]:
+        """The spool's header line and the lines of the items whose images are intact, each
+        with its newline; none when the spool belongs to another run.  Sets :attr:`items`."""
         with open(spool, "rb") as f:
             lines = f.read().split(b"\n")
         try:
             header = json.loads(lines[0])
         except ValueError:
-            return 0
+            return []
         if not isinstance(header, dict) or header.get("run") != expected["run"]:
             raise BenchmarkError(f"the interrupted run in {self.root} was made by another "
                                  "command; run without --resume to start afresh")
@@ -137,23 +147,20 @@ class BenchmarkWriter:
             raise BenchmarkError(f"the interrupted run in {self.root} was made with other "
                                  f"library versions ({changed}): its items would not match "
                                  "the rest; run without --resume to start afresh")
-        size = len(lines[0]) + 1
+        kept = [lines[0] + b"\n"]
         for raw in lines[1:-1]:  # the last piece has no newline: cut short
             try:
                 entry = json.loads(raw)
-                record = entry["record"]
-                files = [(record["image"], entry["sha256"]),
-                         *zip(step_images(record), entry.get("steps_sha256", []), strict=True)]
                 intact = all((self.root / name).is_file()
                              and file_sha256(self.root / name) == digest
-                             for name, digest in files)
+                             for name, digest in _entry_files(entry))
             except (ValueError, KeyError, TypeError, OSError):
                 intact = False
             if not intact:
                 break
-            size += len(raw) + 1
+            kept.append(raw + b"\n")
             self.items += 1
-        return size
+        return kept
 
     def add(self, record: Record, png: bytes, step_pngs: list[bytes] | None = None) -> None:
         """Write the item's image (and its step pictures, one per ``record["steps"]``)."""
@@ -173,38 +180,43 @@ class BenchmarkWriter:
         self._spool.write((line + "\n").encode())
         self._spool.flush()
         self.items += 1
+        self._listed(entry)
+
+    def _listed(self, entry: dict[str, Any]) -> None:
+        """Count a spooled item's files and its task/level, and append its record to the
+        list (after the ones before it)."""
+        record = entry["record"]
+        self._files.update(_entry_files(entry))
+        key = f"{record['Task']}/{record['Level']}"
+        self._counts[key] = self._counts.get(key, 0) + 1
+        first = sum(self._counts.values()) == 1
+        chunk = (("[\n" if first else ",\n") + _record_text(record)).encode()
+        self._list.write(chunk)
+        self._digest.update(chunk)
 
     def finish(self, shard: dict[str, Any] | None = None) -> None:
-        """Write benchmark.json from the spool, then the manifest; remove the spool."""
-        self._spool.seek(0)
-        params = json.loads(self._spool.readline())["run"]
-        files: dict[str, str] = {}
-        counts: dict[str, int] = {}
-        digest = hashlib.sha256()
-        with open(self.root / BENCHMARK, "wb") as out:
-            for i, raw in enumerate(self._spool):
-                entry = json.loads(raw)
-                record = entry["record"]
-                files[record["image"]] = entry["sha256"]
-                files.update(zip(step_images(record), entry.get("steps_sha256", []),
-                                 strict=True))
-                key = f"{record['Task']}/{record['Level']}"
-                counts[key] = counts.get(key, 0) + 1
-                chunk = ((",\n" if i else "[\n") + _record_text(record)).encode()
-                out.write(chunk)
-                digest.update(chunk)
-            end = b"\n]\n" if counts else b"[]\n"
-            out.write(end)
-            digest.update(end)
+        """Close the list into benchmark.json, then write the manifest; remove the spool."""
+        end = b"\n]\n" if self._counts else b"[]\n"
+        self._list.write(end)
+        self._digest.update(end)
         self.close()
+        os.replace(self.root / LIST_PART, self.root / BENCHMARK)
         (self.root / SPOOL).unlink()
-        files[BENCHMARK] = digest.hexdigest()
+        files = {**self._files, BENCHMARK: self._digest.hexdigest()}
         (self.root / MANIFEST).write_bytes(
-            manifest_bytes(params, counts, sum(counts.values()), files, shard,
-                           self.environment))
+            manifest_bytes(self._params, self._counts, sum(self._counts.values()), files,
+                           shard, self.environment))
 
     def close(self) -> None:
         self._spool.close()
+        self._list.close()
+
+
+def _entry_files(entry: dict[str, Any]) -> list[tuple[str, str]]:
+    """(path, SHA-256) of a spooled item's image and step pictures."""
+    record = entry["record"]
+    return [(record["image"], entry["sha256"]),
+            *zip(step_images(record), entry.get("steps_sha256", []), strict=True)]
 
 
 def read_records(root: Path) -> list[Record]:
