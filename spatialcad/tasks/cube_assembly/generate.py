@@ -70,6 +70,7 @@ TWO_EDITS = "two_edits"  # the operator of a piece two one-cube edits away from 
 EDITS_PER_KIND = 4  # one-cube edits of the missing piece tried per kind
 SECOND_EDITS = 8  # one-cube edits of those tried (pieces two edits from the missing one)
 STACK_DRAWS = 30  # stacks tried for one item's similarity-rank target
+Shape = tuple[Voxel, ...]  # a piece's cubes normalized: how pictures and records show it
 EDIT_WORDS = {"remove_cube": "a cube removed", "add_cube": "a cube added",
               "move_cube": "a cube moved"}
 
@@ -103,10 +104,12 @@ class Generator(base.Generator):
 
 @dataclass
 class Candidate:
-    """A wrong piece: its cubes in the stack's coordinates, the edits that made it and its
+    """A wrong piece: its cubes in the stack's coordinates, its shape (the cubes
+    :func:`normalized`, as options show and record it), the edits that made it and its
     draft picture."""
 
     cubes: list[Voxel]
+    shape: Shape
     edits: tuple[str, ...]
     draft: np.ndarray
 
@@ -130,6 +133,7 @@ def _try_stack(space: tuple[int, int, int], k: int, rng: np.random.Generator,
     if not tops_visible(stack, ref) or not all(visible(q, ref) for q in pieces):
         return None  # a cube of the stack or of a piece is hidden
     truth = normalized(missing)
+    answer: Shape = tuple(truth)
     if not visible(truth, option_framings(space)):
         return None  # the answer's own picture hides a cube
     answer_draft = option_picture(truth, space, draft=True)
@@ -139,7 +143,7 @@ def _try_stack(space: tuple[int, int, int], k: int, rng: np.random.Generator,
 
     @cache
     def legible(i: int) -> bool:
-        return _legible(normalized(pool[i].cubes), truth, option_framings(space))
+        return _legible(list(pool[i].shape), truth, option_framings(space))
 
     def accept(picked: tuple[int, ...]) -> bool:
         """Kinds mixed, and on the full pictures the answer's similarity ranks those of the
@@ -153,7 +157,7 @@ def _try_stack(space: tuple[int, int, int], k: int, rng: np.random.Generator,
         it refuses draws no more of them."""
         if len({pool[i].operator for i in picked}) < 2:
             return False
-        shown = [truth, *(normalized(pool[i].cubes) for i in picked)]
+        shown = [answer, *(pool[i].shape for i in picked)]
         if not full.may_rank(shown, target[0]):
             return False
         dist = distances([*full.reference_thumbnails, *(full.thumbnail(c) for c in shown)])
@@ -166,14 +170,13 @@ def _try_stack(space: tuple[int, int, int], k: int, rng: np.random.Generator,
     picked = balanced_set(answer_draft, drafts, [c.draft for c in pool], target, rng, accept)
     if picked is None or unseen_changes(stack, pieces, space):
         return None  # (rare) a cube the pictures do not show could be added or removed
-    wrong = [(pool[i], OptionData(normalized(pool[i].cubes), list(pool[i].edits)))
-             for i in picked]
+    wrong = [(pool[i], OptionData(list(pool[i].shape), list(pool[i].edits))) for i in picked]
     data = [OptionData(truth), *(d for _, d in wrong)]
     options = [Option(True, "missing_piece", "It is exactly the cubes of the complete "
-                      "stack that the shown pieces leave uncovered.", image=full.option(truth),
+                      "stack that the shown pieces leave uncovered.", image=full.option(answer),
                       data=data[0].to_json())]
     options += [Option(False, c.operator, _explain(c.edits, len(missing), len(d.voxels)),
-                       image=full.option(c.cubes), data=d.to_json()) for c, d in wrong]
+                       image=full.option(c.shape), data=d.to_json()) for c, d in wrong]
     spec = Spec(voxels=stack, space=space, pieces=k, parts=pieces, answer_ranks=target,
                 stacks_drawn=drawn)
     said = texts(spec, data)
@@ -190,17 +193,17 @@ def _try_stack(space: tuple[int, int, int], k: int, rng: np.random.Generator,
 
 class _FullPictures:
     """The item's full pictures, each drawn when first needed: the reference panels, the
-    answer and wrong pieces (by their cubes in the stack's coordinates); and, worked out
-    once per piece or pair, what option sets are compared by: thumbnails, and which
-    pictures look different."""
+    answer and wrong pieces (by their :data:`Shape`); and, worked out once per piece or
+    pair, what option sets are compared by: thumbnails, and which pictures look
+    different."""
 
     def __init__(self, stack: list[Voxel], pieces: list[list[Voxel]],
                  space: tuple[int, int, int]) -> None:
         self._stack, self._pieces, self._space = stack, pieces, space
-        self._options: dict[tuple[Voxel, ...], np.ndarray] = {}
-        self._thumbnails: dict[tuple[Voxel, ...], np.ndarray] = {}
-        self._nearest: dict[tuple[Voxel, ...], float] = {}
-        self._unlike: dict[tuple[tuple[Voxel, ...], tuple[Voxel, ...]], bool] = {}
+        self._options: dict[Shape, np.ndarray] = {}
+        self._thumbnails: dict[Shape, np.ndarray] = {}
+        self._nearest: dict[Shape, float] = {}
+        self._unlike: dict[tuple[Shape, Shape], bool] = {}
         self.scale = option_framings(space)[0].scale
 
     @cached_property
@@ -211,27 +214,24 @@ class _FullPictures:
     def reference_thumbnails(self) -> list[np.ndarray]:
         return [thumbnail(p) for p in self.reference]
 
-    def option(self, cubes: list[Voxel]) -> np.ndarray:
-        shape = tuple(normalized(cubes))
+    def option(self, shape: Shape) -> np.ndarray:
         if shape not in self._options:
             self._options[shape] = option_picture(list(shape), self._space)
         return self._options[shape]
 
-    def thumbnail(self, cubes: list[Voxel]) -> np.ndarray:
-        shape = tuple(normalized(cubes))
+    def thumbnail(self, shape: Shape) -> np.ndarray:
         if shape not in self._thumbnails:
-            self._thumbnails[shape] = thumbnail(self.option(cubes))
+            self._thumbnails[shape] = thumbnail(self.option(shape))
         return self._thumbnails[shape]
 
-    def nearest(self, cubes: list[Voxel]) -> float:
+    def nearest(self, shape: Shape) -> float:
         """The thumbnail distance of a piece's picture to the nearest reference panel."""
-        shape = tuple(normalized(cubes))
         if shape not in self._nearest:
             self._nearest[shape] = nearest_distance(self.reference_thumbnails,
-                                                    self.thumbnail(cubes))
+                                                    self.thumbnail(shape))
         return self._nearest[shape]
 
-    def may_rank(self, shown: list[list[Voxel]], rank: int) -> bool:
+    def may_rank(self, shown: list[Shape], rank: int) -> bool:
         """False when the answer ``shown[0]`` cannot get the first of its ranks (by the
         distance to the nearest reference panel) among the pieces ``shown``, as
         :func:`answer_ranks` counts it: the pieces already drawn are tried first, then
@@ -239,7 +239,7 @@ class _FullPictures:
         give the rank.  The same answer as :func:`answer_ranks`' first rank, for less
         drawing where it is false."""
         answer = self.nearest(shown[0])
-        rest = sorted(shown[1:], key=lambda c: tuple(normalized(c)) not in self._thumbnails)
+        rest = sorted(shown[1:], key=lambda c: c not in self._thumbnails)
         known: list[float] = []
         for cubes in rest:
             if not rank_possible(answer, known, len(rest) - len(known), rank):
@@ -247,9 +247,9 @@ class _FullPictures:
             known.append(self.nearest(cubes))
         return rank_possible(answer, known, 0, rank)
 
-    def unlike(self, a: list[Voxel], b: list[Voxel]) -> bool:
+    def unlike(self, a: Shape, b: Shape) -> bool:
         """Whether the pictures of pieces ``a`` and ``b`` look different."""
-        pair = (tuple(normalized(a)), tuple(normalized(b)))
+        pair = (a, b)
         if pair not in self._unlike:
             self._unlike[pair] = looks_different(self.option(a), self.option(b), self.scale)
         return self._unlike[pair]
@@ -325,14 +325,14 @@ def _wrong_pool(rng: np.random.Generator, missing: list[Voxel], within: tuple[Vo
     def offer(cubes: list[Voxel] | None, edits: tuple[str, ...]) -> None:
         if cubes is None or not is_connected(cubes):
             return
-        shape = normalized(cubes)
-        if tuple(shape) in seen or (len(shape) == len(truth)
-                                    and rotations.canonical(shape) == truth_form):
+        shape = tuple(normalized(cubes))
+        if shape in seen or (len(shape) == len(truth)
+                             and rotations.canonical(shape) == truth_form):
             return
-        seen.add(tuple(shape))
-        draft = option_picture(shape, space, draft=True)
+        seen.add(shape)
+        draft = option_picture(list(shape), space, draft=True)
         if looks_different(draft, answer, framings[0].scale / DRAFT_SHRINK):
-            pool.append(Candidate(cubes, edits, draft))
+            pool.append(Candidate(cubes, shape, edits, draft))
 
     for kind in DISTRACTORS:
         for _ in range(EDITS_PER_KIND):
