@@ -78,6 +78,8 @@ class Mesh:
 
 def _as_colors(c: object) -> np.ndarray:
     a = np.asarray(c)
+    if a.dtype == np.uint8:  # in range: no check
+        return a.copy()
     if a.size and (np.any(a < 0) or np.any(a > 255)):
         raise ValueError("colours must be in 0..255")
     return a.astype(np.uint8)
@@ -114,9 +116,11 @@ def voxel_mesh(
     is drawable.
     """
     cells = tuple(sorted({(int(v[0]), int(v[1]), int(v[2])) for v in voxels}))
-    colors = colors or {}
-    return _voxel_mesh(cells, tuple(tuple(int(c) for c in colors.get(v, default_color))
-                                    for v in cells))
+    default = tuple(map(int, default_color))
+    if not colors:
+        return _voxel_mesh(cells, (default,) * len(cells))
+    return _voxel_mesh(cells, tuple(default if (c := colors.get(v)) is None
+                                    else tuple(map(int, c)) for v in cells))
 
 
 @lru_cache(maxsize=2048)
