@@ -19,8 +19,8 @@ from spatialcad.render import mechanism_drawing as md
 from spatialcad.render import raster
 from spatialcad.render.layout import compose
 from spatialcad.tasks.base import Reject
-from spatialcad.tasks.mechanical_system import verify as v
 from spatialcad.tasks.mechanical_system import generate as g
+from spatialcad.tasks.mechanical_system import verify as v
 from spatialcad.tasks.mechanical_system.generate import Generator
 from spatialcad.tasks.mechanical_system.spec import LinkSpec, PartSpec, Spec, parse_spec
 from spatialcad.verify.base import crop
