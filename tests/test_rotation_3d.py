@@ -393,13 +393,16 @@ def test_a_settled_framing_is_the_framing_of_every_choice_of_removed_cubes():
 
 
 def test_legible_framing_is_the_common_framing_in_the_grown_panel():
-    """legible_framing reuses the framing fitted to PANEL when no larger panel is needed:
-    it is the common framing of the stacks in the panel grown for legible cubes."""
+    """legible_framing reuses the framing fitted to PANEL when no larger panel is needed
+    and fits only the stacks of the largest outline: it is the common framing of all the
+    stacks in the panel grown for legible cubes (turned copies of a stack, of equal
+    outlines, among them)."""
     rng = np.random.default_rng(12)
     grown = 0
     for side in (3, 4, 5, 6):
         for _ in range(6):
             stacks = [random_stack(rng, (side,) * 3, 0.4) for _ in range(3)]
+            stacks += [list(R.rotate(s, steps_matrix(random_steps(rng)))) for s in stacks]
             need = legibility.min_scale(camera("isometric"))
             wide = legibility.grown_side(
                 PANEL[0], common_isometric_framing(stacks, PANEL).scale, need)
