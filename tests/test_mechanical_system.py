@@ -16,8 +16,10 @@ from conftest import check_distractors, generated_items
 
 from spatialcad.geometry import mechanisms as mech
 from spatialcad.render import mechanism_drawing as md
+from spatialcad.render import raster
 from spatialcad.render.layout import compose
 from spatialcad.tasks.base import Reject
+from spatialcad.tasks.mechanical_system import generate as g
 from spatialcad.tasks.mechanical_system import verify as v
 from spatialcad.tasks.mechanical_system.generate import Generator
 from spatialcad.tasks.mechanical_system.spec import LinkSpec, PartSpec, Spec, parse_spec
@@ -314,3 +316,42 @@ def test_boxes_apart_only_when_the_masks_are_that_far_apart():
                 said += 1
                 assert md.mask_gap(a, b) >= px
     assert said > 100
+
+
+def test_a_remembered_drawing_is_the_drawing_of_its_mechanism():
+    """draw remembers its pictures (the verifier draws a just generated item again) under
+    everything drawn: a second call gives the same pixels as a fresh drawing, as a copy, and
+    another arrow is another picture."""
+    record, _ = _item(1, lambda s: True)
+    spec = parse_spec(record["spec"])
+    parts, links = v.geometry_parts(spec), [(lk.kind, lk.a, lk.b) for lk in spec.links]
+    raster.forget()
+    first = md.draw(parts, links, spec.oblique, {spec.driver: 1})
+    first[:] = 0
+    again = md.draw(parts, links, spec.oblique, {spec.driver: 1})
+    assert np.array_equal(again, md._draw(parts, links, spec.oblique, {spec.driver: 1}))
+    assert again.any() and not np.array_equal(again, first)
+    other = md.draw(parts, links, spec.oblique, {spec.driver: -1})
+    assert np.array_equal(other, md._draw(parts, links, spec.oblique, {spec.driver: -1}))
+    assert not np.array_equal(other, again)
+
+
+def test_disc_footprints_decide_as_their_polygons_do():
+    """A disc footprint's box is its polygon's, and where the circles settle a clash
+    (discs_clash) shapely's distance of the polygons says the same: random pairs, many
+    of them within a chord's depth of CLEAR apart."""
+    rng = np.random.default_rng(5)
+    settled = 0
+    for k in range(3000):
+        a = (*rng.uniform(-40, 40, 2), float(rng.integers(3, 16)) + [0.0, 1.0, 2.85][k % 3])
+        angle, r = rng.uniform(0, 2 * math.pi), float(rng.integers(3, 16)) + 1.0
+        gap = g.CLEAR + rng.uniform(-1, 1) * (a[2] + r) * g.CHORD_DEPTH * 2
+        d = a[2] + r + gap
+        b = (a[0] + d * math.cos(angle), a[1] + d * math.sin(angle), r)
+        fa, fb = (g.Footprint.of_disc(*c, 0.0) for c in (a, b))
+        assert fa.box == fa.shape.bounds and fb.box == fb.shape.bounds
+        said = g.discs_clash(a, b)
+        if said is not None:
+            settled += 1
+            assert said == (fa.shape.distance(fb.shape) < g.CLEAR)
+    assert 1000 < settled < 3000

@@ -31,6 +31,7 @@ from spatialcad.tasks import registry
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
 from spatialcad.tasks.rotation_3d.generate import (
     PANEL,
+    _Looks,
     _outline_key,
     legible_framing,
     must_not_hide,
@@ -393,13 +394,16 @@ def test_a_settled_framing_is_the_framing_of_every_choice_of_removed_cubes():
 
 
 def test_legible_framing_is_the_common_framing_in_the_grown_panel():
-    """legible_framing reuses the framing fitted to PANEL when no larger panel is needed:
-    it is the common framing of the stacks in the panel grown for legible cubes."""
+    """legible_framing reuses the framing fitted to PANEL when no larger panel is needed
+    and fits only the stacks of the largest outline: it is the common framing of all the
+    stacks in the panel grown for legible cubes (turned copies of a stack, of equal
+    outlines, among them)."""
     rng = np.random.default_rng(12)
     grown = 0
     for side in (3, 4, 5, 6):
         for _ in range(6):
             stacks = [random_stack(rng, (side,) * 3, 0.4) for _ in range(3)]
+            stacks += [list(R.rotate(s, steps_matrix(random_steps(rng)))) for s in stacks]
             need = legibility.min_scale(camera("isometric"))
             wide = legibility.grown_side(
                 PANEL[0], common_isometric_framing(stacks, PANEL).scale, need)
@@ -487,3 +491,20 @@ def test_edited_texts_are_rejected():
     for field, text in edits.items():
         assert text != record[field]
         assert any(f"its {field}" in f for f in run_verifier({**record, field: text}, image))
+
+
+def test_a_builds_looks_are_made_once_and_drawn_as_fresh_ones():
+    """_Looks.look hands out one look per sequence of cubes (a list or a tuple of them),
+    drawn as a fresh IsometricLook draws it; the same cubes in another order are another
+    look (the picture's mesh follows their order)."""
+    rng = np.random.default_rng(4)
+    for _ in range(6):
+        stack = random_stack(rng, (4, 4, 4), 0.45)
+        looks = _Looks(stack)
+        turned = R.rotate(stack, steps_matrix(random_steps(rng)))
+        look = looks.look(turned)
+        assert looks.look([list(v) for v in turned]) is look
+        assert looks.look(stack) is looks.reference
+        assert np.array_equal(look.picture, IsometricLook(list(turned)).picture)
+        assert look.size == IsometricLook(list(turned)).size
+        assert looks.look(turned[::-1]) is not look

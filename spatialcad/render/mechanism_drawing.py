@@ -27,6 +27,7 @@ from spatialcad.geometry.colours import WHITE, Colour
 from spatialcad.geometry.mechanisms import Part
 
 from .opencv import cv2
+from .raster import remembered_as
 
 SCALE = 8.0  # px per module where the panel allows it
 MIN_SCALE = 5.0  # below this the teeth are not legible: the drawing is refused
@@ -302,11 +303,19 @@ def _line_px(width: float) -> int:
 def draw(parts: Sequence[Part], links: Links, oblique: bool,
          arrows: Mapping[str, int] | None = None) -> np.ndarray:
     """The mechanism with ``arrows`` (part name -> +1/-1, see :func:`arrow_shapes`) and
-    every part labelled with its name."""
+    every part labelled with its name.  Remembered (render/raster.py) under everything
+    drawn: the verifier of a just generated item draws the same mechanism again."""
+    key = ("mechanism", tuple(parts), tuple(tuple(lk) for lk in links), bool(oblique),
+           tuple(sorted((arrows or {}).items())))
+    return remembered_as(key, lambda: _draw(parts, links, oblique, arrows or {}))
+
+
+def _draw(parts: Sequence[Part], links: Links, oblique: bool,
+          arrows: Mapping[str, int]) -> np.ndarray:
     fr = frame(parts, links, oblique)
     w, h = fr.size
     img = np.full((h * SUPER, w * SUPER, 3), 255, np.uint8)
-    for _, s in sorted(_shapes(parts, links, arrows or {}, oblique), key=lambda t: t[0]):
+    for _, s in sorted(_shapes(parts, links, arrows, oblique), key=lambda t: t[0]):
         pts = fr.px(project(s.points, oblique), SUPER)
         if s.fill is not None:
             cv2.fillPoly(img, [pts], s.fill, cv2.LINE_AA, SHIFT)

@@ -237,9 +237,15 @@ class IsometricLook:
         self.cam = camera("isometric")
         points = (np.array(self.voxels)[:, None, :] + self._CORNERS[None]).reshape(-1, 3)
         uv = self.cam.project(points)[:, :2]
-        width, height = np.ceil((uv.max(axis=0) - uv.min(axis=0)) * scale).astype(int) + 6
-        self.size = (int(width), int(height))
+        self.size = self.sizes((uv.max(axis=0) - uv.min(axis=0))[None], scale)[0]
         self._picture: np.ndarray | None = None
+
+    @staticmethod
+    def sizes(extents: np.ndarray, scale: float = 10.0) -> list[tuple[int, int]]:
+        """The picture sizes of stacks whose projected extents (rows of u and v extent)
+        are ``extents``."""
+        return [(int(w), int(h)) for w, h in
+                (np.ceil(np.asarray(extents) * scale).astype(int) + 6).tolist()]
 
     @property
     def picture(self) -> np.ndarray:

@@ -54,6 +54,62 @@ GROW_TRIES = 120
 BUILD_TRIES = 40
 FAST_MARGIN = Fraction(6, 5)  # the fastest (slowest) part beats the next by this ratio
 Z = (0.0, 0.0, 1.0)
+# a disc's footprint is shapely's buffer of its centre, 32 segments a quarter circle: its
+# corners lie on the circle and its sides fall short of it by at most this part of the radius
+CHORD_DEPTH = 1.0 - math.cos(math.pi / 128)
+
+
+@dataclass
+class Footprint:
+    """A part's, belt's or rope's area in the drawing plane, its depth (None: meets every
+    depth) and its bounding box (x0, y0, x1, y1).  A part turning on an axle that points at
+    the viewer is a disc (x, y, radius): its polygon is made when a distance needs it."""
+
+    depth: float | None
+    box: tuple[float, float, float, float]
+    disc: tuple[float, float, float] | None = None
+    made: BaseGeometry | None = None
+
+    @classmethod
+    def of(cls, shape: BaseGeometry, depth: float | None) -> Footprint:
+        x0, y0, x1, y1 = shape.bounds
+        return cls(depth, (x0, y0, x1, y1), made=shape)
+
+    @classmethod
+    def of_disc(cls, x: float, y: float, r: float, depth: float) -> Footprint:
+        """The disc's box is its polygon's: the corners at 0, 90, 180 and 270 degrees are
+        the centre plus and minus the radius exactly (tested)."""
+        return cls(depth, (x - r, y - r, x + r, y + r), disc=(x, y, r))
+
+    @property
+    def shape(self) -> BaseGeometry:
+        if self.made is None:
+            assert self.disc is not None
+            x, y, r = self.disc
+            self.made = Point(x, y).buffer(r, 32)
+        return self.made
+
+
+def discs_clash(a: tuple[float, float, float], b: tuple[float, float, float]) -> bool | None:
+    """Whether the polygons of two disc footprints are nearer than ``CLEAR``, when their
+    circles settle it: a polygon lies within its circle, and reaches at least
+    ``1 - CHORD_DEPTH`` of the radius towards the other centre; None when they do not."""
+    d = math.hypot(a[0] - b[0], a[1] - b[1])
+    if d - a[2] - b[2] >= CLEAR + 1e-9:
+        return False
+    if d - (a[2] + b[2]) * (1.0 - CHORD_DEPTH) < CLEAR - 1e-9:
+        return True
+    return None
+
+
+def too_close(a: Footprint, b: Footprint) -> bool:
+    """Whether two footprints are nearer than ``CLEAR`` (shapely's distance of their
+    polygons, settled without it for two discs whose circles decide)."""
+    if a.disc is not None and b.disc is not None:
+        said = discs_clash(a.disc, b.disc)
+        if said is not None:
+            return said
+    return bool(a.shape.distance(b.shape) < CLEAR)
 
 
 @dataclass
@@ -64,7 +120,7 @@ class Build:
     parts: list[Part] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     contacts: dict[tuple[str, str], tuple[float, float, float]] = field(default_factory=dict)
-    shapes: dict[str, tuple[BaseGeometry, float | None]] = field(default_factory=dict)
+    shapes: dict[str, Footprint] = field(default_factory=dict)
     shafts: int = 0
 
     def part(self, name: str) -> Part:
@@ -86,47 +142,46 @@ class Build:
             raise Reject("out of part labels")
         return LABELS[len(self.parts)]
 
-    def footprint(self, p: Part) -> tuple[BaseGeometry, float | None]:
+    def footprint(self, p: Part) -> Footprint:
         """The part's area in the drawing plane and its depth (None: meets every depth)."""
         if p.turns and abs(p.axis[2]) > 0.5:
             c = md.project(np.asarray(p.centre), self.oblique)[0]
-            return Point(c).buffer(p.outer, 32), p.centre[2]
+            return Footprint.of_disc(float(c[0]), float(c[1]), p.outer, p.centre[2])
         if p.turns:
             ring = md.in_plane(p, mech.circle(p.outer, 32))
-            return Polygon(md.project(ring, self.oblique)), None
+            return Footprint.of(Polygon(md.project(ring, self.oblique)), None)
         if p.kind == "rack":
             d, n = np.asarray(p.axis), md.rack_normal(p)
             c = np.asarray(p.centre)
             box = [c + s * p.radius * d + t * n for s, t in
                    ((-1, -mech.ADDENDUM), (1, -mech.ADDENDUM), (1, mech.DEDENDUM + 2.5),
                     (-1, mech.DEDENDUM + 2.5))]
-            return Polygon(md.project(np.array(box), self.oblique)), p.centre[2]
+            return Footprint.of(Polygon(md.project(np.array(box), self.oblique)), p.centre[2])
         c = np.asarray(p.centre)
         box = [c + (sx * p.radius, sy * p.radius, 0) for sx, sy in
                ((-1, -1), (1, -1), (1, 1), (-1, 1))]
-        return Polygon(md.project(np.array(box), self.oblique)), p.centre[2]
+        return Footprint.of(Polygon(md.project(np.array(box), self.oblique)), p.centre[2])
 
-    def clash_free(self, trial: Build, added: dict[str, tuple[BaseGeometry, float | None]]
-                   ) -> bool:
+    def clash_free(self, trial: Build, added: dict[str, Footprint]) -> bool:
         """Whether the ``added`` footprints (of ``trial``, this mechanism with new parts
         and links) stay clear of every footprint they are not related to."""
         every = {**self.shapes, **added}
-        boxes = {name: shape.bounds for name, (shape, _) in every.items()}
-        for name, (shape, depth) in added.items():
-            x0, y0, x1, y1 = boxes[name]
-            for other, (shape2, depth2) in every.items():
+        for name, mine in added.items():
+            x0, y0, x1, y1 = mine.box
+            depth = mine.depth
+            for other, theirs in every.items():
                 if other == name:
                     continue
-                if depth is not None and depth2 is not None and depth != depth2:
+                if depth is not None and theirs.depth is not None and depth != theirs.depth:
                     continue
-                u0, v0, u1, v1 = boxes[other]
+                u0, v0, u1, v1 = theirs.box
                 # two shapes are at least as far apart as their bounding boxes: far
                 # enough boxes settle the pair without the exact distance
                 if max(u0 - x1, x0 - u1) > CLEAR + 1e-6 or max(v0 - y1, y0 - v1) > CLEAR + 1e-6:
                     continue
                 if _related(trial, name, other):
                     continue
-                if shape.distance(shape2) < CLEAR:
+                if too_close(mine, theirs):
                     return False
         return True
 
@@ -139,7 +194,7 @@ class Build:
         for lk in links:
             line = _link_line(trial, lk)
             if line is not None:
-                added[f"{lk.a}-{lk.b}"] = (line, trial.part(lk.a).centre[2])
+                added[f"{lk.a}-{lk.b}"] = Footprint.of(line, trial.part(lk.a).centre[2])
         if not self.clash_free(trial, added):
             return False
         self.parts += new
@@ -416,7 +471,9 @@ def _grow(p: dict[str, Any], jammed: bool, rng: np.random.Generator) -> Build | 
 
 
 def _phased(b: Build) -> list[Part] | None:
-    """The parts with tooth phases that interleave every mesh; None if impossible."""
+    """The parts with tooth phases that interleave every mesh, rounded as the spec records
+    them (the item is drawn and checked from the parts its spec gives the verifier); None
+    if impossible."""
     kinds = {p.name: p for p in b.parts}
     meshes = [(lk.a, lk.b, 1 if lk.factor > 0 else -1, b.contacts[(lk.a, lk.b)])
               for lk in b.links if lk.kind == "mesh" and kinds[lk.b].kind != "rack"]
@@ -429,7 +486,7 @@ def _phased(b: Build) -> list[Part] | None:
         if named[lk.b].kind == "rack":
             pinion, rack = named[lk.a], named[lk.b]
             named[lk.b] = replace(rack, phase=mech.rack_phase(pinion, rack, pinion.phase))
-    return [named[p.name] for p in out]
+    return [replace(named[p.name], phase=round(named[p.name].phase, 9)) for p in out]
 
 
 def _word(part: Part, speed: Fraction) -> str:
@@ -445,8 +502,8 @@ def _word(part: Part, speed: Fraction) -> str:
 
 def _part_spec(p: Part) -> PartSpec:
     seen = None if not p.turns else ("above" if abs(p.axis[1]) > 0.5 else "front")
-    return PartSpec(p.name, p.kind, p.shaft, p.centre, p.axis, p.radius, p.teeth,
-                    round(p.phase, 9), seen)
+    return PartSpec(p.name, p.kind, p.shaft, p.centre, p.axis, p.radius, p.teeth, p.phase,
+                    seen)
 
 
 class Generator(base.Generator):

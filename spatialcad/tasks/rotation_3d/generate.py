@@ -142,7 +142,7 @@ class Generator(base.Generator):
                 raise Reject("a wrong option differs from a rotation only in hidden cubes")
         for option, vox in zip(options, shown[1:], strict=True):
             option.image = stack_picture(vox, framing, colors=dict.fromkeys(vox, SAND))
-        looks_of = [IsometricLook(s) for s in shown[1:]]
+        looks_of = [looks.look(s) for s in shown[1:]]
         for i in range(4):
             for j in range(i):
                 if looks_of[i].difference(looks_of[j]) < MIN_PIXELS:
@@ -205,12 +205,15 @@ def legible_framing(stacks: list[list[Voxel]]) -> Framing:
     """The stacks' common isometric framing in the smallest square panel, at least
     ``PANEL``, that draws every one of them with legible cubes (the framing fitted to
     ``PANEL`` when that is large enough); Reject when four such panels do not fit the
-    composite."""
-    framing = common_isometric_framing(stacks, PANEL)
+    composite.  Only the stacks of the largest outline are fitted: a smaller outline's
+    fitted scale is larger by far more than a float's error (:func:`_outline_key`)."""
+    keys = [_outline_key(s) for s in stacks]
+    largest = [s for s, key in zip(stacks, keys, strict=True) if key == max(keys)]
+    framing = common_isometric_framing(largest, PANEL)
     side = legibility.grown_side(PANEL[0], framing.scale, legibility.min_scale(ISOMETRIC))
     if not legibility.fits(side, 4, side):
         raise Reject(f"the stacks need {side} px panels to show legible cubes")
-    return framing if (side, side) == PANEL else common_isometric_framing(stacks, (side, side))
+    return framing if (side, side) == PANEL else common_isometric_framing(largest, (side, side))
 
 
 # Per proper rotation m, the integer forms whose ranges over a stack turned by m give its
@@ -238,7 +241,8 @@ class _Looks:
 
     def __init__(self, stack: list[Voxel]) -> None:
         self.stack = stack
-        self.reference = IsometricLook(stack)
+        self._made: dict[tuple[Voxel, ...], IsometricLook] = {}
+        self.reference = self.look(stack)
         every = outline_sides(stack)
         self.sides = every[0]  # the identity comes first
         self._turns: dict[tuple[int, int], list[np.ndarray]] = {}
@@ -246,12 +250,21 @@ class _Looks:
             self._turns.setdefault(sides, []).append(m)
         self._looks: dict[tuple[int, int], list[IsometricLook]] = {}
 
+    def look(self, cubes: Sequence[Voxel]) -> IsometricLook:
+        """The look of these cubes, made once a build (with its picture, when drawn): the
+        rotation options, the reference's rotations and the options' final check share
+        theirs.  Keyed by the cubes in their order, which the picture's mesh follows."""
+        key = tuple((int(x), int(y), int(z)) for x, y, z in cubes)
+        if key not in self._made:
+            self._made[key] = IsometricLook(key)
+        return self._made[key]
+
     def rotations_of(self, sides: tuple[int, int]) -> list[IsometricLook]:
         """The looks of the reference's rotations whose outline has these sides (the
         rotations turned when first asked for)."""
         if sides not in self._looks:
             turned = {rotations.rotate(self.stack, m) for m in self._turns.get(sides, [])}
-            self._looks[sides] = [IsometricLook(s) for s in sorted(turned)]
+            self._looks[sides] = [self.look(s) for s in sorted(turned)]
         return self._looks[sides]
 
     def like_a_rotation(self, candidate: tuple[Voxel, ...]) -> bool:
@@ -262,13 +275,13 @@ class _Looks:
         sides = outline_sides(candidate)
         alike = self.rotations_of(sides[0])
         if alike:
-            own = IsometricLook(candidate)
+            own = self.look(candidate)
             if any(own.difference(r) < MIN_PIXELS for r in alike):
                 return True
         turned = {rotations.rotate(candidate, m)
                   for m, s in zip(rotations.proper_rotations(), sides, strict=True)
                   if s == self.sides}
-        if any(IsometricLook(t).difference(self.reference) < MIN_PIXELS for t in sorted(turned)):
+        if any(self.look(t).difference(self.reference) < MIN_PIXELS for t in sorted(turned)):
             return True
         return legibility.hidden_difference(candidate, self.stack, rotations.proper_rotations(),
                                             [(ISOMETRIC, legibility.PROBE_SCALE)])
@@ -283,7 +296,7 @@ def _rotation_options(
     for _ in range(20):
         steps = random_steps(rng)
         turned = rotations.rotate(stack, steps_matrix(steps))
-        picture = IsometricLook(turned)
+        picture = looks.look(turned)
         if any(picture.difference(s) < MIN_PIXELS for s in seen):
             continue
         seen.append(picture)

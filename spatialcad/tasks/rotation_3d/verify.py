@@ -119,15 +119,10 @@ def _look_sizes(copies: list[tuple]) -> list[tuple[int, int]]:
     """The size of each copy's :class:`IsometricLook` picture, which follows from its
     projected extent (its cubes' corners projected isometric): all copies are projected at
     once (a projected point depends on that point alone: the numbers IsometricLook works
-    out), and a look is made for one copy of each extent."""
+    out), and their sizes worked out at once (``IsometricLook.sizes``)."""
     points = np.array(copies, dtype=np.int64)[:, :, None, :] + CORNERS
     uv = camera("isometric").project(points.reshape(-1, 3))[:, :2].reshape(len(copies), -1, 2)
-    extents = [tuple(e) for e in (uv.max(axis=1) - uv.min(axis=1)).tolist()]
-    size_of: dict[tuple[float, ...], tuple[int, int]] = {}
-    for copy, extent in zip(copies, extents, strict=True):
-        if extent not in size_of:
-            size_of[extent] = IsometricLook(copy).size
-    return [size_of[e] for e in extents]
+    return IsometricLook.sizes(uv.max(axis=1) - uv.min(axis=1))
 
 
 class _TurnedLooks:
