@@ -311,8 +311,7 @@ def test_the_first_true_option_is_disconnected_when_a_usable_section_is() -> Non
         split = any(task_module.disconnected(parts[pool]).any() for parts, pool in (
             (p, task_module.usable(s, p)) for s, p in (
                 (s, convex_pieces.part_areas(s.pieces)) for s in samples.values())))
-        picked = task_module.pick_true_options(solids.make_composite(descs), descs, samples,
-                                               2, rng)
+        picked = task_module.pick_true_options(edges, descs, samples, 2, rng)
         first = picked[0][2]
         parts = shapely.area(shapely.get_parts(first))
         assert ((parts >= task_module.MIN_PIECE * first.area).sum() > 1) == split

@@ -1,6 +1,6 @@
 """CrossSection verifier.
 
-Independent of the generator's geometry code (FreeCAD slices and polyhedral sweeps): the
+Independent of the generator's geometry code (polyhedral sweeps, FreeCAD solids): the
 stack is rebuilt from ``record["spec"]`` analytically.  A solid's horizontal cross-section
 at height z is its outline (rectangle, equilateral triangle with a vertex toward +y, or
 disk) scaled linearly from 1 at its base to its top ratio at its top.  The section by a
