@@ -207,6 +207,20 @@ def test_verifier_rejects_a_panel_showing_another_option(drafts: dict) -> None:
     assert not any("option B panel" in f for f in found)
 
 
+def test_ink_is_every_pixel_with_a_channel_below_200(drafts: dict) -> None:
+    """The verifier's ink mask (one inRange pass) is the darkest channel below 200, on the
+    composite's panels (views, sections, anti-aliased edges) and on random pixels."""
+    record, image = assembled(1, drafts[1])
+    panels = [image[y:y + h, x:x + w] for x, y, w, h in
+              record["layout"]["reference"] + record["layout"]["options"]]
+    rng = np.random.default_rng(3)
+    noise = rng.integers(0, 256, (64, 80, 3), dtype=np.uint8)
+    noise[rng.random((64, 80)) < 0.5] = rng.choice([199, 200, 255], size=3).astype(np.uint8)
+    for panel in [*panels, noise]:
+        want = np.where(panel.min(axis=2) < 200, 255, 0).astype(np.uint8)
+        assert np.array_equal(checker._ink(panel), want)
+
+
 def test_the_question_and_choices_are_proved(drafts: dict) -> None:
     record, image = assembled(1, drafts[1])
     assert run_verifier(record, image) == []
@@ -297,8 +311,7 @@ def test_the_first_true_option_is_disconnected_when_a_usable_section_is() -> Non
         split = any(task_module.disconnected(parts[pool]).any() for parts, pool in (
             (p, task_module.usable(s, p)) for s, p in (
                 (s, convex_pieces.part_areas(s.pieces)) for s in samples.values())))
-        picked = task_module.pick_true_options(solids.make_composite(descs), descs, samples,
-                                               2, rng)
+        picked = task_module.pick_true_options(edges, descs, samples, 2, rng)
         first = picked[0][2]
         parts = shapely.area(shapely.get_parts(first))
         assert ((parts >= task_module.MIN_PIECE * first.area).sum() > 1) == split

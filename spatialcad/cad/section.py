@@ -107,23 +107,6 @@ def section(shape: Any, normal: np.ndarray, offset: float, deflection: float = 5
     return shapely.normalize(result)
 
 
-def union_section(shapes: list[Any], normal: np.ndarray, offset: float,
-                  deflection: float = 5e-4) -> Any:
-    """:func:`section` of the union of ``shapes`` (solids that meet only along faces, as a
-    stack's do) without fusing them: the union of their own sections, snapped to a 1e-7
-    grid so that two sections meeting along a joint share it exactly.  About a third of the
-    CPU time of fusing three solids and cutting the fused one."""
-    n = np.asarray(normal, dtype=np.float64)
-    n = exact.unit(n)
-    parts = []
-    for shape in shapes:
-        reach = exact.matmul(box_corners(shape), n)
-        if reach.min() <= offset <= reach.max():  # else the plane misses it
-            parts.append(section(shape, n, offset, deflection))
-    union = shapely.union_all(parts, grid_size=1e-7)
-    return EMPTY if union.is_empty else shapely.normalize(union)
-
-
 def box_corners(shape: Any) -> np.ndarray:
     """The eight corners (8, 3) of ``shape``'s bounding box."""
     box = shape.BoundBox

@@ -247,6 +247,14 @@ def polygons(p: Pieces) -> np.ndarray:
     return out
 
 
+def joined(p: Pieces) -> BaseGeometry:
+    """The union of the pieces of one section (``p`` holds one) snapped to a 1e-7 grid, so
+    that two pieces meeting along a joint share it: the section as one valid geometry."""
+    (row,) = polygons(p)
+    union = shapely.union_all(row[shapely.area(row) > 0.0], grid_size=1e-7)
+    return EMPTY if union.is_empty else shapely.normalize(union)
+
+
 class Described(NamedTuple):
     """What comparing sections needs of them (:func:`described`): each one's ``area``,
     ``centroid`` (0 without area), the area its pieces ``shared`` (0 when they only meet

@@ -1,11 +1,16 @@
 """CrossSection: which image cannot be a cross-section of a stack of basic solids?
 
 A composite of basic solids stacked on the z axis is shown from two angles.  Three options
-are true sections (exact FreeCAD slices) by planes of the level's families; the answer is
-a section of the same solids with one or two of them stretched or squeezed, proved unlike
-every section of the original along every family of the level, sampled densely (the
-sections are drawn fitted to their panels, so shapes are compared scale-free: see
+are true sections by planes of the level's families; the answer is a section of the same
+solids with one or two of them stretched or squeezed, proved unlike every section of the
+original along every family of the level, sampled densely (the sections are drawn fitted
+to their panels, so shapes are compared scale-free: see
 ``spatialcad.geometry.section_shape``).
+
+Every section, sampled or drawn, is cut from the stack's polyhedra
+(:mod:`spatialcad.cad.sweep`: round solids as 128-gon prismatoids, within 3e-4 of their
+radius, as close as FreeCAD's slice discretised to 5e-4), so the proofs are about the very
+polygons drawn; the verifier checks each against its own analytic section.
 """
 
 from __future__ import annotations
@@ -72,7 +77,7 @@ class Generator(base.Generator):
         edges = sweep.stack_edges(descs)
         samples = {f: family_samples(edges, f) for f in mirror_twins(descs, p["families"])}
         truths = shape.ShapeSet.of_samples(samples.values())
-        trues = pick_true_options(composite, descs, samples, level, rng)
+        trues = pick_true_options(edges, descs, samples, level, rng)
         answer = pick_false_option(descs, truths, [t[2] for t in trues], p, rng)
         options = [_true_option(descs, *t) for t in trues] + [answer]
         spec = Spec(_typed(descs), list(VIEWS), p["families"])
@@ -141,8 +146,8 @@ def _shares(parts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def usable(samples: shape.Samples, parts: np.ndarray) -> np.ndarray:
     """Indices of showable samples (``parts``: their parts' areas) in a calm stretch of
-    their family (both neighbours differ little), so that the exact slice there matches
-    the sample."""
+    their family (both neighbours differ little), so that the section at the offset as
+    stored (rounded) matches the sample."""
     calm = np.zeros(len(samples.offsets), dtype=bool)
     calm[1:-1] = (samples.steps[:-1] < shape.DENSE_STEP) & (samples.steps[1:] < shape.DENSE_STEP)
     return np.flatnonzero(calm & showable(parts))
@@ -162,11 +167,12 @@ def mirror_twins(descs: list[solids.Desc], families: list[str]) -> list[str]:
 
 
 def pick_true_options(
-    composite: Any, descs: list[solids.Desc], samples: dict[str, shape.Samples], level: int,
-    rng: np.random.Generator,
+    edges: list[np.ndarray], descs: list[solids.Desc], samples: dict[str, shape.Samples],
+    level: int, rng: np.random.Generator,
 ) -> list[tuple[str, float, Any]]:
-    """Three (family, offset, exact section) of the composite of ``descs``, pairwise unlike
-    each other.
+    """Three (family, offset, section) of the stack ``descs`` (``edges``: its polyhedra,
+    :func:`sweep.stack_edges`), pairwise unlike each other, each section cut at its offset
+    as stored (3 decimals).
 
     From level 1 on, the first is disconnected when some usable section is; from level 2
     on, the last is oblique unless an earlier one is.
@@ -196,14 +202,15 @@ def pick_true_options(
             continue
         offset = round(float(samples[family].offsets[i]), 3)
         normal = cut.family_normal(family)
-        exact = stored(cut.section(composite, normal, offset))
+        exact = stored(convex_pieces.joined(
+            sweep.section_pieces(edges, normal, np.array([offset]))))
         hulls, convex = convex_pieces.bands(exact, joint_levels(descs, normal, offset))
         if slivered(exact, hulls):
             continue  # the plane is drawn again
         exact_pieces = hulls if convex else None
         if shape.dissimilarity(exact, sample, (exact_pieces, sample_pieces)) >= (
                 shape.SIMILAR_BELOW / 2):
-            continue  # the polyhedral sample disagrees with the exact slice: do not use it
+            continue  # the sample disagrees with the section at the rounded offset
         if all(shape.dissimilarity(exact, g, (exact_pieces, gp)) >= TRUE_DISTINCT
                for (_, _, g), gp in zip(picked, picked_pieces, strict=True)):
             picked.append((family, offset, exact))
@@ -266,7 +273,7 @@ def _false_section(
     altered: list[solids.Desc], truths: shape.ShapeSet, shown: shape.ShapeSet,
     p: dict[str, Any], rng: np.random.Generator,
 ) -> tuple[str, float, Any] | None:
-    """(family, offset, exact section) of the altered stack at least ``margin`` unlike every
+    """(family, offset, section) of the altered stack at least ``margin`` unlike every
     true section and ``TRUE_DISTINCT`` unlike each ``shown`` option, trying a few planes of one
     random family; None if none is."""
     families = [f for f in p["families"] if f != "XY"]  # XY sections of a stretched solid
@@ -276,15 +283,12 @@ def _false_section(
     lo, hi = sweep.offset_range(edges, normal)
     offsets = np.round(lo + (hi - lo) * (np.arange(24) + 0.5) / 24, 3)
     pieces = sweep.section_pieces(edges, normal, offsets)
-    parts = None  # the altered stack's solids, unfused: no picture shows this stack
     for i in rng.permutation(np.flatnonzero(showable(convex_pieces.part_areas(pieces))))[:4]:
         own = pieces.rows(slice(i, i + 1))
         (section,) = shape.unions(convex_pieces.polygons(own))
         if truths.nearest(section, p["margin"], own) < p["margin"]:
-            continue  # cheap polyhedral test first
-        if parts is None:
-            parts = solids.stack_solids(altered)
-        exact = stored(cut.union_section(parts, normal, float(offsets[i])))
+            continue  # the unrounded section first: no rounding and validity test for it
+        exact = stored(convex_pieces.joined(own))
         hulls, convex = convex_pieces.bands(exact, joint_levels(altered, normal, offsets[i]))
         if slivered(exact, hulls):
             continue

@@ -1,6 +1,6 @@
 """CrossSection verifier.
 
-Independent of the generator's geometry code (FreeCAD slices and polyhedral sweeps): the
+Independent of the generator's geometry code (polyhedral sweeps, FreeCAD solids): the
 stack is rebuilt from ``record["spec"]`` analytically.  A solid's horizontal cross-section
 at height z is its outline (rectangle, equilateral triangle with a vertex toward +y, or
 disk) scaled linearly from 1 at its base to its top ratio at its top.  The section by a
@@ -33,7 +33,6 @@ from spatialcad.geometry import section_shape as shape
 from spatialcad.render.drawing import draw_shapes
 from spatialcad.render.legibility import shown_factor, sliver_failures
 from spatialcad.render.opencv import cv2
-from spatialcad.render.pixels import darkest
 from spatialcad.tasks.cross_section.spec import (
     OptionData,
     SolidDesc,
@@ -66,6 +65,7 @@ MATCH_AREA = 0.05  # a stored polygon may differ from the recomputed one by 5% o
 MIN_INK = 0.02  # share of a panel's pixels that must not be background
 MIN_IOU = 0.9  # drawn option vs. the stored polygon drawn again
 DRAWN = (400, 400)  # size option panels are drawn at, before the layout scales them
+LIGHT = (200, 200, 200)  # a pixel with every channel at least this is background, not ink
 
 
 def family_normal(name: str) -> np.ndarray:
@@ -318,7 +318,7 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
     polygons, cuts = [], []
     for o in record["options"]:
         data = parse_option(o["data"])
-        found, pieces = _check_option(o, data, spec, families)
+        found, pieces = _check_option(o, data, spec, families, original)
         failures += found
         polygons.append(shape.from_text(data.polygon))
         cuts.append(pieces)
@@ -367,17 +367,18 @@ def _option_pieces(data: OptionData) -> convex_pieces.Pieces:
                           np.array([data.plane.offset]))
 
 
-def _check_option(o: dict[str, Any], data: OptionData, spec: Spec, families: list[str]
-                  ) -> tuple[list[str], convex_pieces.Pieces | None]:
+def _check_option(o: dict[str, Any], data: OptionData, spec: Spec, families: list[str],
+                  original: list[Solid]) -> tuple[list[str], convex_pieces.Pieces | None]:
     """Option ``o`` (data ``data``): its polygon is its stated solids' section by its stated
     plane; and that section's pieces (as :func:`_option_pieces` makes them; None where the
-    check stopped before making them)."""
+    check stopped before making them).  ``original``: the stack of ``spec``'s solids."""
     letter, plane, descs = o["letter"], data.plane, data.solids
     failures: list[str] = []
     if plane.family not in families:
         return [f"option {letter}: plane family {plane.family} is not used at this level"], None
     n = family_normal(plane.family)
-    if not np.allclose(plane.normal, n, atol=1e-5):
+    if not all(abs(a - b) <= 1e-5 + 1e-5 * abs(b)  # np.allclose(plane.normal, n, atol=1e-5)
+               for a, b in zip(plane.normal, n.tolist(), strict=True)):
         failures.append(f"option {letter}: normal {list(plane.normal)} is not "
                         f"{plane.family}'s")
     kinds = [d.kind for d in descs]
@@ -388,7 +389,7 @@ def _check_option(o: dict[str, Any], data: OptionData, spec: Spec, families: lis
             failures.append(f"option {letter}: the answer's solids are not altered")
     elif descs != spec.solids:
         failures.append(f"option {letter}: a true option is cut from other solids")
-    solids = stack(descs)
+    solids = original if descs == spec.solids else stack(descs)
     lo, hi = family_range(solids, n)
     if not lo < plane.offset < hi:
         return failures + [f"option {letter}: the plane misses the solid"], None
@@ -427,8 +428,9 @@ def _check_panels(record: dict[str, Any], image: np.ndarray, polygons: list[Any]
 
 
 def _ink(panel: np.ndarray) -> np.ndarray:
-    """Pixels clearly darker than the white background (255; 0 elsewhere)."""
-    dark: np.ndarray = cv2.threshold(darkest(panel), 199, 255, cv2.THRESH_BINARY_INV)[1]
+    """Pixels clearly darker than the white background (255; 0 elsewhere): some channel
+    below 200, the complement of the pixels with every channel in 200-255 (one pass)."""
+    dark: np.ndarray = cv2.bitwise_not(cv2.inRange(panel, LIGHT, (255, 255, 255)))
     return dark
 
 
