@@ -860,6 +860,29 @@ def test_draw_polylines_dashed_and_solid() -> None:
         draw_polylines(lines, [True])
 
 
+def test_grey_polylines_are_each_channel_of_a_colour_drawing() -> None:
+    """Grey on grey is drawn in one channel and copied: each channel is what the drawing in
+    colour draws in a channel of the same values (the blend is per channel)."""
+    rng = np.random.default_rng(5)
+    for _ in range(60):
+        lines = [np.cumsum(rng.normal(size=(int(rng.integers(2, 12)), 2)), axis=0)
+                 for _ in range(int(rng.integers(1, 25)))]
+        dashed = rng.random(len(lines)) < 0.4
+        size = (int(rng.integers(60, 300)), int(rng.integers(60, 300)))
+        width = int(rng.integers(1, 4))
+        ink, paper = int(rng.integers(0, 120)), int(rng.integers(130, 256))
+        grey = draw_polylines(lines, dashed, size, color=(ink, ink, ink),
+                              background=(paper, paper, paper), width=width, dash=(9.0, 5.0))
+        colour = draw_polylines(lines, dashed, size, color=(ink, ink, 255 - ink),
+                                background=(paper, paper, 17), width=width, dash=(9.0, 5.0))
+        assert grey.shape == colour.shape and grey.dtype == np.uint8
+        for channel in range(3):
+            assert np.array_equal(grey[:, :, channel], colour[:, :, 0])
+        assert np.array_equal(colour[:, :, 1], colour[:, :, 0])
+    assert np.all(draw_polylines([], None, (30, 20)) == 255)
+    assert draw_polylines([], None, (30, 20)).shape == (20, 30, 3)
+
+
 def test_dashes_run_along_a_finely_discretized_curve() -> None:
     """A hidden circle made of 400 short pieces still shows gaps (dashes span pieces)."""
     t = np.linspace(0.0, 2.0 * np.pi, 401)
