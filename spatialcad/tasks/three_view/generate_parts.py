@@ -317,10 +317,16 @@ def _item(rng: np.random.Generator, path: Path, entry: IndexEntry, rotation: np.
                   for v in (first, second)]
     images = [draw_view(views[asked], scale), *(draw_view(d, scale) for _, d in pool)]
 
+    apart: dict[tuple[int, int], bool] = {}  # sets share pairs
+
+    def pair_apart(i: int, j: int) -> bool:
+        if (i, j) not in apart:
+            apart[i, j] = inks_apart(inks[i], inks[j], scale)
+        return apart[i, j]
+
     def accept(picked: tuple[int, ...]) -> bool:
         return len({pool[i][0].operator for i in picked}) >= 2 and all(  # kinds mixed
-            inks_apart(inks[i], inks[j], scale)
-            for i, j in combinations(picked, 2))
+            pair_apart(i, j) for i, j in combinations(picked, 2))
 
     picked = balanced_set(images[0], [p.image for p in reference], images[1:], target, rng, accept)
     if picked is None:
@@ -361,8 +367,12 @@ def _wrong_options(answer: Candidate, views: dict[str, LineDrawing],
     answer_ink = panel_ink(views[asked], scale)
     pool: list[tuple[Candidate, LineDrawing]] = []
     inks = []
+    edited: dict[tuple[str, str | None], LineDrawing] = {}  # a base is turned once
     for c in cands:
-        d = c.data.drawing(views)
+        base = (c.data.view, c.data.transform)
+        if base not in edited:
+            edited[base] = replace(c.data, deleted=None).drawing(views)
+        d = edited[base].without(*c.data.deleted) if c.data.deleted else edited[base]
         ink = panel_ink(d, scale)
         if inks_apart(ink, answer_ink, scale):
             pool.append((c, d))
