@@ -160,6 +160,24 @@ def test_inks_apart_is_the_difference_threshold():
             assert inks_apart(*inks, scale) == full == inks_apart(*inks[::-1], scale)
 
 
+def test_a_centred_ink_samples_the_centred_drawing():
+    """Ink(d, centre=True) has the very points of Ink(centred(d)), with no visible or no
+    hidden line too."""
+    rng = np.random.default_rng(7)
+    front = view(holed_block(), "front")
+    drawings = [front, front.transformed(ld.TURN_CW), square(), square(hidden=True)]
+    for _ in range(40):
+        lines = [np.cumsum(rng.normal(size=(int(rng.integers(2, 9)), 2)), axis=0) + 3.0
+                 for _ in range(int(rng.integers(1, 12)))]
+        cut = int(rng.integers(0, len(lines) + 1))
+        drawings.append(LineDrawing(tuple(lines[:cut]), tuple(lines[cut:])))
+    for d in drawings:
+        for tol in (0.05, 0.4):
+            fast, slow = ld.Ink(d, tol, centre=True), ld.Ink(ld.centred(d), tol)
+            for a, b in zip(fast.points, slow.points, strict=True):
+                assert a.shape == b.shape and np.array_equal(a, b)
+
+
 def test_duplicate_lines_are_drawn_once():
     circle = np.stack([np.cos(t := np.linspace(0, 2 * np.pi, 65)), np.sin(t)], axis=1)
     d = ld.without_duplicates(LineDrawing((), (circle, circle[::-1].copy())), 0.01)

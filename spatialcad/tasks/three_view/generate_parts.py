@@ -100,7 +100,7 @@ def drawn_difference(a: LineDrawing, b: LineDrawing, scale: float) -> float:
 def panel_ink(d: LineDrawing, scale: float) -> ld.Ink:
     """The drawing centred and sampled as :func:`drawn_difference` compares it (kept for a
     drawing compared with many)."""
-    return ld.Ink(ld.centred(d), SAME_LINE_PX / scale)
+    return ld.Ink(d, SAME_LINE_PX / scale, centre=True)
 
 
 def ink_difference(a: ld.Ink, b: ld.Ink, scale: float, missing: int | None = None) -> float:
