@@ -32,7 +32,12 @@ from spatialcad.tasks.three_view.generate_parts import (
     inks_apart,
     panel_ink,
 )
-from spatialcad.tasks.three_view.verify_parts import MIN_DIFF_PIXELS, pixels_apart, silhouette
+from spatialcad.tasks.three_view.verify_parts import (
+    MIN_DIFF_PIXELS,
+    masks_apart,
+    pixels_apart,
+    silhouette,
+)
 
 FreeCAD, Part = freecad_env.load()
 V = FreeCAD.Vector
@@ -280,6 +285,22 @@ def test_wrong_options_draw_differently_from_the_answer(items):
         for i, panel in enumerate(panels):
             if i != answer:
                 assert pixels_apart(panel, panels[answer]) >= MIN_DIFF_PIXELS
+
+
+def test_masks_apart_stops_early_only_at_enough():
+    """With ``enough``, masks_apart gives the exact count below it and at least ``enough``
+    (never more than the exact count) otherwise: the verifier's test decides alike."""
+    rng = np.random.default_rng(11)
+    for _ in range(60):
+        a = rng.random((int(rng.integers(20, 60)), int(rng.integers(20, 60)))) < 0.05
+        b = a.copy()
+        flips = int(rng.integers(0, 40))
+        b[rng.integers(0, b.shape[0], flips), rng.integers(0, b.shape[1], flips)] ^= True
+        b = b[:int(rng.integers(15, b.shape[0] + 1))]
+        full = masks_apart(a, b)
+        for enough in (1, 8, MIN_DIFF_PIXELS, 40):
+            early = masks_apart(a, b, enough)
+            assert early == full if full < enough else enough <= early <= full
 
 
 def test_verifier_catches_a_mislabelled_or_swapped_drawing(items):
