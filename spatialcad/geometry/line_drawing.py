@@ -269,8 +269,13 @@ class Ink:
     def missing(self, other: Ink) -> int:
         """The first count of :meth:`difference` in points (times ``step``: its length): a
         caller that needs no more than a lower bound of the difference can stop here."""
+        return max(self.lacking(other), other.lacking(self))
+
+    def lacking(self, other: Ink) -> int:
+        """How many of our points are farther than tol from every one of other's: one way
+        of :meth:`missing` (a lower bound of it, measured on other's point grid)."""
         everything = 2
-        return max(self._unmatched(other, everything), other._unmatched(self, everything))
+        return self._unmatched(other, everything)
 
     def _unmatched(self, other: Ink, part: int) -> int:
         """How many of our ``part`` points are farther than tol from every one of other's."""

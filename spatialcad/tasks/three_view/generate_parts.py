@@ -112,8 +112,13 @@ def ink_difference(a: ld.Ink, b: ld.Ink, scale: float, missing: int | None = Non
 
 def inks_apart(a: ld.Ink, b: ld.Ink, scale: float) -> bool:
     """Whether :func:`ink_difference` is at least ``MIN_DIFF_PX``; the line one drawing lacks
-    alone (a lower bound of it) often says so, and then the restyled line is not measured."""
-    missing = a.missing(b)
+    alone (a lower bound of it) often says so, and then the restyled line is not measured.
+    The line ``a`` lacks is measured first, on ``b``'s point grid (``b``: the drawing
+    compared with many, whose grid is at hand); ``a``'s grid only when that is not enough."""
+    one_way = a.lacking(b)
+    if one_way * a.step * scale >= MIN_DIFF_PX:
+        return True
+    missing = max(one_way, b.lacking(a))
     return (missing * a.step * scale >= MIN_DIFF_PX
             or ink_difference(a, b, scale, missing) >= MIN_DIFF_PX)
 
