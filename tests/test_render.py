@@ -518,6 +518,41 @@ def test_empty_scene_and_silhouettes() -> None:
     assert np.array_equal(plain[150:250, 150:250], outlined[150:250, 150:250])
 
 
+def _numpy_silhouettes(zbuf: np.ndarray, ids: np.ndarray, grad: np.ndarray,
+                       tol: float) -> np.ndarray:
+    """The silhouette mask as whole-array NumPy computes it (the compiled loop's
+    definition)."""
+    cov = ids >= 0
+    z = np.where(cov, zbuf, 0.0)
+    g = np.take(np.concatenate(([0.0], grad)), ids + 1)
+    mask = np.zeros(cov.shape, dtype=bool)
+    for a, b in (((slice(None), slice(None, -1)), (slice(None), slice(1, None))),
+                 ((slice(None, -1), slice(None)), (slice(1, None), slice(None)))):
+        jump = (cov[a] != cov[b]) | (cov[a] & cov[b]
+                                     & (np.abs(z[a] - z[b]) > 2.0 * (g[a] + g[b]) + 4.0 * tol))
+        mask[a] |= jump
+        mask[b] |= jump
+    return mask.astype(np.uint8)
+
+
+def test_silhouettes_match_their_numpy_definition() -> None:
+    rng = np.random.default_rng(3)
+    for shape in [(1, 1), (1, 7), (6, 1), (40, 53)]:
+        for _ in range(20):
+            tris = int(rng.integers(1, 9))
+            ids = rng.integers(-1, tris, size=shape).astype(np.int32)
+            # depths on a few planes with steps, so that both sides of the threshold occur
+            rows, cols = np.indices(shape)
+            zbuf = (rng.normal(size=tris)[np.maximum(ids, 0)] * 5.0
+                    + 0.01 * rows * rng.normal() + 0.01 * cols * rng.normal())
+            zbuf = np.where(ids >= 0, np.round(zbuf, 2), np.inf)
+            grad = np.abs(rng.normal(size=tris)) * rng.choice([0.0, 0.01, 1.0])
+            tol = float(rng.choice([0.0, 1e-3, 0.5]))
+            got = raster._silhouettes(zbuf, ids, grad, tol)
+            assert got.dtype == np.uint8
+            assert np.array_equal(got, _numpy_silhouettes(zbuf, ids, grad, tol))
+
+
 def test_fit_scale_and_common_scale() -> None:
     m = voxel_mesh([(x, 0, 0) for x in range(5)])
     cam = get_camera("front")
@@ -871,6 +906,29 @@ def test_draw_polylines_dashed_and_solid() -> None:
     assert np.any(dashed_row == 255) and np.count_nonzero(dashed_row < 100) > 150
     with pytest.raises(ValueError):
         draw_polylines(lines, [True])
+
+
+def test_grey_polylines_are_each_channel_of_a_colour_drawing() -> None:
+    """Grey on grey is drawn in one channel and copied: each channel is what the drawing in
+    colour draws in a channel of the same values (the blend is per channel)."""
+    rng = np.random.default_rng(5)
+    for _ in range(60):
+        lines = [np.cumsum(rng.normal(size=(int(rng.integers(2, 12)), 2)), axis=0)
+                 for _ in range(int(rng.integers(1, 25)))]
+        dashed = rng.random(len(lines)) < 0.4
+        size = (int(rng.integers(60, 300)), int(rng.integers(60, 300)))
+        width = int(rng.integers(1, 4))
+        ink, paper = int(rng.integers(0, 120)), int(rng.integers(130, 256))
+        grey = draw_polylines(lines, dashed, size, color=(ink, ink, ink),
+                              background=(paper, paper, paper), width=width, dash=(9.0, 5.0))
+        colour = draw_polylines(lines, dashed, size, color=(ink, ink, 255 - ink),
+                                background=(paper, paper, 17), width=width, dash=(9.0, 5.0))
+        assert grey.shape == colour.shape and grey.dtype == np.uint8
+        for channel in range(3):
+            assert np.array_equal(grey[:, :, channel], colour[:, :, 0])
+        assert np.array_equal(colour[:, :, 1], colour[:, :, 0])
+    assert np.all(draw_polylines([], None, (30, 20)) == 255)
+    assert draw_polylines([], None, (30, 20)).shape == (20, 30, 3)
 
 
 def test_dashes_run_along_a_finely_discretized_curve() -> None:

@@ -32,7 +32,12 @@ from spatialcad.tasks.three_view.generate_parts import (
     inks_apart,
     panel_ink,
 )
-from spatialcad.tasks.three_view.verify_parts import MIN_DIFF_PIXELS, pixels_apart, silhouette
+from spatialcad.tasks.three_view.verify_parts import (
+    MIN_DIFF_PIXELS,
+    masks_apart,
+    pixels_apart,
+    silhouette,
+)
 
 FreeCAD, Part = freecad_env.load()
 V = FreeCAD.Vector
@@ -160,6 +165,24 @@ def test_inks_apart_is_the_difference_threshold():
             assert inks_apart(*inks, scale) == full == inks_apart(*inks[::-1], scale)
 
 
+def test_a_centred_ink_samples_the_centred_drawing():
+    """Ink(d, centre=True) has the very points of Ink(centred(d)), with no visible or no
+    hidden line too."""
+    rng = np.random.default_rng(7)
+    front = view(holed_block(), "front")
+    drawings = [front, front.transformed(ld.TURN_CW), square(), square(hidden=True)]
+    for _ in range(40):
+        lines = [np.cumsum(rng.normal(size=(int(rng.integers(2, 9)), 2)), axis=0) + 3.0
+                 for _ in range(int(rng.integers(1, 12)))]
+        cut = int(rng.integers(0, len(lines) + 1))
+        drawings.append(LineDrawing(tuple(lines[:cut]), tuple(lines[cut:])))
+    for d in drawings:
+        for tol in (0.05, 0.4):
+            fast, slow = ld.Ink(d, tol, centre=True), ld.Ink(ld.centred(d), tol)
+            for a, b in zip(fast.points, slow.points, strict=True):
+                assert a.shape == b.shape and np.array_equal(a, b)
+
+
 def test_duplicate_lines_are_drawn_once():
     circle = np.stack([np.cos(t := np.linspace(0, 2 * np.pi, 65)), np.sin(t)], axis=1)
     d = ld.without_duplicates(LineDrawing((), (circle, circle[::-1].copy())), 0.01)
@@ -262,6 +285,22 @@ def test_wrong_options_draw_differently_from_the_answer(items):
         for i, panel in enumerate(panels):
             if i != answer:
                 assert pixels_apart(panel, panels[answer]) >= MIN_DIFF_PIXELS
+
+
+def test_masks_apart_stops_early_only_at_enough():
+    """With ``enough``, masks_apart gives the exact count below it and at least ``enough``
+    (never more than the exact count) otherwise: the verifier's test decides alike."""
+    rng = np.random.default_rng(11)
+    for _ in range(60):
+        a = rng.random((int(rng.integers(20, 60)), int(rng.integers(20, 60)))) < 0.05
+        b = a.copy()
+        flips = int(rng.integers(0, 40))
+        b[rng.integers(0, b.shape[0], flips), rng.integers(0, b.shape[1], flips)] ^= True
+        b = b[:int(rng.integers(15, b.shape[0] + 1))]
+        full = masks_apart(a, b)
+        for enough in (1, 8, MIN_DIFF_PIXELS, 40):
+            early = masks_apart(a, b, enough)
+            assert early == full if full < enough else enough <= early <= full
 
 
 def test_verifier_catches_a_mislabelled_or_swapped_drawing(items):

@@ -59,7 +59,12 @@ class LineDrawing:
         return self.moved(exact.matmul(self.points() - c, m.T) + c)
 
     def points(self) -> np.ndarray:
-        """Every line's points, visible lines first, in one (N, 2) array."""
+        """Every line's points, visible lines first, in one (N, 2) array (kept: not to be
+        changed in place)."""
+        return self._points
+
+    @cached_property
+    def _points(self) -> np.ndarray:
         return np.concatenate([*self.visible, *self.hidden])
 
     def moved(self, points: np.ndarray) -> LineDrawing:
@@ -245,9 +250,12 @@ class Ink:
     visible lines, and along its hidden lines where no visible line covers them, with
     point grids of them built when first needed (one drawing is compared with many)."""
 
-    def __init__(self, d: LineDrawing, tol: float, step: float | None = None) -> None:
+    def __init__(self, d: LineDrawing, tol: float, step: float | None = None,
+                 centre: bool = False) -> None:
+        """``centre``: sampled as :func:`centred` ``(d)`` (the same points, without making
+        that drawing)."""
         self.tol, self.step = tol, step or tol / 2.0
-        visible, hidden = _shown(d, tol, self.step)
+        visible, hidden = _shown(d, tol, self.step, centre)
         self.points = (visible, hidden, np.concatenate([visible, hidden]))
         self._grids: dict[int, PointGrid] = {}
 
@@ -261,8 +269,13 @@ class Ink:
     def missing(self, other: Ink) -> int:
         """The first count of :meth:`difference` in points (times ``step``: its length): a
         caller that needs no more than a lower bound of the difference can stop here."""
+        return max(self.lacking(other), other.lacking(self))
+
+    def lacking(self, other: Ink) -> int:
+        """How many of our points are farther than tol from every one of other's: one way
+        of :meth:`missing` (a lower bound of it, measured on other's point grid)."""
         everything = 2
-        return max(self._unmatched(other, everything), other._unmatched(self, everything))
+        return self._unmatched(other, everything)
 
     def _unmatched(self, other: Ink, part: int) -> int:
         """How many of our ``part`` points are farther than tol from every one of other's."""
@@ -274,9 +287,20 @@ class Ink:
         return self._grids[part]
 
 
-def _shown(d: LineDrawing, tol: float, step: float) -> tuple[np.ndarray, np.ndarray]:
-    """Sample points of the visible lines and of the hidden lines not covered by them."""
-    vis, hid = sample(d.visible, step), sample(d.hidden, step)
+def _shown(d: LineDrawing, tol: float, step: float, centre: bool = False
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """Sample points of the visible lines and of the hidden lines not covered by them
+    (``centre``: of :func:`centred` ``(d)``)."""
+    if centre:  # sample's arithmetic on the centred points, cut where the hidden lines start
+        pts = np.ascontiguousarray(d.points() - _centre(d), dtype=np.float64)
+        ends = np.cumsum([len(p) for p in (*d.visible, *d.hidden)])
+        split = int(ends[len(d.visible) - 1]) if d.visible else 0
+        vis = _sample(pts[:split], ends[:len(d.visible)], float(step)) if d.visible else (
+            np.zeros((0, 2)))
+        hid = _sample(pts[split:], ends[len(d.visible):] - split, float(step)) if d.hidden else (
+            np.zeros((0, 2)))
+    else:
+        vis, hid = sample(d.visible, step), sample(d.hidden, step)
     if len(vis) and len(hid):
         hid = hid[~PointGrid(vis, tol).matched(hid)]
     return vis, hid
@@ -303,8 +327,12 @@ def without_duplicates(d: LineDrawing, tol: float) -> LineDrawing:
 
 def centred(d: LineDrawing) -> LineDrawing:
     """The drawing translated so that the centre of its bounds is the origin."""
+    return d.moved(d.points() - _centre(d))
+
+
+def _centre(d: LineDrawing) -> np.ndarray:
     x0, y0, x1, y1 = d.bounds()
-    return d.moved(d.points() - np.array([(x0 + x1) / 2.0, (y0 + y1) / 2.0]))
+    return np.array([(x0 + x1) / 2.0, (y0 + y1) / 2.0])
 
 
 def outline(d: LineDrawing, tol: float) -> Any:

@@ -33,11 +33,14 @@ _ONE = 1 << _SHIFT
 MARGIN = 16  # px left free around fitted shapes (draw_shapes)
 
 
-def _canvas(size: tuple[int, int], background: Color) -> np.ndarray:
+def _canvas(size: tuple[int, int], background: Color, one_channel: bool = False
+            ) -> np.ndarray:
+    """An image of ``size`` in ``background`` (``one_channel``: (H, W), its first channel)."""
     w, h = int(size[0]), int(size[1])
     if w <= 0 or h <= 0:
         raise ValueError(f"bad image size {size!r}")
-    return plain(w, h, background)
+    return np.full((h, w), background[0], dtype=np.uint8) if one_channel else plain(
+        w, h, background)
 
 
 def fitted_scale(bounds: Sequence[float], size: Sequence[int], margin: int = MARGIN) -> float:
@@ -279,13 +282,16 @@ def draw_polylines(
     image centre and which is fitted when ``scale`` is None (default: the lines' bounds).
     """
     polys = [np.asarray(p, dtype=np.float64).reshape(-1, 2) for p in lines]
-    img = _canvas(size, background)
+    # grey lines on grey: every channel is drawn alike, so one is drawn and copied (the
+    # anti-aliased blend is per channel; a third of the pixels to blend)
+    grey = len(set(color)) == 1 and len(set(background)) == 1
+    img = _canvas(size, background, grey)
     flags = np.zeros(len(polys), dtype=bool) if dashed is None else np.asarray(
         list(dashed), dtype=bool)
     if len(flags) != len(polys):
         raise ValueError(f"{len(flags)} dashed flags for {len(polys)} lines")
     if not polys:
-        return img
+        return cv2.cvtColor(img, cv2.COLOR_GRAY2RGB) if grey else img
     if bounds is None:
         pts = np.concatenate(polys)
         lo, hi = pts.min(axis=0), pts.max(axis=0)
@@ -305,7 +311,7 @@ def draw_polylines(
     ends = np.cumsum(counts).tolist()  # slices: np.split takes ~10 times as long
     cv2.polylines(img, [fixed[e - n:e] for e, n in zip(ends, counts.tolist(), strict=True)],
                   False, c, th, cv2.LINE_AA, _SHIFT)
-    return img
+    return cv2.cvtColor(img, cv2.COLOR_GRAY2RGB) if grey else img
 
 
 def _wrap(text: str, font_scale: float, thickness: int, max_width: int) -> list[str]:

@@ -291,27 +291,28 @@ def _seen(row: int, col: int, z: float, zbuf: np.ndarray, ids: np.ndarray,
     return z <= best
 
 
-def _by_id(per_triangle: np.ndarray) -> np.ndarray:
-    """``per_triangle`` values as a table read at ``ids + 1``: 0 where no triangle is."""
-    return np.concatenate(([0.0], per_triangle))
-
-
-def _silhouettes(zbuf: np.ndarray, ids: np.ndarray, grad: np.ndarray, tol: float) -> np.ndarray:
-    """uint8 mask of pixels on either side of a coverage edge or a depth jump."""
-    cov = ids >= 0
-    z = np.where(cov, zbuf, 0.0)
-    g = np.take(_by_id(grad), ids + 1)
-    mask = np.zeros(cov.shape, dtype=bool)
-    for a, b in (
-        ((slice(None), slice(None, -1)), (slice(None), slice(1, None))),
-        ((slice(None, -1), slice(None)), (slice(1, None), slice(None))),
-    ):
-        both = cov[a] & cov[b]
-        far = np.abs(z[a] - z[b]) > 2.0 * (g[a] + g[b]) + 4.0 * tol
-        jump = (cov[a] != cov[b]) | (both & far)
-        mask[a] |= jump
-        mask[b] |= jump
-    return mask.astype(np.uint8)
+@numba.njit(cache=True, nogil=True)
+def _silhouettes(zbuf: np.ndarray, ids: np.ndarray, grad: np.ndarray,
+                 tol: float) -> np.ndarray:  # pragma: no cover - compiled
+    """uint8 mask of pixels on either side of a coverage edge or a depth jump: each pair of
+    neighbours (right, below) where one pixel is covered and the other not, or both are and
+    their depths differ by more than ``2 (|grad| + |grad'|) + 4 tol``."""
+    h, w = ids.shape
+    mask = np.zeros((h, w), dtype=np.uint8)
+    for r in range(h):
+        for c in range(w):
+            for dr, dc in ((0, 1), (1, 0)):
+                r2, c2 = r + dr, c + dc
+                if r2 >= h or c2 >= w:
+                    continue
+                i, j = ids[r, c], ids[r2, c2]
+                if i >= 0 and j >= 0:
+                    jump = abs(zbuf[r, c] - zbuf[r2, c2]) > 2.0 * (grad[i] + grad[j]) + 4.0 * tol
+                else:
+                    jump = (i >= 0) != (j >= 0)
+                if jump:
+                    mask[r, c] = mask[r2, c2] = 1
+    return mask
 
 
 MEMO_BYTES = 96 << 20  # images kept per process, at most

@@ -100,7 +100,7 @@ def drawn_difference(a: LineDrawing, b: LineDrawing, scale: float) -> float:
 def panel_ink(d: LineDrawing, scale: float) -> ld.Ink:
     """The drawing centred and sampled as :func:`drawn_difference` compares it (kept for a
     drawing compared with many)."""
-    return ld.Ink(ld.centred(d), SAME_LINE_PX / scale)
+    return ld.Ink(d, SAME_LINE_PX / scale, centre=True)
 
 
 def ink_difference(a: ld.Ink, b: ld.Ink, scale: float, missing: int | None = None) -> float:
@@ -112,8 +112,13 @@ def ink_difference(a: ld.Ink, b: ld.Ink, scale: float, missing: int | None = Non
 
 def inks_apart(a: ld.Ink, b: ld.Ink, scale: float) -> bool:
     """Whether :func:`ink_difference` is at least ``MIN_DIFF_PX``; the line one drawing lacks
-    alone (a lower bound of it) often says so, and then the restyled line is not measured."""
-    missing = a.missing(b)
+    alone (a lower bound of it) often says so, and then the restyled line is not measured.
+    The line ``a`` lacks is measured first, on ``b``'s point grid (``b``: the drawing
+    compared with many, whose grid is at hand); ``a``'s grid only when that is not enough."""
+    one_way = a.lacking(b)
+    if one_way * a.step * scale >= MIN_DIFF_PX:
+        return True
+    missing = max(one_way, b.lacking(a))
     return (missing * a.step * scale >= MIN_DIFF_PX
             or ink_difference(a, b, scale, missing) >= MIN_DIFF_PX)
 
@@ -141,7 +146,14 @@ PART_ERRORS = (ValueError, RuntimeError, ArithmeticError, LookupError)
 
 def part_scene(entry: IndexEntry) -> str:
     """The scene hash of every item on the part (spatialcad/derived.py)."""
-    return key_hash("three_view", part_scene_key(entry.sha256))
+    return _scene_of(entry.sha256)
+
+
+@lru_cache(maxsize=4096)
+def _scene_of(sha256: str) -> str:
+    """:func:`part_scene` of the part with this content (kept: an item's part draws ask it
+    of every usable part, ~14k times a levels 1-2 n 40 run)."""
+    return key_hash("three_view", part_scene_key(sha256))
 
 
 def part_split(entry: IndexEntry) -> str:
@@ -317,10 +329,16 @@ def _item(rng: np.random.Generator, path: Path, entry: IndexEntry, rotation: np.
                   for v in (first, second)]
     images = [draw_view(views[asked], scale), *(draw_view(d, scale) for _, d in pool)]
 
+    apart: dict[tuple[int, int], bool] = {}  # sets share pairs
+
+    def pair_apart(i: int, j: int) -> bool:
+        if (i, j) not in apart:
+            apart[i, j] = inks_apart(inks[i], inks[j], scale)
+        return apart[i, j]
+
     def accept(picked: tuple[int, ...]) -> bool:
         return len({pool[i][0].operator for i in picked}) >= 2 and all(  # kinds mixed
-            inks_apart(inks[i], inks[j], scale)
-            for i, j in combinations(picked, 2))
+            pair_apart(i, j) for i, j in combinations(picked, 2))
 
     picked = balanced_set(images[0], [p.image for p in reference], images[1:], target, rng, accept)
     if picked is None:
@@ -361,8 +379,12 @@ def _wrong_options(answer: Candidate, views: dict[str, LineDrawing],
     answer_ink = panel_ink(views[asked], scale)
     pool: list[tuple[Candidate, LineDrawing]] = []
     inks = []
+    edited: dict[tuple[str, str | None], LineDrawing] = {}  # a base is turned once
     for c in cands:
-        d = c.data.drawing(views)
+        base = (c.data.view, c.data.transform)
+        if base not in edited:
+            edited[base] = replace(c.data, deleted=None).drawing(views)
+        d = edited[base].without(*c.data.deleted) if c.data.deleted else edited[base]
         ink = panel_ink(d, scale)
         if inks_apart(ink, answer_ink, scale):
             pool.append((c, d))

@@ -60,15 +60,20 @@ def pixels_apart(a: np.ndarray, b: np.ndarray) -> int:
     return masks_apart(dark(a), dark(b))
 
 
-def masks_apart(a: np.ndarray, b: np.ndarray) -> int:
-    """:func:`pixels_apart` of the panels' :func:`dark` masks."""
+def masks_apart(a: np.ndarray, b: np.ndarray, enough: int | None = None) -> int:
+    """:func:`pixels_apart` of the panels' :func:`dark` masks; with ``enough``, the count
+    one way when that is already at least ``enough`` (a lower bound of the larger way that
+    settles a test against it; smaller counts are exact)."""
     ma, mb = _same_canvas(a, b)
 
     def lacking(x: np.ndarray, y: np.ndarray) -> int:
         dist = cv2.distanceTransform((~y).astype(np.uint8), cv2.DIST_L2, 5)
         return int(np.count_nonzero(x & (dist > SAME_LINE_PX)))
 
-    return max(lacking(ma, mb), lacking(mb, ma))
+    one_way = lacking(ma, mb)
+    if enough is not None and one_way >= enough:
+        return one_way
+    return max(one_way, lacking(mb, ma))
 
 
 def silhouette(vertices: np.ndarray, triangles: np.ndarray, view: str, scale: float,
@@ -152,7 +157,9 @@ def verify_part(record: dict[str, Any], image: np.ndarray, spec: PartSpec) -> li
         failures.append(f"the answer's drawing is not the plain {asked} view")
     check_outline(masks[answer], asked, "answer")
     for i, (o, mask) in enumerate(zip(record["options"], masks, strict=True)):
-        if i != answer and (apart := masks_apart(mask, masks[answer])) < MIN_DIFF_PIXELS:
+        if i == answer:
+            continue
+        if (apart := masks_apart(mask, masks[answer], MIN_DIFF_PIXELS)) < MIN_DIFF_PIXELS:
             failures.append(f"option {o['letter']} draws like the answer "
                             f"(only {apart} pixels apart)")
     return failures
