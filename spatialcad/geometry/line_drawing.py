@@ -291,16 +291,11 @@ def _shown(d: LineDrawing, tol: float, step: float, centre: bool = False
            ) -> tuple[np.ndarray, np.ndarray]:
     """Sample points of the visible lines and of the hidden lines not covered by them
     (``centre``: of :func:`centred` ``(d)``)."""
-    if centre:  # sample's arithmetic on the centred points, cut where the hidden lines start
-        pts = np.ascontiguousarray(d.points() - _centre(d), dtype=np.float64)
-        ends = np.cumsum([len(p) for p in (*d.visible, *d.hidden)])
-        split = int(ends[len(d.visible) - 1]) if d.visible else 0
-        vis = _sample(pts[:split], ends[:len(d.visible)], float(step)) if d.visible else (
-            np.zeros((0, 2)))
-        hid = _sample(pts[split:], ends[len(d.visible):] - split, float(step)) if d.hidden else (
-            np.zeros((0, 2)))
-    else:
-        vis, hid = sample(d.visible, step), sample(d.hidden, step)
+    visible, hidden = d.visible, d.hidden
+    if centre:  # the lines as centred(d) holds them, without making that drawing
+        c = _centre(d)
+        visible, hidden = tuple(p - c for p in visible), tuple(p - c for p in hidden)
+    vis, hid = sample(visible, step), sample(hidden, step)
     if len(vis) and len(hid):
         hid = hid[~PointGrid(vis, tol).matched(hid)]
     return vis, hid

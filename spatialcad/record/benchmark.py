@@ -120,25 +120,26 @@ class BenchmarkWriter:
         self._digest = hashlib.sha256()  # of the list's bytes so far
         spool = self.root / SPOOL
         header = {"run": params, "environment": self.environment}
-        kept = self._intact(spool, header) if spool.is_file() else []
-        if not kept:
+        size, kept = self._intact(spool, header) if spool.is_file() else (0, [])
+        if not size:
             spool.write_bytes((json.dumps(header) + "\n").encode())
         self._spool: IO[bytes] = open(spool, "r+b")  # noqa: SIM115
-        self._spool.seek(sum(map(len, kept)) or spool.stat().st_size)
+        self._spool.seek(size or spool.stat().st_size)
         self._spool.truncate()
         self._list: IO[bytes] = open(self.root / LIST_PART, "wb")  # noqa: SIM115
-        for raw in kept[1:]:
-            self._listed(json.loads(raw))
+        for entry in kept:
+            self._listed(entry)
 
-    def _intact(self, spool: Path, expected: dict[str, Any]) -> list[bytes]:
-        """The spool's header line and the lines of the items whose images are intact, each
-        with its newline; none when the spool belongs to another run.  Sets :attr:`items`."""
+    def _intact(self, spool: Path, expected: dict[str, Any]
+                ) -> tuple[int, list[dict[str, Any]]]:
+        """Byte length of the spool's header and of the items whose images are intact, and
+        those items' entries; 0 when the spool belongs to another run.  Sets :attr:`items`."""
         with open(spool, "rb") as f:
             lines = f.read().split(b"\n")
         try:
             header = json.loads(lines[0])
         except ValueError:
-            return []
+            return 0, []
         if not isinstance(header, dict) or header.get("run") != expected["run"]:
             raise BenchmarkError(f"the interrupted run in {self.root} was made by another "
                                  "command; run without --resume to start afresh")
@@ -147,7 +148,7 @@ class BenchmarkWriter:
             raise BenchmarkError(f"the interrupted run in {self.root} was made with other "
                                  f"library versions ({changed}): its items would not match "
                                  "the rest; run without --resume to start afresh")
-        kept = [lines[0] + b"\n"]
+        size, kept = len(lines[0]) + 1, []
         for raw in lines[1:-1]:  # the last piece has no newline: cut short
             try:
                 entry = json.loads(raw)
@@ -158,9 +159,10 @@ class BenchmarkWriter:
                 intact = False
             if not intact:
                 break
-            kept.append(raw + b"\n")
+            size += len(raw) + 1
+            kept.append(entry)
             self.items += 1
-        return kept
+        return size, kept
 
     def add(self, record: Record, png: bytes, step_pngs: list[bytes] | None = None) -> None:
         """Write the item's image (and its step pictures, one per ``record["steps"]``)."""

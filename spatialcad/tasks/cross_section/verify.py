@@ -377,8 +377,7 @@ def _check_option(o: dict[str, Any], data: OptionData, spec: Spec, families: lis
     if plane.family not in families:
         return [f"option {letter}: plane family {plane.family} is not used at this level"], None
     n = family_normal(plane.family)
-    if not all(abs(a - b) <= 1e-5 + 1e-5 * abs(b)  # np.allclose(plane.normal, n, atol=1e-5)
-               for a, b in zip(plane.normal, n.tolist(), strict=True)):
+    if not np.allclose(plane.normal, n, atol=1e-5):
         failures.append(f"option {letter}: normal {list(plane.normal)} is not "
                         f"{plane.family}'s")
     kinds = [d.kind for d in descs]
