@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+import spatialcad.evaluate.claims as claims_module
 import spatialcad.evaluate.extract as extract_module
 from spatialcad.evaluate.extract import (
     extract,
@@ -94,7 +95,8 @@ def test_rules_are_reported():
     assert extract_choice("The answer is B.").rule == "marker"
     assert extract_choice("Option A is wrong. Option C is wrong. I choose B").rule == "choose"
     assert extract_choice("So option C").rule == "option"
-    assert extract_choice("The answer is B or C.").rule == "ambiguous"
+    assert extract_choice("The answer is B or C.").rule == "hedged"
+    assert extract_choice("Both B and C fit.").rule in ("ambiguous", "none")
     assert extract_choice("no idea").rule == "none"
 
 
@@ -183,7 +185,9 @@ def test_counts_keep_the_number_rule():
 
 
 LOOPING = ["<answer>" * 50_000, "\\boxed{" * 50_000, "answer: " * 50_000,
-           "The answer is " * 50_000, "yes no " * 50_000, "(A) " * 100_000]
+           "The answer is " * 50_000, "yes no " * 50_000, "(A) " * 100_000,
+           "<answer>" + "not B, " * 50_000 + "</answer>", "I would not choose B. " * 20_000,
+           "Final answer: B is wrong. " * 20_000]
 
 
 class _Counting:
@@ -224,11 +228,13 @@ class _CountingRe:
 
 def _characters_scanned(text: str, monkeypatch: pytest.MonkeyPatch) -> int:
     """Characters handed to regular expressions while every form reads ``text``: each
-    module pattern and each ``re.*`` call of the extractor, counted."""
+    pattern of the extractor and of the claim reader and each ``re.*`` call of the
+    extractor, counted."""
     scanned = [0]
-    for name, value in vars(extract_module).items():
-        if isinstance(value, re.Pattern):
-            monkeypatch.setattr(extract_module, name, _Counting(value, scanned))
+    for module in (extract_module, claims_module):
+        for name, value in vars(module).items():
+            if isinstance(value, re.Pattern):
+                monkeypatch.setattr(module, name, _Counting(value, scanned))
     monkeypatch.setattr(extract_module, "re", _CountingRe(scanned))
     for form in ("choice", "open", "judge"):
         extract(form, text, ["1", "2", "3", "4"])

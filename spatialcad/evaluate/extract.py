@@ -7,32 +7,46 @@ Multiple choice, "Rule B" (the default), in this order:
    "Answer:", "the answer is", "correct answer/option/choice", "答案") is cut at the first
    sentence end, line end or closing tag and must hold exactly one *standalone* option letter
    (never the "A" of "All" or the "B" of "Backward"); the last marker wins, markers whose
-   text is negated ("cannot be A") are skipped, and a capital "A" used as an article ("A
-   cube ...") yields to another letter.  Several letters ("B or C") make it *ambiguous*.
+   text denies its letters ("cannot be A", "B is wrong") are skipped, and a capital "A"
+   used as an article ("A cube ...") yields to another letter.  Several letters ("B or C")
+   make it *ambiguous*.
 2. *patterns*, in priority order: ``<answer>..</answer>`` tags, ``\\boxed{X}``, then (not
    after an ambiguous marker) "answer is X", "option X" (only if every mention names the
    same option) and "choose/select/pick X".
 3. *choice text*: the marker's text equals one option's text ("the answer is 6").
 
+Whatever rule finds a letter, the text that names it (the marker's text, the tag's, the
+sentence of a pattern) must assert it by :func:`claims.refusal`'s rules, as the open and
+yes/no forms must: a hedged ("maybe B"), questioning, quoted or look-alike answer text gives
+no letter, and a letter that any answer text denies ("not B", "I would not choose B", "B,
+which is wrong") is not read from an earlier one either.
+
 "Rule A" is the coarse baseline of the paper's robustness check: the first capital A-D
 after the last marker (anywhere if there is no marker), without word boundaries (it reads
 "All" as A).
 
-Open answers (``Question_direct``): the text in answer tags, ``\\boxed{}`` or
-after the last marker is compared with ``Answer_direct`` by :func:`match_open`:
+Open answers (``Question_direct``) and yes/no (judge) answers: the *answer text* is the text
+in answer tags, in ``\\boxed{}``, after the last marker, or a short one-line bare reply.
+What it asserts is read by :mod:`spatialcad.evaluate.claims`: a negated, hedged, quoted or
+questioning answer text, or one spelt with look-alike letters, asserts nothing and scores 0
+in every form (docs/SCORING.md has the table of cases).  An open answer text that asserts
+something is compared with ``Answer_direct`` by :func:`match_open`:
 
-- a gold of *answer words* and numbers (every word of it one of :data:`ANSWER_WORDS`:
-  colour names, the picture directions up, down, left, right and the senses clockwise,
-  counterclockwise (also spelt anticlockwise, counter-clockwise); e.g. ArrowMoving's
-  "blue 3,1,up; red 1,2,left") matches when the reply has the same numbers in the same
-  order and the same answer words in the same order, whatever other words surround them
-  ("blue at column 3, row 1, pointing up; ...");
+- a gold of *answer words* and numbers (every word of it one of
+  :data:`claims.ANSWER_WORDS`: colour names, the picture directions up, down, left, right
+  and the senses clockwise, counterclockwise, also spelt anticlockwise or
+  counter-clockwise; e.g. ArrowMoving's "blue 3,1,up; red 1,2,left") matches when the reply
+  names the same numbers in the same order and the same answer words in the same order,
+  and says nothing is jammed, whatever other words surround them ("blue at column 3, row 1,
+  pointing up; ...");
+- "cannot move" (MechanicalSystem's jammed mechanism) matches a reply naming that ("cannot
+  move", "can't move", "nothing can move", "jammed") and no motion word;
+- a part label ("F") matches a reply naming that label alone among labels ("Gear F");
 - otherwise a gold holding numbers matches the same numbers in the same order ("6, 8" ==
   "6,8"; a count "7" == "7 cubes");
 - otherwise the normalized texts must be equal.
 
-Yes/no (judge) answers: the same answer text, which must hold exactly one of the words
-"yes" and "no" (either case); both or neither is no answer.
+A yes/no answer text must assert exactly one of "yes" and "no" (either case).
 """
 
 from __future__ import annotations
@@ -42,7 +56,7 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from spatialcad.geometry import colours
+from spatialcad.evaluate import claims
 
 LETTERS = "ABCD"
 
@@ -53,7 +67,6 @@ _MARKER = re.compile(
 )
 _LETTER = re.compile(r"(?<![A-Za-z0-9_])([A-D])(?![A-Za-z0-9_])")
 _ARTICLE = re.compile(r"A (?!(?:or|and|nor|is|vs|to)\b)[a-z]")
-_NEGATION = re.compile(r"\bnot\b|n't\b|\bcannot\b|\bnever\b", re.IGNORECASE)
 _CUT = re.compile(r"\.(?:\s|$)|\n|</")
 _LEAD = " \t\r\n:*_#>=`'\"-"
 MAX_SEGMENT = 500  # characters of answer text read after a marker
@@ -73,18 +86,7 @@ _CHOOSE = re.compile(
 )
 _BARE = re.compile(r"^[\W_]*\(?([A-D])\)?[\W_]*$")
 _BARE_LEAD = re.compile(r"^[*_\s]*\(?([A-D])[.):]\s+\S[^\n]*$")
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _WORD = re.compile(r"[^\W\d_]+")
-
-DIRECTION_WORDS = ("up", "down", "left", "right")
-SENSE_WORDS = ("clockwise", "counterclockwise")
-ANSWER_WORDS = frozenset(
-    (*DIRECTION_WORDS, *SENSE_WORDS, *colours.ARROW_COLOURS, *colours.BLOCK_COLOURS,
-     *colours.FACE_COLOURS, *colours.DOT_COLOURS, *colours.GRID_CELL_COLOURS))
-_SAME_WORD = {"upward": "up", "upwards": "up", "downward": "down", "downwards": "down",
-              "leftward": "left", "leftwards": "left", "rightward": "right",
-              "rightwards": "right", "anticlockwise": "counterclockwise"}
-_COUNTER = re.compile(r"\b(?:counter|anti)[\s-]+clockwise\b")  # one sense, two words
 
 
 @dataclass(frozen=True)
@@ -127,10 +129,13 @@ def _last_tag(text: str) -> str | None:
 
 def _letters(segment: str) -> list[str]:
     """Standalone option letters of ``segment``, an article-like "A" dropped if others exist."""
+    return list(dict.fromkeys(c for c, _ in _letter_spots(segment)))
+
+
+def _letter_spots(segment: str) -> list[tuple[str, int]]:
     found = [(m.group(1), m.start()) for m in _LETTER.finditer(segment)]
-    strict = [c for c, pos in found if not (c == "A" and _ARTICLE.match(segment, pos))]
-    chosen = strict if strict else [c for c, _ in found]
-    return list(dict.fromkeys(chosen))
+    strict = [(c, pos) for c, pos in found if not (c == "A" and _ARTICLE.match(segment, pos))]
+    return strict if strict else found
 
 
 def _markers(text: str) -> list[str]:
@@ -144,39 +149,70 @@ def _normal(text: str) -> str:
     return re.sub(r"[\s*_`'\".]+", " ", text).strip().casefold()
 
 
-def _stage1(text: str) -> tuple[str | None, bool]:
-    """(letter, ambiguous) from the last non-negated marker that names any option letter."""
+@dataclass
+class _Reading:
+    """A choice reply's answer texts read so far: the letters they deny, and the first
+    reason one of them asserted nothing (other than a denial)."""
+
+    denied: set[str]
+    refused: str | None = None
+
+    def letters(self, text: str) -> list[str] | None:
+        """The letters ``text`` asserts (None: it asserts none of the ones it names)."""
+        text = claims.unwrapped(claims.plain(text))
+        spots = _letter_spots(text)
+        why = claims.refusal(text, [(pos, pos + 1) for _, pos in spots]) if spots else None
+        if why == "negated":
+            self.denied.update(c for c, _ in spots)
+        elif why and self.refused is None:
+            self.refused = why
+        return None if why else list(dict.fromkeys(c for c, _ in spots))
+
+
+def _sentence(text: str, m: re.Match[str]) -> str:
+    """The sentence of ``text`` around match ``m`` (at most ``MAX_SEGMENT`` characters each
+    way)."""
+    start = max(0, m.start() - MAX_SEGMENT)
+    ends = [e.end() for e in _CUT.finditer(text, start, m.start())]
+    stop = min(len(text), m.end() + MAX_SEGMENT)
+    cut = _CUT.search(text, m.end(), stop)
+    return text[ends[-1] if ends else start: cut.start() if cut else stop]
+
+
+def _stage1(text: str, reading: _Reading) -> tuple[str | None, bool]:
+    """(letter, ambiguous) from the last marker whose text names option letters and does
+    not deny them."""
     for seg in _markers(text):
-        letters = _letters(seg)
-        if not letters:
+        if not _letters(seg):
             continue
-        first = _LETTER.search(seg)
-        if first and _NEGATION.search(seg[: first.start()]):
+        letters = reading.letters(seg)
+        if letters is None:
+            if reading.refused:
+                return None, False
             continue
         return (letters[0], False) if len(letters) == 1 else (None, True)
     return None, False
 
 
-def _stage2(text: str, ambiguous: bool) -> Extraction | None:
+def _stage2(text: str, ambiguous: bool, reading: _Reading) -> Extraction | None:
     tag = _last_tag(text)
     if tag is not None:
         letters = _letters(tag)
         if len(letters) == 1:
-            return Extraction(letters[0], "tags")
+            return Extraction(letters[0], "tags") if reading.letters(tag) else None
     boxed = _BOXED.findall(text)
     if boxed:
         return Extraction(boxed[-1], "boxed")
     if ambiguous:
         return None
-    answer_is = _ANSWER_IS.findall(text)
-    if answer_is:
-        return Extraction(answer_is[-1], "answer_is")
-    options = set(_OPTION.findall(text))
-    if len(options) == 1:
-        return Extraction(options.pop(), "option")
-    chosen = _CHOOSE.findall(text)
-    if chosen:
-        return Extraction(chosen[-1], "choose")
+    found = [(rule, m) for rule, m in (("answer_is", _last(_ANSWER_IS.finditer(text))),
+                                       ("choose", _last(_CHOOSE.finditer(text))))
+             if m is not None]
+    options = list(_OPTION.finditer(text))
+    if len({m.group(1) for m in options}) == 1:
+        found.insert(1, ("option", options[-1]))
+    for rule, m in found:
+        return Extraction(m.group(1), rule) if reading.letters(_sentence(text, m)) else None
     return None
 
 
@@ -197,17 +233,20 @@ def extract_choice(text: str | None, choices: list[str] | None = None) -> Extrac
     bare = _BARE.match(text) or _BARE_LEAD.match(text)
     if bare:
         return Extraction(bare.group(1), "bare")
-    letter, ambiguous = _stage1(text)
-    if letter:
-        return Extraction(letter, "marker")
-    found = _stage2(text, ambiguous)
-    if found:
-        return found
-    if choices and not ambiguous:
+    reading = _Reading(set())
+    letter, ambiguous = _stage1(text, reading)
+    found = Extraction(letter, "marker") if letter else None
+    if found is None and reading.refused is None:
+        found = _stage2(text, ambiguous, reading)
+    if found is None and choices and not ambiguous and reading.refused is None:
         letter = _by_choice_text(text, choices)
-        if letter:
-            return Extraction(letter, "choice_text")
-    return Extraction(None, "ambiguous" if ambiguous else "none")
+        found = Extraction(letter, "choice_text") if letter else None
+    if found is not None and found.value in reading.denied:
+        return Extraction(None, "negated")
+    if found is not None and found.value is not None:
+        return found
+    why = reading.refused or ("negated" if reading.denied else None)
+    return Extraction(None, why or ("ambiguous" if ambiguous else "none"))
 
 
 def extract_choice_rule_a(text: str | None) -> str | None:
@@ -248,45 +287,56 @@ def extract_open(text: str | None) -> Extraction:
     return Extraction(None, "none")
 
 
-_YES_NO = re.compile(r"(?<![A-Za-z0-9_])(yes|no)(?![A-Za-z0-9_])", re.IGNORECASE)
-
-
 def extract_yes_no(text: str | None) -> Extraction:
     """"yes" or "no" from a judge response: the open answer text (tags, \\boxed{}, marker,
-    bare) holding exactly one of the two words; ambiguous or absent -> None."""
+    bare) asserting exactly one of the two words; else None, with the rule "ambiguous",
+    "none" or why the text asserts nothing (:func:`claims.read`)."""
     got = extract_open(text)
     if got.value is None:
         return got
-    words = {w.casefold() for w in _YES_NO.findall(got.value)}
+    said = claims.read(got.value, claims.JUDGE_KINDS)
+    if said.refused:
+        return Extraction(None, said.refused)
+    words = set(said.values(claims.YES_NO))
     if len(words) != 1:
         return Extraction(None, "ambiguous" if words else "none")
     return Extraction(words.pop(), got.rule)
 
 
-def numbers(text: str) -> list[float]:
-    return [float(x) for x in _NUMBER.findall(text)]
+def refusal(form: str, extracted: str | None) -> str | None:
+    """Why an open answer text asserts nothing ("negated", "hedged", ...), or None."""
+    if form != "open" or extracted is None:
+        return None
+    return claims.read(extracted).refused
 
 
-def answer_words(text: str) -> list[str]:
-    """The words of ``text`` that are :data:`ANSWER_WORDS`, in order ("upwards" is "up",
-    "anti-clockwise" and "counter clockwise" are "counterclockwise")."""
-    folded = _COUNTER.sub("counterclockwise", text.casefold())
-    found = (_SAME_WORD.get(w, w) for w in _WORD.findall(folded))
-    return [w for w in found if w in ANSWER_WORDS]
+def _numbers(claim: claims.Claim) -> list[float]:
+    return [float(v) for v in claim.values(claims.NUMBER)]
 
 
 def match_open(extracted: str | None, gold: str) -> bool:
-    """Open-form correctness (module docstring): the same numbers and answer words in the same
-    order where the gold is made of those, else the same numbers in the same order, else the
-    same normalized text."""
+    """Open-form correctness (module docstring): the answer text asserts something, and names
+    the gold's answer words and numbers in order (a gold made of those), "cannot move", the
+    gold's label, the gold's numbers in order, or else the gold's normalized text."""
     if extracted is None:
         return False
-    words = _WORD.findall(gold.casefold())
-    if words and len(answer_words(gold)) == len(words):
-        return numbers(extracted) == numbers(gold) and answer_words(extracted) == words
-    want = numbers(gold)
-    if want:
-        return numbers(extracted) == want
+    said = claims.read(extracted)
+    if said.refused:
+        return False
+    key = claims.Claim(tuple(claims.tokens(gold)))
+    kinds = {t.kind for t in key.tokens}
+    if claims.JAM in kinds:
+        return said.values(claims.JAM, claims.WORD) == ["cannot move"]
+    if claims.JAM in {t.kind for t in said.tokens}:
+        return False
+    numbers_alike = _numbers(said) == _numbers(key)
+    if claims.WORD in kinds <= {claims.WORD, claims.NUMBER} and \
+            len(_WORD.findall(gold)) == len(key.values(claims.WORD)):
+        return numbers_alike and said.values(claims.WORD) == key.values(claims.WORD)
+    if kinds == {claims.LABEL} and len(key.tokens) == 1:
+        return said.values(claims.LABEL) == key.values(claims.LABEL)
+    if claims.NUMBER in kinds:
+        return numbers_alike
     return _normal(extracted) == _normal(gold)
 
 

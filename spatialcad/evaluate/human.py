@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from spatialcad import forms
-from spatialcad.evaluate.extract import match_open
+from spatialcad.evaluate.extract import extract_open, match_open
 from spatialcad.evaluate.runner import Line
 
 PREFIX = "human:"
@@ -152,7 +152,7 @@ def correct(line: Line) -> bool:
     if got is None:
         return False
     if forms.ALIASES.get(str(line.get("form")), line.get("form")) == "open":
-        return match_open(str(got), str(line["gold"]))
+        return match_open(extract_open(str(got)).value, str(line["gold"]))
     return bool(got == line["gold"])
 
 

@@ -23,7 +23,7 @@ from tqdm import tqdm
 
 from spatialcad import __version__, forms
 from spatialcad.evaluate.client import ChatClient, EndpointError, ItemError
-from spatialcad.evaluate.extract import extract, extract_choice_rule_a, is_correct
+from spatialcad.evaluate.extract import extract, extract_choice_rule_a, is_correct, refusal
 from spatialcad.evaluate.prompts import build_prompt
 from spatialcad.evaluate.steps import StepView
 from spatialcad.record.benchmark import file_sha256
@@ -97,6 +97,9 @@ def score(record: Record, form: str, text: str, option: int | None = None) -> Li
     got = extract(form, text, record["Choices"])
     line: Line = {"extracted": got.value, "rule": got.rule,
                   "correct": is_correct(form, got.value, forms.gold(record, form, option))}
+    refused = refusal(form, got.value)
+    if refused:
+        line["refused"] = refused
     if form == "choice":
         line["extracted_rule_a"] = extract_choice_rule_a(text)
     return line
