@@ -31,6 +31,12 @@ class UnusableFile(ValueError):
         self.reason = reason
 
 
+def reason_of(exc: ValueError) -> str:
+    """The reason of a file's refusal: an :class:`UnusableFile`'s, else "invalid part" (a
+    reader's other ValueError)."""
+    return exc.reason if isinstance(exc, UnusableFile) else "invalid part"
+
+
 def _kind(mode: int) -> str:
     return next((name for test, name in _KINDS if test(mode)), "a file of another kind")
 

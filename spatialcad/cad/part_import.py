@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spatialcad.cad.deepcad import bbox_of
-from spatialcad.cad.input_files import reason_counts
+from spatialcad.cad.input_files import reason_counts, reason_of
 from spatialcad.cad.parts import load_noting
 from spatialcad.cad.step_io import write_step
 
@@ -59,8 +59,7 @@ def import_parts(paths: Iterable[str | Path], out_dir: str | Path,
         except ValueError as exc:  # DeepCADError, StepError, unsupported suffix
             if strict:
                 raise
-            results.append(ImportResult(p, error=str(exc),
-                                        reason=getattr(exc, "reason", "unsupported suffix")))
+            results.append(ImportResult(p, error=str(exc), reason=reason_of(exc)))
             continue
         out.mkdir(parents=True, exist_ok=True)
         try:

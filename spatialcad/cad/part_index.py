@@ -23,7 +23,7 @@ from pathlib import Path, PurePosixPath
 
 from spatialcad.cad import deepcad, disk_cache, parts, step_io
 from spatialcad.cad.deepcad import bbox_of
-from spatialcad.cad.input_files import UnusableFile
+from spatialcad.cad.input_files import reason_of
 from spatialcad.cad.parts import load_noting, part_sha256, scan_parts
 
 KIND = "part-index"
@@ -77,8 +77,8 @@ def _entry(root: Path, path: Path, sha: str) -> IndexEntry:
     base = IndexEntry(path.relative_to(root).as_posix(), sha, stat.st_size, stat.st_mtime_ns)
     try:
         shape, warnings = load_noting(path)
-    except UnusableFile as exc:  # DeepCADError, StepError
-        return IndexEntry(**{**asdict(base), "error": str(exc), "reason": exc.reason})
+    except ValueError as exc:  # DeepCADError, StepError
+        return IndexEntry(**{**asdict(base), "error": str(exc), "reason": reason_of(exc)})
     if not shape.isValid() or not shape.Solids:
         return IndexEntry(**{**asdict(base), "error": f"{path.name}: {NOT_SOLID}",
                              "reason": NOT_SOLID})

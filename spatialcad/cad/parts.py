@@ -31,8 +31,8 @@ SUFFIXES = (*STEP_SUFFIXES, ".json")  # preference order when a part has several
 def load_part(path: str | Path) -> Any:
     """The solid of a ``.json`` (DeepCAD), ``.step`` or ``.stp`` file, in millimetres.
 
-    Raises ``DeepCADError`` / ``StepError`` (both ``ValueError``) naming the file and the
-    reason, or ``ValueError`` for any other suffix.
+    Raises ``DeepCADError`` / ``StepError`` naming the file and the reason, or
+    :class:`UnusableFile` for any other suffix (all are ``ValueError``).
     """
     path = Path(path)
     suffix = path.suffix.lower()
@@ -40,7 +40,8 @@ def load_part(path: str | Path) -> Any:
         return read_deepcad(path)
     if suffix in STEP_SUFFIXES:
         return read_step(path)
-    raise ValueError(f"{path.name}: unsupported part file type (use .json, .step or .stp)")
+    raise UnusableFile(f"{path.name}: unsupported part file type (use .json, .step or .stp)",
+                       "unsupported suffix")
 
 
 @dataclass(frozen=True)
