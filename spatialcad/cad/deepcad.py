@@ -461,8 +461,9 @@ def nesting_depth(data: bytes) -> int:
     strings counted in one pass, without recursion); an upper bound for malformed text."""
     bare = np.frombuffer(_STRING.sub(b"", data), np.uint8)
     opens = (bare == ord("[")) | (bare == ord("{"))
-    closes = (bare == ord("]")) | (bare == ord("}"))
-    return int(np.cumsum(opens.astype(np.int64) - closes).max(initial=0))
+    brackets = opens | (bare == ord("]")) | (bare == ord("}"))
+    steps = opens[brackets].astype(np.int32) * 2 - 1  # +1 opening, -1 closing
+    return int(np.cumsum(steps, dtype=np.int32).max(initial=0))
 
 
 def _no_constant(name: str) -> Any:
