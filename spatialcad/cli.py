@@ -23,7 +23,7 @@ from spatialcad import __version__, freecad_env
 from spatialcad.cad.disk_cache import CACHE_ENV
 from spatialcad.cad.part_import import import_parts, import_report_lines
 from spatialcad.cad.part_index import part_index
-from spatialcad.cad.parts import SUFFIXES, list_parts
+from spatialcad.cad.parts import SUFFIXES, scan_parts
 from spatialcad.cli_support import OutputDir, fail, interruption
 from spatialcad.record import versions
 from spatialcad.record.benchmark import read_manifest
@@ -34,7 +34,7 @@ from spatialcad.run.outdir import check_apart, check_replaceable_dir, locked
 from spatialcad.run.plan import RunPlan, Shard, parse_shard
 from spatialcad.run.scenes import SCENE_BLOCK, scene_space
 from spatialcad.tasks import registry
-from spatialcad.tasks.three_view.generate_parts import supply_line
+from spatialcad.tasks.three_view.generate_parts import passed_over_lines, supply_line
 
 
 def write_failure(exc: OSError, out: Path) -> str:
@@ -140,7 +140,11 @@ def _warn_past_practical(chosen: list[registry.TaskInfo], level: int) -> None:
 @click.option("--deepcad-dir", type=click.Path(path_type=Path, exists=True, file_okay=False),
               default=None, help="Parts for three_view levels >= 1: a directory searched "
               "recursively for DeepCAD JSON (e.g. the dataset's cad_json/) and STEP files. "
-              "Default: the bundled deepcad_assets/.")
+              "Files no part can come from (malformed, too large or too deeply nested JSON, "
+              "no extrude, several solids, FIFOs, broken links...) are passed over and "
+              "counted by reason. Default: the bundled deepcad_assets/.")
+@click.option("--verbose", is_flag=True,
+              help="Name each file of --deepcad-dir that is passed over, with its reason.")
 @click.option("--shard", "shard_spec", metavar="K/N", default=None,
               help="Generate only shard K of N, 0 <= K < N (e.g. $SLURM_ARRAY_TASK_ID/16 "
               "with --array=0-15): a contiguous block of the run's items, byte-identical to "
@@ -191,7 +195,7 @@ def generate(task_spec: str, level_spec: str, n: int, seed: int, out: Path | Non
              slurm_partition: str | None, slurm_time: int, slurm_cpus: int,
              slurm_setup: tuple[str, ...], slurm_options: tuple[str, ...], no_wait: bool,
              split: str | None, cache_dir: Path | None, no_cache: bool,
-             with_steps: bool) -> None:
+             with_steps: bool, verbose: bool) -> None:
     """Generate N verified items per task at one level (or several) into OUT.
 
     Every item is proved by its task's verifier before it is written; a candidate that
@@ -244,6 +248,8 @@ def generate(task_spec: str, level_spec: str, n: int, seed: int, out: Path | Non
                        and "three_view" in {t.name for t in chosen[lv]}]
         if part_levels:
             click.echo(supply_line(deepcad_dir.resolve(), part_levels))
+            for line in passed_over_lines(deepcad_dir.resolve(), verbose):
+                click.echo(line)
     runs = []
     for level in levels:
         names = [t.name for t in chosen[level]]
@@ -504,16 +510,17 @@ def deepcad() -> None:
 
 
 def _part_files(paths: tuple[Path, ...]) -> list[Path]:
-    """The files named, and the part files of the directories named, in order."""
+    """The files named, and the part files of the directories named, in order (a
+    directory's entries with a part file's name that are no regular file after them)."""
     files: list[Path] = []
     for path in paths:
         if not path.is_dir():
             files.append(path)
             continue
-        found = list_parts(path)
-        if not found:
+        found = scan_parts(path)
+        if not found.files and not found.unreadable:
             fail(f"{path}: no part files ({', '.join(SUFFIXES)}) in this directory")
-        files += found
+        files += found.files + [p for p, _ in found.unreadable]
     if not any(f.suffix.lower() in SUFFIXES for f in files):
         fail(f"nothing to import: no {', '.join(SUFFIXES)} file given")
     return files
@@ -535,26 +542,32 @@ def deepcad_import(paths: tuple[Path, ...], out: Path, overwrite: bool) -> None:
     with the same bytes on every run.
 
     One line per file reports ok with its volume (mm^3), bounding box (min and max x, y, z
-    in mm) and face count, or FAILED with the reason; a last line counts the imports.  A file
-    that fails writes nothing and does not stop the others; an existing OUT/<name>.step
-    fails its input unless --overwrite.
+    in mm) and face count, or FAILED with the reason; a last line counts the imports and
+    the failures by reason.  A file that fails writes nothing and does not stop the others:
+    unreadable or invalid models, JSON too large or nested too deeply, and
+    what is no regular file (FIFOs, directories, broken links: never opened).  An existing
+    OUT/<name>.step fails its input unless --overwrite.
 
     \b
     Exit status: 0 if every file imported, 1 if some failed,
-                 2 for a usage error (no PATH, nothing to import, OUT not writable).
+                 2 for a usage error (no PATH, nothing to import, OUT not writable)
+                 or when the only PATH is a file that cannot be read as a part.
     """
     files = _part_files(paths)
     try:
         check_apart(out, paths)
         freecad_env.load()
-        out.mkdir(parents=True, exist_ok=True)
     except (freecad_env.FreeCADNotFound, ValueError) as exc:
+        fail(str(exc))
+    bar = tqdm(files, desc="import", unit="file", file=sys.stderr,
+               disable=None if len(files) >= PROGRESS_MIN_FILES else True)
+    try:  # a single file named: its problem is the command's (OUT is made only to write)
+        results = import_parts(bar, out, overwrite,
+                               strict=len(paths) == 1 and not paths[0].is_dir())
+    except ValueError as exc:
         fail(str(exc))
     except OSError as exc:
         fail(f"cannot create {out}: {exc.strerror or exc}")
-    bar = tqdm(files, desc="import", unit="file", file=sys.stderr,
-               disable=None if len(files) >= PROGRESS_MIN_FILES else True)
-    results = import_parts(bar, out, overwrite)
     for line in import_report_lines(results):
         click.echo(line)
     if not all(r.ok for r in results):

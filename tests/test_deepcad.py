@@ -253,7 +253,7 @@ def test_unreadable_json_files(tmp_path):
     text = json.dumps(box_model())
     truncated = tmp_path / "cut_short.json"
     truncated.write_text(text[: len(text) // 2])
-    with pytest.raises(DeepCADError, match=r"cut_short\.json: invalid JSON"):
+    with pytest.raises(DeepCADError, match=r"cut_short\.json: malformed JSON"):
         deepcad.read_deepcad(truncated)
     with pytest.raises(DeepCADError, match=r"absent\.json: cannot read"):
         deepcad.read_deepcad(tmp_path / "absent.json")
@@ -363,7 +363,7 @@ def test_import_parts_and_report(tmp_path):
     assert lines[0].startswith("ok     00010414.json -> ")
     assert "volume 212.537 mm^3" in lines[0]
     assert lines[1].startswith("FAILED 00014060.json: ")
-    assert lines[-1] == "1 of 3 files imported"
+    assert lines[-1] == "1 of 3 files imported; failed: 1 name taken, 1 no extrude"
 
 
 def test_load_part_rejects_other_suffixes(tmp_path):

@@ -44,7 +44,8 @@ def test_samples_directory_round_trips_in_millimetres(spatialcad, tmp_path, monk
     assert code == 1, err
     assert "import: 100%" in err and "10/10" in err
     jsons = sorted(SAMPLES.glob("*.json"))
-    assert len(jsons) == 10 and stdout.splitlines()[-1] == "9 of 10 files imported"
+    assert len(jsons) == 10 and stdout.splitlines()[-1] == ("9 of 10 files imported; "
+                                                         "failed: 1 no extrude")
     lines = by_source(stdout)
     assert sorted(lines) == [p.name for p in jsons]
     assert lines[BAD_SAMPLE].startswith(f"FAILED {BAD_SAMPLE}: ")
@@ -77,10 +78,11 @@ def test_corrupt_json_and_truncated_step_fail_alone(spatialcad, tmp_path):
     assert code == 1 and err == ""
     lines = by_source(stdout)
     assert sorted(lines) == ["bush.step", "corrupt.json", "cut.step", "washer.json"]
-    assert lines["corrupt.json"].startswith("FAILED corrupt.json: invalid JSON")
+    assert lines["corrupt.json"].startswith("FAILED corrupt.json: malformed JSON")
     assert lines["cut.step"].startswith("FAILED cut.step: truncated STEP file")
     assert lines["bush.step"].startswith("ok     ") and lines["washer.json"].startswith("ok     ")
-    assert stdout.splitlines()[-1] == "2 of 4 files imported"
+    assert stdout.splitlines()[-1] == ("2 of 4 files imported; "
+                                         "failed: 1 invalid STEP, 1 malformed JSON")
     assert sorted(p.name for p in out.iterdir()) == ["bush.step", "washer.step"]
     assert read_step(out / "bush.step").Volume == pytest.approx(bush.Volume, rel=1e-6)
     washer = read_deepcad(SAMPLES / WASHER).Volume
@@ -101,7 +103,7 @@ def test_other_suffix_and_repeated_name_fail_alone(spatialcad, tmp_path):
         "FAILED part.stl: unsupported part file type (use .json, .step or .stp)",
         stdout.splitlines()[1],
         "FAILED 00010414.step: another input already wrote 00010414.step",
-        "1 of 3 files imported",
+        "1 of 3 files imported; failed: 1 name taken, 1 unsupported suffix",
     ]
     assert stdout.splitlines()[1].startswith(f"ok     {WASHER} -> ")
     assert [p.name for p in out.iterdir()] == ["00010414.step"]
@@ -118,7 +120,7 @@ def test_all_ok_exits_0_and_existing_files_need_overwrite(spatialcad, tmp_path):
     (out / "00010414.step").write_text("mine")
     code, stdout, _ = spatialcad(*args)
     assert code == 1 and stdout.count("exists (use --overwrite to replace it)") == 2
-    assert stdout.splitlines()[-1] == "0 of 2 files imported"
+    assert stdout.splitlines()[-1] == "0 of 2 files imported; failed: 2 STEP file exists"
     assert (out / "00010414.step").read_text() == "mine"
     code, _, _ = spatialcad(*args, "--overwrite")
     assert code == 0

@@ -5,6 +5,7 @@ that cannot make an item skipped and counted, never ending the run."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -132,19 +133,28 @@ def test_parts_whose_scene_the_run_holds_are_passed_over(bundled_cache):
 def test_unusable_parts_are_skipped_counted_and_the_run_goes_on(cache, tmp_path, spatialcad):
     """The cases hold a plain cylinder (one circle in a view), a plate whose side views are
     a line, a file of sketches only, a part whose hidden stub is too short to draw even at
-    the largest scale (00013630): a run of 5 items from them and three bundled parts (5
-    workable) ends with its items made (exit 0), from distinct parts, and counts what it
-    skipped."""
+    the largest scale (00013630), and two hostile files (JSON nested 100000 deep, a FIFO):
+    a run of 5 items from them and three bundled parts (5 workable) ends with its items
+    made (exit 0), from distinct parts, and counts what it skipped: the files no part can
+    come from, by reason (named with --verbose), and the parts that made no item."""
     folder = tmp_path / "parts"
     shutil.copytree(cases(), folder, ignore=shutil.ignore_patterns("*.md"))
     for name in GOOD:
         shutil.copy(ASSETS_DIR / f"{name}.step", folder / f"{name}.step")
+    (folder / "deep.json").write_text("[" * 100000 + "]" * 100000)
+    os.mkfifo(folder / "pipe.json")
     out = tmp_path / "bench"
     code, stdout, err = spatialcad("generate", "--task", "three_view", "--level", 1, "--n", 5,
-                                   "--seed", 4, "--out", out, "--deepcad-dir", folder)
+                                   "--seed", 4, "--out", out, "--deepcad-dir", folder,
+                                   "--verbose")
     assert code == 0, err
-    assert (f"parts in {folder.resolve()}: 7 of 8 files build a valid solid; usable (one "
-            "solid, face band, views at least 40 px): level 1 6") in stdout
+    files = ("passed over 3 files: 1 no extrude, 1 not a regular file, 1 too deeply nested")
+    assert stdout.splitlines()[:5] == [
+        f"parts in {folder.resolve()}: 7 of 10 files build a valid solid; usable (one "
+        "solid, face band, views at least 40 px): level 1 6", files,
+        "  00015442.json: model: no extrude (the model holds only sketches)",
+        "  deep.json: too deeply nested (100000 levels; at most 64 are read)",
+        "  pipe.json: not a regular file (a FIFO)"]
     records = json.loads((out / "benchmark.json").read_text())
     assert len({r["spec"]["part"]["sha256"] for r in records}) == 4  # 00018099 makes none
     assert spatialcad("verify", out)[0] == 0
@@ -158,6 +168,7 @@ def test_unusable_parts_are_skipped_counted_and_the_run_goes_on(cache, tmp_path,
     assert code == 0, err
     assert "wrote 5 items in 2 shards" in stdout
     assert re.search(skips, stdout, re.M), stdout
+    assert files in stdout.splitlines() and "pipe.json" not in stdout  # not --verbose
 
 
 def test_a_part_that_cannot_make_the_item_is_skipped_with_its_reason(cache):

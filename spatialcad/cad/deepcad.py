@@ -31,6 +31,13 @@ Conventions, as checked against real dataset files and Onshape's own bounding bo
   (2% of real files) is skipped with a :class:`DeepCADWarning`, as DeepCAD's reader skips
   it, and the rest is built.
 
+Files are read as untrusted input (:func:`load_json`): only a regular file of at most
+``MAX_JSON_BYTES``, UTF-8 JSON nested at most ``MAX_JSON_DEPTH`` deep (checked by a scan
+before decoding, so a hostile file cannot exhaust the decoder's recursion), without NaN
+or infinities, whose top level is an object.  Each refusal, like every model that builds
+no solid, is a :class:`DeepCADError` whose ``reason`` names its kind for the counts of a
+run's summary.
+
 The writer half (:class:`DeepCADDoc` with :class:`Line`, :class:`Arc`, :class:`Circle`)
 produces the same format from millimetre inputs.
 """
@@ -39,6 +46,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -48,6 +56,7 @@ from typing import Any
 import numpy as np
 
 from spatialcad import freecad_env
+from spatialcad.cad.input_files import UnusableFile, read_bytes
 from spatialcad.cad.step_io import solids_of
 from spatialcad.geometry import exact
 
@@ -68,10 +77,24 @@ EXTENTS = {
     "symmetric": "SymmetricFeatureExtentType",
     "two": "TwoSidesFeatureExtentType",
 }
+MAX_JSON_BYTES = 16 * 2**20  # the real files in tests' shared/ folders are under 25 kB
+MAX_JSON_DEPTH = 64  # the dataset nests 10 deep; Python's decoder recurses once a level
+# reasons (DeepCADError.reason) of the files a run passes over, besides input_files'
+MALFORMED = "malformed JSON"
+NOT_UTF8 = "not UTF-8"
+TOO_DEEP = "too deeply nested"
+NON_FINITE = "NaN or infinity"
+NOT_OBJECT = "not an object"
+NO_EXTRUDE = "no extrude"
+INVALID = "invalid model"
 
 
-class DeepCADError(ValueError):
-    """A DeepCAD JSON model that cannot be turned into a valid solid; the message says why."""
+class DeepCADError(UnusableFile):
+    """A DeepCAD JSON model that cannot be turned into a valid solid; the message says why,
+    ``reason`` in a few words that a run's summary counts (e.g. "too deeply nested")."""
+
+    def __init__(self, message: str, reason: str = INVALID) -> None:
+        super().__init__(message, reason)
 
 
 class DeepCADWarning(UserWarning):
@@ -385,6 +408,9 @@ def build(data: Any, skipped: list[str] | None = None) -> Any:
     Extrudes with an empty ``profiles`` list are left out, each with a line appended to
     ``skipped``."""
     _, Part = freecad_env.load()
+    if not isinstance(data, dict):
+        raise DeepCADError(f"model: {NOT_OBJECT} (the JSON is a {type(data).__name__})",
+                           NOT_OBJECT)
     entities = _get(data, "entities", "model")
     steps = _get(data, "sequence", "model")
     if not isinstance(entities, dict) or not isinstance(steps, list):
@@ -413,7 +439,8 @@ def build(data: Any, skipped: list[str] | None = None) -> Any:
             raise DeepCADError(f"{where}: geometry kernel failed ({exc})") from exc
     if not extrudes:
         raise DeepCADError("model: no extrude with a profile (every profiles list is empty)"
-                           if empty else "model: no extrude (the model holds only sketches)")
+                           if empty else "model: no extrude (the model holds only sketches)",
+                           NO_EXTRUDE)
     if skipped is not None:
         skipped.extend(empty)
     if body is None or not body.Solids:
@@ -426,20 +453,45 @@ def build(data: Any, skipped: list[str] | None = None) -> Any:
     return solids_of(body)
 
 
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)  # a JSON string, escapes included
+
+
+def nesting_depth(data: bytes) -> int:
+    """How deep the arrays and objects of the JSON text ``data`` nest (brackets outside
+    strings counted in one pass, without recursion); an upper bound for malformed text."""
+    bare = np.frombuffer(_STRING.sub(b"", data), np.uint8)
+    opens = (bare == ord("[")) | (bare == ord("{"))
+    brackets = opens | (bare == ord("]")) | (bare == ord("}"))
+    steps = opens[brackets].astype(np.int32) * 2 - 1  # +1 opening, -1 closing
+    return int(np.cumsum(steps, dtype=np.int32).max(initial=0))
+
+
+def _no_constant(name: str) -> Any:
+    raise DeepCADError(f"{NON_FINITE} ({name} is no JSON number)", NON_FINITE)
+
+
 def load_json(path: str | Path) -> Any:
-    """The parsed JSON of ``path``; :class:`DeepCADError` if unreadable or not JSON."""
+    """The parsed JSON of ``path`` (read as untrusted, see the module's docstring);
+    :class:`DeepCADError` naming the file, with its ``reason``, if it cannot be used."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DeepCADError(f"{path.name}: cannot read ({exc.strerror or exc})") from exc
-    except UnicodeDecodeError as exc:
-        raise DeepCADError(f"{path.name}: not UTF-8 text") from exc
+        data = read_bytes(path, MAX_JSON_BYTES)
+    except UnusableFile as exc:
+        raise DeepCADError(str(exc), exc.reason) from exc
     try:
-        return json.loads(text)
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DeepCADError(f"{path.name}: {NOT_UTF8} (byte {exc.start})", NOT_UTF8) from exc
+    if (depth := nesting_depth(data)) > MAX_JSON_DEPTH:
+        raise DeepCADError(f"{path.name}: {TOO_DEEP} ({depth} levels; at most "
+                           f"{MAX_JSON_DEPTH} are read)", TOO_DEEP)
+    try:
+        return json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
-        raise DeepCADError(f"{path.name}: invalid JSON ({exc.msg} at line {exc.lineno}, "
-                           f"column {exc.colno})") from exc
+        raise DeepCADError(f"{path.name}: {MALFORMED} ({exc.msg} at line {exc.lineno}, "
+                           f"column {exc.colno})", MALFORMED) from exc
+    except DeepCADError as exc:
+        raise DeepCADError(f"{path.name}: {exc}", exc.reason) from exc
 
 
 def read_deepcad(path: str | Path) -> Any:
@@ -451,7 +503,7 @@ def read_deepcad(path: str | Path) -> Any:
     try:
         solid = build(data, skipped)
     except DeepCADError as exc:
-        raise DeepCADError(f"{path.name}: {exc}") from exc
+        raise DeepCADError(f"{path.name}: {exc}", exc.reason) from exc
     for line in skipped:
         warnings.warn(f"{path.name}: {line}", DeepCADWarning, stacklevel=2)
     return solid

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import warnings
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from spatialcad.cad.deepcad import DeepCADWarning, read_deepcad
+from spatialcad.cad.input_files import UnusableFile, file_problem
 from spatialcad.cad.step_io import read_step
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -29,8 +31,8 @@ SUFFIXES = (*STEP_SUFFIXES, ".json")  # preference order when a part has several
 def load_part(path: str | Path) -> Any:
     """The solid of a ``.json`` (DeepCAD), ``.step`` or ``.stp`` file, in millimetres.
 
-    Raises ``DeepCADError`` / ``StepError`` (both ``ValueError``) naming the file and the
-    reason, or ``ValueError`` for any other suffix.
+    Raises ``DeepCADError`` / ``StepError`` naming the file and the reason, or
+    :class:`UnusableFile` for any other suffix (all are ``ValueError``).
     """
     path = Path(path)
     suffix = path.suffix.lower()
@@ -38,24 +40,44 @@ def load_part(path: str | Path) -> Any:
         return read_deepcad(path)
     if suffix in STEP_SUFFIXES:
         return read_step(path)
-    raise ValueError(f"{path.name}: unsupported part file type (use .json, .step or .stp)")
+    raise UnusableFile(f"{path.name}: unsupported part file type (use .json, .step or .stp)",
+                       "unsupported suffix")
 
 
-def list_parts(directory: str | Path = ASSETS_DIR) -> list[Path]:
-    """One file per part under ``directory`` (searched recursively), sorted by path: its
-    STEP file if it has one (faster to load, same solid), else its DeepCAD JSON.  An
-    ``index.json`` is not a part."""
+@dataclass(frozen=True)
+class PartListing:
+    """What a folder holds under part file names."""
+
+    files: list[Path]  # one per part (:func:`list_parts`)
+    unreadable: list[tuple[Path, UnusableFile]]  # no regular file: FIFOs, directories,
+    # broken links... (never opened), sorted by path
+
+
+def scan_parts(directory: str | Path) -> PartListing:
+    """The part files under ``directory`` (searched recursively), one per part and sorted by
+    path: its STEP file if it has one (faster to load, same solid), else its DeepCAD JSON;
+    and what bears a part file's name but is no regular file.  An ``index.json`` is not a
+    part."""
     root = Path(directory)
     best: dict[Path, Path] = {}
+    unreadable = []
     for p in root.rglob("*"):
         suffix = p.suffix.lower()
-        if suffix not in SUFFIXES or p.name == INDEX or not p.is_file():
+        if suffix not in SUFFIXES or p.name == INDEX:
+            continue
+        if (problem := file_problem(p)) is not None:
+            unreadable.append((p, problem))
             continue
         key = p.relative_to(root).with_suffix("")
         old = best.get(key)
         if old is None or SUFFIXES.index(suffix) < SUFFIXES.index(old.suffix.lower()):
             best[key] = p
-    return [best[k] for k in sorted(best)]
+    return PartListing([best[k] for k in sorted(best)], sorted(unreadable, key=lambda u: u[0]))
+
+
+def list_parts(directory: str | Path = ASSETS_DIR) -> list[Path]:
+    """The part files of :func:`scan_parts`."""
+    return scan_parts(directory).files
 
 
 def load_noting(path: Path) -> tuple[Any, tuple[str, ...]]:

@@ -26,6 +26,7 @@ import numpy as np
 
 from spatialcad import freecad_env
 from spatialcad.cad import disk_cache
+from spatialcad.cad.input_files import UnusableFile, read_bytes
 
 STEP_MAGIC = "ISO-10303-21;"
 STEP_END = "END-ISO-10303-21;"
@@ -36,8 +37,12 @@ _FILE_NAME_STAMP = re.compile(r"(FILE_NAME\('(?:[^']|'')*',')[^']*(')")
 _PRODUCT_NAME = re.compile(r"PRODUCT\('Open CASCADE STEP translator [^']*',\s*'[^']*'")
 
 
-class StepError(ValueError):
-    """A STEP file that cannot be read as a valid solid (missing, truncated, corrupt)."""
+class StepError(UnusableFile):
+    """A STEP file that cannot be read as a valid solid (missing, truncated, corrupt);
+    ``reason`` as :class:`UnusableFile`'s."""
+
+    def __init__(self, message: str, reason: str = "invalid STEP") -> None:
+        super().__init__(message, reason)
 
 
 def solids_of(shape: Any) -> Any:
@@ -50,9 +55,9 @@ def solids_of(shape: Any) -> Any:
 def _check_framing(path: Path) -> bytes:
     """The bytes of ``path`` if it is framed as a STEP file, else :class:`StepError`."""
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise StepError(f"{path.name}: cannot read STEP file ({exc.strerror or exc})") from exc
+        data = read_bytes(path)
+    except UnusableFile as exc:
+        raise StepError(str(exc), exc.reason) from exc
     head = data[:64].lstrip().decode("ascii", "replace")
     if not head.startswith(STEP_MAGIC):
         raise StepError(f"{path.name}: not a STEP file (does not start with {STEP_MAGIC!r})")

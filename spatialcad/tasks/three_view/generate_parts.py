@@ -37,6 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
+from spatialcad.cad.input_files import reason_counts
 from spatialcad.cad.part_index import IndexEntry, part_index
 from spatialcad.cad.part_views import (
     ViewOutline,
@@ -181,7 +182,7 @@ def usable_parts(directory: Path, level: int) -> tuple[IndexEntry, ...]:
     lo, hi = face_band(level)
     found: dict[str, IndexEntry] = {}
     for e in part_index(directory):
-        if e.valid and e.solids == 1 and lo <= e.faces <= hi and legible_size(e):
+        if e.problem is None and lo <= e.faces <= hi and legible_size(e):
             found.setdefault(e.sha256, e)
     return tuple(found.values())
 
@@ -193,6 +194,21 @@ def supply_line(directory: Path, levels: Sequence[int]) -> str:
     per_level = ", ".join(f"level {lv} {len(usable_parts(directory, lv))}" for lv in levels)
     return (f"parts in {directory}: {valid} of {len(index)} files build a valid solid; usable "
             f"(one solid, face band, views at least {legibility.MIN_VIEW_PX:g} px): {per_level}")
+
+
+def passed_over_lines(directory: Path, verbose: bool = False) -> list[str]:
+    """The files of ``directory`` no part can be drawn from, counted by reason (e.g. "passed
+    over 3 files: 2 malformed JSON, 1 not a regular file"; nothing when there are none),
+    and with ``verbose`` one line more for each, naming it and saying why."""
+    unusable = {e.file: (e.problem, e.problem_detail) for e in part_index(directory)
+                if e.problem is not None}
+    if not unusable:
+        return []
+    lines = [f"passed over {len(unusable)} file{'s' * (len(unusable) != 1)}: "
+             + reason_counts(problem for problem, _ in unusable.values())]
+    if verbose:
+        lines += [f"  {file}: {detail}" for file, (_, detail) in sorted(unusable.items())]
+    return lines
 
 
 @dataclass
