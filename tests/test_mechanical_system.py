@@ -592,6 +592,10 @@ def test_a_changed_explanation_fails_the_verifier():
     old = "\n".join(f"{o['letter']}: Wrong: it does not follow from the links."
                     for o in record["options"])
     assert len(v.verify(dict(record, Explanation=old), image)) == 4
+    wrong = next(o for o in record["options"] if not o["is_answer"])
+    wrong["data"] = {"motions": {"X": "clockwise"}}  # no explanation to write: no crash
+    assert f"option {wrong['letter']} does not name a motion of each asked part" in \
+        v.verify(record, image)
 
 
 def speed_jam():

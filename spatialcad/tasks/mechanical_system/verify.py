@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from spatialcad.geometry import mechanisms as mech
+from spatialcad.record.spec import SpecError
 from spatialcad.render import mechanism_drawing as md
 from spatialcad.tasks.mechanical_system.explain import Motion, explanation, walk
 from spatialcad.tasks.mechanical_system.spec import (
@@ -408,13 +409,17 @@ def _explanation_failures(spec: Spec, record: dict[str, Any], options: list[Opti
     except Unsound as exc:
         return [f"unsound mechanism: {exc}"]
     failures = []
-    if (moved.clash is None) != (speeds is not None):
+    if (moved.clash is None) != (speeds is not None) or speeds is not None and any(
+            not math.isclose(float(moved.speeds[n]), x, rel_tol=1e-6) for n, x in speeds.items()):
         failures.append("handing the motion on link by link disagrees with the solve")
     elif moved.clash is not None and not moved.sense_clash:
         failures.append("the mechanism jams by speeds alone: the two paths agree on senses")
     said = record["Explanation"].split("\n")
     for k, (o, data) in enumerate(zip(record["options"], options, strict=True)):
-        want = f"{o['letter']}: {explanation(spec, data, moved)}"
+        try:
+            want = f"{o['letter']}: {explanation(spec, data, moved)}"
+        except (KeyError, SpecError):  # the option names other parts (failed above)
+            continue
         if k >= len(said) or said[k] != want:
             failures.append(f"option {o['letter']}'s explanation is not the motion followed "
                             "along the links")
