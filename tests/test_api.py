@@ -110,6 +110,7 @@ def test_mixtures_are_deterministic_and_weighted(monkeypatch):
     ({"tasks": [{"task": "cube_counting", "weight": -1}]}, "weight"),
     ({"tasks": [{"task": "cube_counting", "colour": 1}]}, "unknown component keys"),
     ({"tasks": [{"task": "cube_counting"}, {"task": "cube_counting"}]}, "same task"),
+    ({"tasks": "mechanical_system", "level": 14}, "mechanical_system has levels 0-13, not 14"),
 ])
 def test_bad_arguments(args, message):
     with pytest.raises((ValueError, KeyError), match=message):

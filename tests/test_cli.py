@@ -156,6 +156,8 @@ def test_verify_proves_the_open_form(spatialcad, tmp_path):
         (["--level", "0-1"], "put {level} in --out"),
         (["--level", "0-1", "--shard", "0/2"], "take one --level"),
         (["--task", "three_view", "--level", "2-4"], "has no level 4"),
+        (["--task", "mechanical_system", "--level", "14"],
+         "task 'mechanical_system' has no level 14 (its levels: 0-13)"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(spatialcad, tmp_path, args, message):
@@ -267,6 +269,7 @@ def test_tasks_lists_all_twelve(spatialcad):
     assert rows["cube_counting"].endswith("every item")
     assert rows["three_view"].endswith("none")
     assert " yes " in rows["arrow_moving"] and " no " in rows["three_view"]
+    assert " 0-13 " in rows["mechanical_system"] and " 0, 1, ... " in rows["rotation_2d"]
     assert "scenes L0/L1/L2" in stdout.splitlines()[0]
     marks = {"counted": "=", "estimated": "~", "at least": ">"}
     for name, row in rows.items():  # each level's scene space, as measured

@@ -6,7 +6,9 @@ and the CLI end to end."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import math
+import re
 from collections import Counter
 from fractions import Fraction
 
@@ -18,11 +20,22 @@ from spatialcad.geometry import mechanisms as mech
 from spatialcad.render import mechanism_drawing as md
 from spatialcad.render import raster
 from spatialcad.render.layout import compose
+from spatialcad.tasks import registry
 from spatialcad.tasks.base import Reject
 from spatialcad.tasks.mechanical_system import generate as g
+from spatialcad.tasks.mechanical_system import spec as sp
 from spatialcad.tasks.mechanical_system import verify as v
+from spatialcad.tasks.mechanical_system.explain import explanation
 from spatialcad.tasks.mechanical_system.generate import Generator
-from spatialcad.tasks.mechanical_system.spec import LinkSpec, PartSpec, Spec, parse_spec
+from spatialcad.tasks.mechanical_system.spec import (
+    LinkSpec,
+    OptionData,
+    PartSpec,
+    Spec,
+    parse_spec,
+    texts,
+)
+from spatialcad.tasks.mechanical_system.steps import exact_motion, steps
 from spatialcad.verify.base import crop
 
 Z, Y = (0.0, 0.0, 1.0), (0.0, 1.0, 0.0)
@@ -355,3 +368,281 @@ def test_disc_footprints_decide_as_their_polygons_do():
             settled += 1
             assert said == (fa.shape.distance(fb.shape) < g.CLEAR)
     assert 1000 < settled < 3000
+
+
+# --- texts: part names, explanations, stated sizes (issue 47) ----------------------------
+
+def motions_of(spec):
+    """The generator's and the verifier's motions of ``spec`` (each its own derivation)."""
+    return exact_motion(spec), v.motion(spec)
+
+
+def explained(spec, option):
+    """The option's explanation, which both derivations must give alike."""
+    said = [explanation(spec, OptionData.from_json(option), m) for m in motions_of(spec)]
+    assert said[0] == said[1]
+    return said[0]
+
+
+def chain_of_three():
+    return mechanism([gear("E", 0, 0, 12, 0), gear("F", 15, 0, 18, 1), gear("G", 15, 14, 10, 2)],
+                     [("mesh", "E", "F"), ("mesh", "F", "G")])
+
+
+def hoist(side):
+    drum = PartSpec("F", "drum", 0, (0.0, 0.0, 10.0), Z, 4.0, 0, 0.0, "front")
+    weight = PartSpec("G", "weight", -1, (4.0 * side, -12.0, 10.0), Y, 1.8, 0, 0.0)
+    return mechanism([gear("E", 0, 0, 16, 0), drum, weight],
+                     [("shaft", "E", "F"), ("rope", "F", "G")], sense="counterclockwise",
+                     asked=["G", "F"])
+
+
+LINK_CASES = {
+    "mesh": (chain_of_three(), {"F": "clockwise", "G": "clockwise"},
+             "Wrong: Gear E turns clockwise; gear F, meshing with gear E, turns the other way, "
+             "counterclockwise; but this option says gear F turns clockwise."),
+    "both wrong": (chain_of_three(), {"F": "clockwise", "G": "counterclockwise"},
+                   "Wrong: Gear E turns clockwise; gear F, meshing with gear E, turns the other "
+                   "way, counterclockwise; gear G, meshing with gear F, turns the other way, "
+                   "clockwise; but this option says gear F turns clockwise and gear G turns "
+                   "counterclockwise."),
+    "right": (chain_of_three(), {"F": "counterclockwise", "G": "clockwise"},
+              "Right: Gear E turns clockwise; gear F, meshing with gear E, turns the other way, "
+              "counterclockwise; gear G, meshing with gear F, turns the other way, clockwise."),
+    "ring": (mechanism([gear("E", 0, 0, 12, 0), gear("F", -4, 0, 20, 1, kind="ring")],
+                       [("mesh", "E", "F")], asked=["F", "E"]),
+             {"F": "counterclockwise", "E": "clockwise"},
+             "Wrong: Gear E turns clockwise; ring gear F, meshing around gear E, turns the same "
+             "way, clockwise; but this option says ring gear F turns counterclockwise."),
+    "belt": (mechanism([pulley("E", 0, 0, 3, 0), pulley("F", 20, 5, 6, 1)], [("belt", "E", "F")],
+                       asked=["F", "E"]), {"F": "counterclockwise", "E": "clockwise"},
+             "Wrong: Pulley E turns clockwise; pulley F, joined to pulley E by an open belt, "
+             "turns the same way, clockwise; but this option says pulley F turns "
+             "counterclockwise."),
+    "crossed": (mechanism([pulley("E", 0, 0, 3, 0), pulley("F", 20, 5, 6, 1)],
+                          [("crossed", "E", "F")], asked=["F", "E"]),
+                {"F": "clockwise", "E": "clockwise"},
+                "Wrong: Pulley E turns clockwise; pulley F, joined to pulley E by a crossed "
+                "belt, turns the other way, counterclockwise; but this option says pulley F "
+                "turns clockwise."),
+    "axle": (mechanism([gear("E", 0, 0, 12, 0), gear("F", 16, 0, 20, 1),
+                        gear("G", 16, 0, 10, 1, z=10.0), gear("H", 16, 12, 14, 2, z=10.0)],
+                       [("mesh", "E", "F"), ("shaft", "F", "G"), ("mesh", "G", "H")],
+                       asked=["G", "H"]), {"G": "clockwise", "H": "clockwise"},
+             "Wrong: Gear E turns clockwise; gear F, meshing with gear E, turns the other way, "
+             "counterclockwise; gear G, on one axle with gear F, turns with it, "
+             "counterclockwise; but this option says gear G turns clockwise."),
+    "rack": (mechanism([gear("E", 0, 0, 12, 0),
+                        PartSpec("F", "rack", -1, (0.0, -6.0, 0.0), (-1.0, 0.0, 0.0), 12.0, 0,
+                                 0.0)], [("mesh", "E", "F")], asked=["F", "E"]),
+             {"F": "right", "E": "clockwise"},
+             "Wrong: Gear E turns clockwise; rack F, meshing with the underside of gear E, "
+             "moves left; but this option says rack F moves right."),
+    "bevel": (mechanism([gear("E", 0, 0, 12, 0, kind="bevel"),
+                         PartSpec("F", "bevel", 1, (0.0, 6.0, 8.0), Y, 8.0, 16, 0.0, "above")],
+                        [("mesh", "E", "F")], sense="counterclockwise", asked=["F", "E"]),
+              {"F": "clockwise", "E": "counterclockwise"},
+              "Wrong: Bevel gear E turns counterclockwise; bevel gear F, meshing with bevel gear "
+              "E at a right angle, turns counterclockwise (seen from above); but this option "
+              "says bevel gear F turns clockwise."),
+    "rope": (hoist(1), {"G": "down", "F": "counterclockwise"},
+             "Wrong: Gear E turns counterclockwise; drum F, on one axle with gear E, turns with "
+             "it, counterclockwise; weight G, hanging from the right side of drum F, moves up; "
+             "but this option says weight G moves down."),
+}
+
+
+@pytest.mark.parametrize("case", list(LINK_CASES))
+def test_an_explanation_follows_the_motion_to_where_the_option_errs(case):
+    """Every link kind: the chain from the driver to the part the option gets wrong (and
+    only the links on the way), then what the option says there."""
+    spec, claims, want = LINK_CASES[case]
+    assert explained(spec, {"motions": claims}) == want
+
+
+def test_a_jam_explanation_names_the_two_paths_that_disagree():
+    """A ring of three gears: the paths meet at G (not at the driver itself)."""
+    h = 12 * math.sqrt(3) / 2
+    spec = mechanism([gear("E", 0, 0, 12, 0), gear("F", 12, 0, 12, 1), gear("G", 6, h, 12, 2)],
+                     [("mesh", "E", "F"), ("mesh", "F", "G"), ("mesh", "G", "E")])
+    jam = ("Suppose gear E turns clockwise: gear F, meshing with gear E, turns the other way, "
+           "counterclockwise; gear G, meshing with gear F, turns the other way, clockwise; but "
+           "gear G is also meshing with gear E: going E-F-G, G turns clockwise, and going E-G, "
+           "counterclockwise; the two paths disagree, so nothing can move")
+    assert explained(spec, {"jammed": True}) == f"Right: {jam}."
+    assert explained(spec, {"motions": {"F": "counterclockwise", "G": "clockwise"}}) == \
+        f"Wrong: {jam}; this option says gear F turns counterclockwise, gear G turns clockwise."
+    assert [s.text for s in steps(spec, OptionData(jammed=True))][-1] == \
+        "But" + jam[jam.index("but") + 3:] + "."
+
+
+def test_a_wrong_nothing_can_move_says_why_the_mechanism_moves():
+    assert explained(chain_of_three(), {"jammed": True}) == (
+        "Wrong: the mechanism moves, for its links form no closed loop, so no two paths can "
+        "disagree: gear E turns clockwise; gear F, meshing with gear E, turns the other way, "
+        "counterclockwise; gear G, meshing with gear F, turns the other way, clockwise.")
+    four = mechanism([gear("E", 0, 0, 12, 0), gear("F", 12, 0, 12, 1), gear("G", 12, 12, 12, 2),
+                      gear("H", 0, 12, 12, 3)],
+                     [("mesh", "E", "F"), ("mesh", "F", "G"), ("mesh", "G", "H"),
+                      ("mesh", "H", "E")], asked=["F", "H"])
+    assert explained(four, {"jammed": True}) == (
+        "Wrong: the mechanism moves, for every closed loop of its links agrees (going E-F-G-H "
+        "and going E-H, H turns counterclockwise): gear E turns clockwise; gear F, meshing "
+        "with gear E, turns the other way, counterclockwise; gear G, meshing with gear F, "
+        "turns the other way, clockwise; gear H, meshing with gear G, turns the other way, "
+        "counterclockwise.")
+
+
+def fastest_item():
+    """E (12 teeth) drives F (18) and K (24); F drives G (10): speeds 1, 2/3, 6/5, 1/2."""
+    spec = mechanism([gear("E", 0, 0, 12, 0), gear("F", 15, 0, 18, 1), gear("G", 15, 14, 10, 2),
+                      gear("K", -18, 0, 24, 3)],
+                     [("mesh", "E", "F"), ("mesh", "F", "G"), ("mesh", "E", "K")])
+    return dataclasses.replace(spec, question="fastest", asked=["G", "E", "F", "K"],
+                               open_answer="G")
+
+
+def test_a_fastest_explanation_gives_the_speed_ratios_from_the_teeth():
+    spec = fastest_item()
+    assert explained(spec, {"part": "G"}) == (
+        "Right: Gear F, meshing with gear E, turns at 1 × 12/18 = 2/3 times E's speed; gear G, "
+        "meshing with gear F, turns at 2/3 × 18/10 = 6/5 times E's speed; gear K, meshing with "
+        "gear E, turns at 1 × 12/24 = 1/2 times E's speed; so gear G turns fastest: G 6/5, E 1, "
+        "F 2/3, K 1/2.")
+    assert explained(spec, {"part": "F"}) == (
+        "Wrong: Gear F, meshing with gear E, turns at 1 × 12/18 = 2/3 times E's speed; gear G, "
+        "meshing with gear F, turns at 2/3 × 18/10 = 6/5 times E's speed; so gear F turns at "
+        "2/3 and gear G at 6/5 times E's speed: G turns faster.")
+    assert explained(spec, {"part": "E"}) == (
+        "Wrong: Gear F, meshing with gear E, turns at 1 × 12/18 = 2/3 times E's speed; gear G, "
+        "meshing with gear F, turns at 2/3 × 18/10 = 6/5 times E's speed; so gear E turns at 1 "
+        "and gear G at 6/5 times E's speed: G turns faster.")
+
+
+def test_fastest_items_state_the_tooth_counts_and_radii_in_every_form():
+    said = texts(fastest_item(), [OptionData(part=n) for n in ("G", "E", "F", "K")])
+    sizes = " Tooth counts: E 12, F 18, G 10, K 24. A motor"
+    assert sizes in said.question and sizes in said.question_direct
+    assert all(sizes in q for q in said.judge if q is not None)
+    belted = dataclasses.replace(
+        mechanism([gear("E", 0, 0, 12, 0), pulley("F", 0, 0, 3, 0, z=10.0),
+                   pulley("G", 20, 0, 6, 1, z=10.0)], [("shaft", "E", "F"), ("belt", "F", "G")]),
+        question="slowest", asked=["G", "E", "F", "E"])
+    assert " Tooth counts: E 12. Pulley radii: F 3, G 6. A motor" in texts(belted, []).question
+    motion_item = texts(chain_of_three(), [OptionData(jammed=True)])
+    assert "Tooth counts" not in motion_item.question + motion_item.question_direct
+
+
+def test_choices_and_every_text_name_parts_as_labelled():
+    """The option of a fastest item is "Gear E", never "Gear e"; a motion option and the
+    judge questions keep the labels too."""
+    spec = fastest_item()
+    said = texts(spec, [OptionData(part=n) for n in spec.asked])
+    assert said.choices == ["Gear G", "Gear E", "Gear F", "Gear K"]
+    assert said.judge[0] is not None and said.judge[0].endswith(
+        "Does gear G turn fastest of the parts G, E, F, K? Answer yes or no.")
+    ring = LINK_CASES["ring"][0]
+    said = texts(ring, [OptionData(motions={"F": "clockwise", "E": "clockwise"})])
+    assert said.choices == ["Ring gear F turns clockwise, gear E turns clockwise"]
+    assert said.judge[0] is not None and said.judge[0].endswith(
+        "Is this what happens: ring gear F turns clockwise, gear E turns clockwise? Answer yes "
+        "or no.")
+    for record, _ in generated_items("mechanical_system", (1, 2), 8, seed=5):
+        spec = parse_spec(record["spec"])
+        labels = {p.name for p in spec.parts}
+        for choice in record["Choices"]:
+            if choice != "Nothing can move.":
+                named_here = re.findall(r"(?:gear|Gear|pulley|Pulley|rack|Rack|drum|Drum|weight|"
+                                        r"Weight) (\S+?)\b", choice)
+                assert named_here and set(named_here) <= labels, choice
+
+
+def test_generated_explanations_say_where_each_wrong_option_errs():
+    """In generated items every wrong motion option ends with the parts it gets wrong and
+    the chain reaches each of them with its true motion; wrong speed options compare with
+    the answer's part; none is the old "does not follow from the links"."""
+    for record, _ in generated_items("mechanical_system", (0, 1, 2), 8, seed=4):
+        spec = parse_spec(record["spec"])
+        moved = v.motion(spec)
+        lines = dict(line.split(": ", 1) for line in record["Explanation"].split("\n"))
+        for o in record["options"]:
+            said = lines[o["letter"]]
+            assert said.startswith("Right: " if o["is_answer"] else "Wrong: ")
+            assert "does not follow" not in said
+            claims = o["data"].get("motions")
+            if o["is_answer"] or claims is None or moved.clash is not None:
+                continue
+            erring = [n for n in spec.asked if claims[n] != moved.words[n]]
+            assert said.endswith("; but this option says " + " and ".join(
+                f"{sp.named(spec.part(n))} {sp.verb(spec.part(n))} {claims[n]}"
+                for n in erring) + ".")
+            for n in erring:
+                assert f"{sp.named(spec.part(n))}, " in said and moved.words[n] in said
+
+
+def test_a_changed_explanation_fails_the_verifier():
+    record, image = _item(1, lambda s: s.question == "motion")
+    assert v.verify(record, image) == []
+    lines = record["Explanation"].split("\n")
+    lines[0], lines[1] = lines[0][:3] + lines[1][3:], lines[1][:3] + lines[0][3:]
+    swapped = dict(record, Explanation="\n".join(lines))
+    assert v.verify(swapped, image) == [
+        "option A's explanation is not the motion followed along the links",
+        "option B's explanation is not the motion followed along the links"]
+    old = "\n".join(f"{o['letter']}: Wrong: it does not follow from the links."
+                    for o in record["options"])
+    assert len(v.verify(dict(record, Explanation=old), image)) == 4
+    wrong = next(o for o in record["options"] if not o["is_answer"])
+    wrong["data"] = {"motions": {"X": "clockwise"}}  # no explanation to write: no crash
+    assert f"option {wrong['letter']} does not name a motion of each asked part" in \
+        v.verify(record, image)
+
+
+def speed_jam():
+    """E and R (12 teeth each) turn the same way, R at half E's speed (a belt from a pulley
+    of radius 3 to one of 6); J (24) meshes both: the paths to J agree on its sense and
+    disagree on its speed."""
+    j = (15.0, math.sqrt(18 ** 2 - 15 ** 2))
+    return mechanism([gear("E", 0, 0, 12, 0), pulley("P", 0, 0, 3, 0, z=10.0),
+                      pulley("Q", 30, 0, 6, 1, z=10.0), gear("R", 30, 0, 12, 1),
+                      gear("J", *j, 24, 2)],
+                     [("shaft", "E", "P"), ("belt", "P", "Q"), ("shaft", "Q", "R"),
+                      ("mesh", "E", "J"), ("mesh", "R", "J")], asked=["J", "R"])
+
+
+def test_a_jam_of_speeds_alone_is_refused():
+    """Its picture shows no disagreement without counting teeth: the generator never makes
+    one, and the verifier fails it."""
+    spec = speed_jam()
+    assert v.solve(spec) is None
+    for moved in motions_of(spec):
+        assert moved.clash is not None and not moved.sense_clash
+        assert moved.clash_word == moved.words["J"] == "counterclockwise"
+    record = {"Explanation": "", "options": []}
+    assert "the mechanism jams by speeds alone: the two paths agree on senses" in \
+        v._explanation_failures(spec, record, [], None)
+
+
+def test_step_texts_hand_on_senses_and_speed_ratios():
+    spec = LINK_CASES["axle"][0]
+    assert [s.text for s in steps(spec, OptionData(motions={}))] == [
+        "Gear F, meshing with gear E, turns the other way, counterclockwise, at 1 × 12/20 = 3/5 "
+        "times E's speed.",
+        "Gear G, on one axle with gear F, turns with it, counterclockwise, at 3/5 times E's "
+        "speed.",
+        "Gear H, meshing with gear G, turns the other way, clockwise, at 3/5 × 10/14 = 3/7 times "
+        "E's speed."]
+    assert [s.text for s in steps(hoist(-1), OptionData(motions={}))][-1] == \
+        "Weight G, hanging from the left side of drum F, moves down."
+
+
+# --- levels (issue 46) -------------------------------------------------------------------
+
+def test_the_last_level_is_the_last_that_grows():
+    """Level 13 has 18 parts, all the labels allow (two kept for a module's second part);
+    level 14 would be level 13 again, so the task ends at 13."""
+    gen, info = Generator(), registry.task("mechanical_system")
+    assert info.max_level == 13 and info.levels_text() == "0-13"
+    assert gen.params(13)["parts"] == len(g.LABELS) - 2 > gen.params(12)["parts"]
+    assert gen.params(14) == gen.params(13)
+    assert not info.has_level(14)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 import reasoning_gym
 from reasoning_gym.factory import DATASETS
 
@@ -64,3 +65,8 @@ def test_other_forms_through_reasoning_gym():
                                           form="open")
     entry = opened[0]
     assert opened.score_answer(f"\\boxed{{{entry['answer']}}}", entry) == 1.0
+
+
+def test_a_level_past_the_tasks_last_is_refused():
+    with pytest.raises(ValueError, match="mechanical_system has levels 0-13, not 14"):
+        reasoning_gym.create_dataset("spatialcad_mechanical_system", size=1, seed=0, level=14)

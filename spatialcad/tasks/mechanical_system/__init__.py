@@ -10,5 +10,5 @@ TASK = declare(TaskInfo(
     order=12,
     package=__name__,
     open_form="every item",
-    practical_max_level=12,
+    max_level=13,  # level 13 has 18 parts, all the labels allow: later levels would repeat it
 ))

@@ -4,7 +4,8 @@ Level 0: three gears in a plane (a chain, a star, or a jammed ring of three), se
 the front.  Level 1: four to six parts, adding gears fixed together on one axle at two
 depths, pulleys with open and crossed belts, ring gears and racks, drawn in an oblique
 view.  From level 2 also a bevel pair (a gear on a vertical axle, its sense seen from
-above) and a drum winding a rope that lifts a weight; the part count grows by one a level.
+above) and a drum winding a rope that lifts a weight; the part count grows by one a level
+up to 18 at level 13, the last (the labels run out).
 
 Questions: "which way do X and Y turn or move?" (text options: the four combinations of
 their two motions, and "Nothing can move"), and "which of four parts turns fastest /
@@ -13,7 +14,11 @@ clockwise as often as counterclockwise); whether the first asked part turns the 
 way is drawn 50/50 before the mechanism; a third of the motion items are jammed (an extra
 gear meshing two others so that two paths disagree), and the other items offer "Nothing
 can move" as a wrong option half the time, so that it is right about as often as it is
-offered wrongly.
+offered wrongly.  A jam always shows in the senses (two paths turn a part opposite ways),
+never in speeds alone.
+
+Every option's explanation (explain.py) follows the motion from the driver along the links
+to where the option errs; fastest / slowest items state the tooth counts and pulley radii.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from spatialcad.geometry.mechanisms import Link, Part
 from spatialcad.render import mechanism_drawing as md
 from spatialcad.tasks import base
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
+from spatialcad.tasks.mechanical_system.explain import explanation
 from spatialcad.tasks.mechanical_system.spec import (
     OPEN_JAMMED,
     SENSES,
@@ -45,6 +51,7 @@ from spatialcad.tasks.mechanical_system.spec import (
     texts,
     words,
 )
+from spatialcad.tasks.mechanical_system.steps import exact_motion
 
 LABELS = "EFGHJKLMNPQRSTUVWXYZ"  # part names: never an option letter A-D, nor I or O
 DEPTH = 10.0  # modules between the two depths of parts on one axle
@@ -510,7 +517,8 @@ class Generator(base.Generator):
     def params(self, level: int) -> dict[str, Any]:
         """L0: three gears, front view; L1: four to six parts with axles of two parts,
         belts, rings and racks (one of them drawn to be in every item), oblique; from L2 a
-        bevel pair in every item, hoists too, and one part more a level."""
+        bevel pair in every item, hoists too, and one part more a level up to level 13
+        (the task's last: more parts than 18 would run out of labels)."""
         if level == 0:
             return {"parts": 3, "modules": ["mesh"], "needs": [], "one_of": [],
                     "oblique": False, "fastest": False}
@@ -582,6 +590,9 @@ def _item(b: Build, parts: list[Part], speeds: dict[str, Fraction] | None, kind:
         answer_word = asked[0]
     spec = Spec(parts=spec_parts, links=links, driver=driver.name, driver_sense=sense,
                 oblique=b.oblique, question=kind, asked=asked, open_answer=answer_word)
+    motion = exact_motion(spec)
+    if motion.clash is not None and not motion.sense_clash:
+        return None  # a jam of speeds alone: the picture cannot show it without teeth counted
     drawn = [(lk.kind, lk.a, lk.b) for lk in b.links]
     try:
         if md.label_clashes(parts, drawn, b.oblique):
@@ -591,11 +602,8 @@ def _item(b: Build, parts: list[Part], speeds: dict[str, Fraction] | None, kind:
     except md.TooLarge:
         return None
     data, ops = _options(spec, parts, speeds, asked, offer_jam, rng)
-    options = []
-    for i, (d, op) in enumerate(zip(data, ops, strict=True)):
-        why = ("This is how the motion is handed on." if i == 0 else
-               f"Wrong: {option_text(spec, d)} does not follow from the links.")
-        options.append(Option(i == 0, op, why, text=option_text(spec, d), data=d.to_json()))
+    options = [Option(i == 0, op, explanation(spec, d, motion), text=option_text(spec, d),
+                      data=d.to_json()) for i, (d, op) in enumerate(zip(data, ops, strict=True))]
     full = texts(spec, data)
     return Draft(full.question, spec.to_json(), [Panel(picture, "Mechanism")], options,
                  question_direct=full.question_direct, answer_direct=full.answer_direct)

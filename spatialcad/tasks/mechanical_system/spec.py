@@ -113,24 +113,28 @@ def named(part: PartSpec) -> str:
     return f"{NOUN[part.kind]} {part.name}"
 
 
-def _verb(part: PartSpec) -> str:
+def sentence(text: str) -> str:
+    """``text`` with its first letter upper case (part labels keep their case)."""
+    return text[:1].upper() + text[1:]
+
+
+def verb(part: PartSpec) -> str:
     return "turns" if part.turns else "moves"
 
 
 def motion_text(spec: Spec, motions: dict[str, str]) -> str:
-    """"Gear F turns clockwise, rack G moves left"."""
-    said = ", ".join(f"{named(spec.part(n))} {_verb(spec.part(n))} {motions[n]}"
+    """"gear F turns clockwise, rack G moves left" (the asked parts in the asked order)."""
+    return ", ".join(f"{named(spec.part(n))} {verb(spec.part(n))} {motions[n]}"
                      for n in spec.asked)
-    return said[0].upper() + said[1:]
 
 
 def option_text(spec: Spec, o: OptionData) -> str:
     if o.jammed:
         return JAMMED
     if o.part is not None:
-        return named(spec.part(o.part)).capitalize()
+        return sentence(named(spec.part(o.part)))
     assert o.motions is not None
-    return motion_text(spec, o.motions)
+    return sentence(motion_text(spec, o.motions))
 
 
 def _setting(spec: Spec) -> str:
@@ -143,8 +147,20 @@ def _setting(spec: Spec) -> str:
     driver = spec.part(spec.driver)
     return (f"The picture shows a mechanism, {view}. Parts drawn on one axle are fixed "
             "together and turn as one; gears mesh where their teeth interleave; belts and "
-            f"ropes do not slip. {senses} A motor tries to turn {named(driver)} "
+            f"ropes do not slip. {senses}{_sizes(spec)} A motor tries to turn {named(driver)} "
             f"{spec.driver_sense} (red arrow). ")
+
+
+def _sizes(spec: Spec) -> str:
+    """Fastest / slowest items: the gears' tooth counts and the pulleys' radii, which
+    settle the speeds with the links the picture shows (" Tooth counts: E 12, F 20.
+    Pulley radii: G 5, H 3."); "" for motion items."""
+    if spec.question == "motion":
+        return ""
+    teeth = [f"{p.name} {p.teeth}" for p in spec.parts if p.turns and p.teeth]
+    radii = [f"{p.name} {p.radius:g}" for p in spec.parts if p.kind == "pulley"]
+    return "".join(f" {what}: {', '.join(said)}." for what, said in
+                   (("Tooth counts", teeth), ("Pulley radii", radii)) if said)
 
 
 def _asked_text(spec: Spec) -> str:
@@ -169,8 +185,9 @@ def texts(spec: Spec, options: Sequence[OptionData]) -> Texts:
                   f"Answer with one of: {w[0]}, {w[1]}, or \"{OPEN_JAMMED}\" if nothing can "
                   "move.")
         judge: list[str | None] = [
-            f"{setting}Is this what happens: {'nothing can move' if o.jammed else c}?{YES_NO}"
-            for o, c in zip(options, choices, strict=True)]
+            f"{setting}Is this what happens: "
+            f"{'nothing can move' if o.motions is None else motion_text(spec, o.motions)}?"
+            f"{YES_NO}" for o in options]
     else:
         direct = _asked_text(spec) + " Answer with the letter that labels it."
         judge = [f"{setting}Does {named(spec.part(o.part or ''))} turn {spec.question} of "

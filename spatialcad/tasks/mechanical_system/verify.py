@@ -17,6 +17,11 @@ driver's arrow in the stated sense (and not the other); in that drawing parts th
 touch, and parts of one depth that are not linked are at least ``MIN_GAP_PX`` apart, as
 are belts and ropes from the parts they do not run on; labels are legible and apart.
 
+Explanations: the motion is also handed on link by link (:func:`motion`), each link's
+ratio from its own contact geometry as the exact fraction of sizes it is, and every
+option's explanation is written from it (explain.py) and must be the record's; a jammed
+item's two paths must disagree on a sense, not only on a speed.
+
 Steps are replayed one link at a time, each link's own constraint giving the next part's
 speed from a known one (:func:`step_next`).
 """
@@ -31,7 +36,9 @@ from typing import Any
 import numpy as np
 
 from spatialcad.geometry import mechanisms as mech
+from spatialcad.record.spec import SpecError
 from spatialcad.render import mechanism_drawing as md
+from spatialcad.tasks.mechanical_system.explain import Motion, explanation, walk
 from spatialcad.tasks.mechanical_system.spec import (
     OPEN_JAMMED,
     VIEWS,
@@ -46,6 +53,7 @@ from spatialcad.tasks.mechanical_system.spec import (
 from spatialcad.verify.base import crop
 
 TOL = 1e-6
+RATIO_DENOMINATOR = 10**4  # a link's speed ratio is a ratio of tooth counts or radii
 NULL = 1e-9  # relative singular value counted as zero
 MARGIN = 1.1  # the fastest (slowest) part's speed beats the next one's by this ratio
 
@@ -372,7 +380,51 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
             if data == right]
     if hits != [record["Answer"]]:
         failures.append(f"options that are right: {hits}, answer {record['Answer']}")
+    failures += _explanation_failures(spec, record, options, speeds)
     failures += _picture_failures(spec, crop(image, record["layout"]["reference"][0]))
+    return failures
+
+
+def motion(spec: Spec) -> Motion:
+    """The motion handed on link by link, each link's ratio from its own contact
+    geometry (:func:`_local`), as the exact fraction of tooth counts or radii it is."""
+    def across(link: LinkSpec, known: str) -> Fraction:
+        value = _local(spec, link, known, 1.0)
+        ratio = Fraction(value).limit_denominator(RATIO_DENOMINATOR)
+        if not _close(float(ratio), value):
+            raise Unsound(f"the speed ratio {value} of {link.a} and {link.b} is no ratio of "
+                          "sizes")
+        return ratio
+
+    start = Fraction(round(_driver_speed(spec)))
+    return walk(spec, start, across, lambda p, speed: word(p, float(speed)))
+
+
+def _explanation_failures(spec: Spec, record: dict[str, Any], options: list[OptionData],
+                          speeds: dict[str, float] | None) -> list[str]:
+    """Each option's explanation must follow the motion along the links (as this
+    verifier hands it on), and a jam must show in the senses."""
+    try:
+        moved = motion(spec)
+    except Unsound as exc:
+        return [f"unsound mechanism: {exc}"]
+    failures = []
+    if (moved.clash is None) != (speeds is not None) or speeds is not None and any(
+            not math.isclose(float(moved.speeds[n]), x, rel_tol=1e-6) for n, x in speeds.items()):
+        failures.append("handing the motion on link by link disagrees with the solve")
+    elif moved.clash is not None and not moved.sense_clash:
+        failures.append("the mechanism jams by speeds alone: the two paths agree on senses")
+    said = record["Explanation"].split("\n")
+    for k, (o, data) in enumerate(zip(record["options"], options, strict=True)):
+        try:
+            want = f"{o['letter']}: {explanation(spec, data, moved)}"
+        except (KeyError, SpecError):  # the option names other parts (failed above)
+            continue
+        if k >= len(said) or said[k] != want:
+            failures.append(f"option {o['letter']}'s explanation is not the motion followed "
+                            "along the links")
+    if len(said) != len(options):
+        failures.append("the Explanation has not one line per option")
     return failures
 
 
