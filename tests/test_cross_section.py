@@ -18,6 +18,9 @@ from spatialcad.geometry import convex_pieces
 from spatialcad.geometry import section_shape as ss
 from spatialcad.geometry.colours import SOLID
 from spatialcad.render.camera import orbit
+from spatialcad.render.drawing import fitted_scale
+from spatialcad.render.layout import MAX_PIXELS
+from spatialcad.render.legibility import MIN_STEP_PX
 from spatialcad.render.mesh import solid_mesh
 from spatialcad.render.raster import render
 from spatialcad.run.pipeline import assemble
@@ -100,7 +103,7 @@ def test_drafts_follow_the_level(drafts: dict) -> None:
         families = [o.data["plane"]["family"] for o in draft.options]
         assert set(families) <= set(draft.spec["families"])
         assert level < 2 or any(f in cut.OBLIQUE_FAMILIES for f in families[:3])
-        assert all(o.image.shape == (400, 400, 3) for o in draft.options)
+        assert all(o.image.shape == (300, 300, 3) for o in draft.options)
         json.dumps(draft.spec)
 
 
@@ -339,12 +342,14 @@ def test_reference_views_match_freecads_own_mesh_but_along_lines() -> None:
     solid: pixels differ clearly only where lines run (a pixel's shift of an outline)."""
     for descs in random_stacks(3):
         composite = solids.make_composite(descs)
-        views = task_module.render_views(descs, composite)
+        mesh = task_module.drawn_mesh(descs, composite)
+        views = task_module.render_views(mesh, [*task_module.VIEWS, task_module.View(0, 0)],
+                                         30.0)
         size = max(composite.BoundBox.XLength, composite.BoundBox.YLength,
                    composite.BoundBox.ZLength)
         reference = solid_mesh(*tessellate.triangles(composite, 0.01 * size), SOLID,
                                tessellate.feature_edges(composite, 0.002 * size))
-        for view, image in zip(task_module.VIEWS, views, strict=True):
+        for view, image in zip(task_module.VIEWS, views[:2], strict=True):
             again = render([reference], orbit(view.azimuth, view.elevation), task_module.PANEL)
             apart = np.abs(image.astype(int) - again.astype(int)).max(axis=2) > 20
             assert apart.mean() < 0.003
@@ -365,7 +370,8 @@ def test_a_section_with_a_sliver_is_drawn_again() -> None:
         levels = task_module.joint_levels(SLIVER_STACK, normal, offset)
         hulls, _ = convex_pieces.bands(exact, levels)
         assert len(hulls.counts[0].nonzero()[0]) == 2
-        assert task_module.slivered(exact, hulls) is thin, offset
+        scale = fitted_scale(exact.bounds, task_module.PANEL)
+        assert task_module.slivered(exact, hulls, scale) is thin, offset
 
 
 def test_verifier_fails_a_sliver_from_the_stored_geometry(drafts: dict) -> None:
@@ -383,3 +389,64 @@ def test_verifier_fails_a_sliver_from_the_stored_geometry(drafts: dict) -> None:
     assert not any(f"option {option['letter']}: polygon is not" in f for f in failures)
     slivers = [f for f in failures if "piece of its section" in f]
     assert len(slivers) == 1 and slivers[0].startswith(f"option {option['letter']}: "), slivers
+
+
+def _ink_extent(panel: np.ndarray) -> tuple[int, int]:
+    """Width and height of a panel's ink (pixels darker than the background)."""
+    ink = checker._ink(panel) > 0
+    rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
+    return int(cols[-1] - cols[0] + 1), int(rows[-1] - rows[0] + 1)
+
+
+def test_options_and_view_3_share_one_scale(drafts: dict) -> None:
+    """Every option's section and View 3's stack are drawn at the spec's one scale, as the
+    question says: measured on the stored image, each option's ink is its polygon's extent
+    at that scale (plus its anti-aliased 2 px outline), View 3 the stack's height; a record claiming
+    another scale fails."""
+    for level in (0, 1, 2):
+        record, image = assembled(level, drafts[level])
+        assert image.shape[0] * image.shape[1] <= MAX_PIXELS  # shown to a model unshrunk
+        spec = parse_spec(record["spec"])
+        assert "View 3 and the four options are drawn at one common scale" in record["Question"]
+        assert [v.elevation for v in spec.views][2] == 0.0
+        for o, (x, y, w, h) in zip(record["options"], record["layout"]["options"], strict=True):
+            minx, miny, maxx, maxy = ss.from_text(o["data"]["polygon"]).bounds
+            w, h = _ink_extent(image[y:y + h, x:x + w])
+            assert -1 <= w - (maxx - minx) * spec.scale <= 5, (level, o["letter"])
+            assert -1 <= h - (maxy - miny) * spec.scale <= 5, (level, o["letter"])
+        x, y, w, h = record["layout"]["reference"][2]
+        tall = sum(d["params"]["height"] for d in record["spec"]["solids"]) * spec.scale
+        assert -1 <= _ink_extent(image[y:y + h, x:x + w])[1] - tall <= 5
+        assert checker.verify(record, image) == []
+        for factor in (0.8, 1.25):
+            wrong = copy.deepcopy(record)
+            wrong["spec"]["scale"] = round(spec.scale * factor, 4)
+            failures = checker.verify(wrong, image)
+            assert any("does not show its polygon" in f for f in failures), failures
+            assert any(f.startswith("View 3 is") for f in failures), failures
+
+
+# a wide, shallow cuboid on a cylinder: it overhangs the cylinder along x only; along y
+# the cylinder sticks out (a step)
+OVERHANG_STACK = [solids.solid("cuboid", width=2.4, depth=0.6, height=0.8),
+                  solids.solid("cylinder", radius=0.6, height=1.0)]
+
+
+def test_view_3_shows_every_overhang() -> None:
+    """View 3 is turned so that its outline shows the cuboid's overhang (its underside shows
+    in no view from above); seen along x (azimuth 90) it would not show, and the verifier
+    says so."""
+    composite = solids.make_composite(OVERHANG_STACK)
+    mesh = task_module.drawn_mesh(OVERHANG_STACK, composite)
+    section = box(-1.2, 0.0, 1.2, 1.8)
+    view, scale = task_module.side_view(OVERHANG_STACK, mesh, [section])
+    assert view.elevation == 0.0 and view.azimuth not in (75.0, 90.0, 105.0)
+    typed = [SolidDesc.from_json(d) for d in OVERHANG_STACK]
+    original = checker.stack(typed)
+    spec = task_module.Spec(typed, [*task_module.VIEWS, view], ["XY", "XZ", "YZ"], scale)
+    assert checker._check_steps(spec, original) == []
+    along_x = task_module.Spec(typed, [*task_module.VIEWS, task_module.View(90.0, 0.0)],
+                               ["XY", "XZ", "YZ"], scale)
+    (failure,) = checker._check_steps(along_x, original)
+    assert failure.startswith("the overhang at height 1 does not show in View 3")
+    assert 2 * MIN_STEP_PX <= 0.6 * scale  # the overhang is large enough to count

@@ -1,4 +1,11 @@
-"""The composite image of one item: a captioned reference row and a lettered options row."""
+"""The composite image of one item: a captioned reference row and a lettered options row.
+
+``MAX_PIXELS`` is Qwen2.5-VL's default ``max_pixels``, below which the usual vision front
+ends (Qwen2.5-VL, GPT-4o, Claude) show a picture at its own size: a larger composite would
+be shrunk before a model sees it, and every cube edge, dash and caption with it, below the
+legibility rules proved at full size (render/legibility.py).  Tasks lay their pictures out
+to fit it rather than shrink them.
+"""
 
 from __future__ import annotations
 
@@ -20,6 +27,7 @@ RULE = (170, 170, 170)  # thin grey rules
 WHITE = (255, 255, 255)
 WIDTH = 1280  # the composite's usual width
 MAX_WIDTH = 2048  # a row of large panels widens the composite up to this
+MAX_PIXELS = 1_003_520  # width x height of every composite (Qwen2.5-VL's max_pixels)
 
 
 def _rgb(img: np.ndarray) -> np.ndarray:

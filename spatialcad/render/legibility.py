@@ -21,6 +21,9 @@ as it is, and to a person at 100 % on a desktop screen, about 96 px per inch at 
   more than its two 2 px outlines run together: a line on its neighbour's outline, not a
   shape (a pyramid cut 0.01 below its apex next to a frustum's section).  At 10 px about
   6 px of fill show between the outlines; the same size as a legible dot.
+- ``MIN_STEP_PX = 4``: an overhang between two stacked solids shows in an outline that
+  jogs by at least this much (twice the outline's 2 px line); one that sticks out
+  ``2 * MIN_STEP_PX`` somewhere must show so in CrossSection's side view.
 - The composite's longest side stays within ``layout.MAX_WIDTH`` (2048): a panel may grow
   until its row reaches it.
 - Engineering views (``render/engineering.py``): ``MIN_VIEW_PX = 40``, every orthographic
@@ -43,7 +46,6 @@ from spatialcad.geometry.line_drawing import LineDrawing, length
 from spatialcad.geometry.voxels import Voxel
 from spatialcad.render.camera import Camera
 from spatialcad.render.cube_faces import DOT_RADIUS
-from spatialcad.render.drawing import fitted_scale
 from spatialcad.render.engineering import DASH
 from spatialcad.render.layout import GAP, MAX_WIDTH, PAD, height
 from spatialcad.render.stacks import MARGIN, Framing, cube_visibility
@@ -52,6 +54,7 @@ MIN_CUBE_EDGE_PX = 32.0
 MIN_DOT_PX = 10.0
 MIN_SHOWN = 0.25
 MIN_PIECE_PX = 10.0
+MIN_STEP_PX = 4.0
 MIN_SHOWN_PX = 30
 MIN_VIEW_PX = 40.0
 MIN_HIDDEN_PX = DASH[0] + DASH[1]
@@ -251,12 +254,9 @@ def hidden_difference(option: Sequence[Voxel], reference: Sequence[Voxel],
     return False
 
 
-def sliver_failures(what: str, widths: Iterable[float], bounds: Sequence[float],
-                    size: Sequence[int], factor: float = 1.0) -> list[str]:
-    """A failure when a piece of a section fitted into ``size`` by its ``bounds`` (with
-    ``draw_shapes``' margin) and shown at ``factor`` times that size is narrower than
+def sliver_failures(what: str, widths: Iterable[float], scale: float) -> list[str]:
+    """A failure when a piece of a section shown at ``scale`` px per unit is narrower than
     ``MIN_PIECE_PX``; ``widths``: its pieces' widths in the section's units (0: none)."""
-    scale = fitted_scale(bounds, size) * factor
     thin = [w * scale for w in widths if w > 0.0 and w * scale + 1e-6 < MIN_PIECE_PX]
     if thin:
         return [f"{what}: a piece of its section is {min(thin):.1f} px wide, fewer than "

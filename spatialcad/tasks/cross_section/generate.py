@@ -1,11 +1,14 @@
 """CrossSection: which image cannot be a cross-section of a stack of basic solids?
 
-A composite of basic solids stacked on the z axis is shown from two angles.  Three options
-are true sections by planes of the level's families; the answer is a section of the same
+A composite of basic solids stacked on the z axis is shown from two angles above and from
+the side at its own height (View 3, turned so that every overhang between two solids, and
+as far as it can every step, shows in its outline: :func:`side_view`).  Three options are
+true sections by planes of the level's families; the answer is a section of the same
 solids with one or two of them stretched or squeezed, proved unlike every section of the
-original along every family of the level, sampled densely (the sections are drawn fitted
-to their panels, so shapes are compared scale-free: see
-``spatialcad.geometry.section_shape``).
+original along every family of the level, sampled densely (shapes are compared scale-free: see
+``spatialcad.geometry.section_shape``).  View 3 and the four options are drawn at one
+scale (``Spec.scale``, the largest that fits each of them into its panel), which the
+question says.
 
 Every section, sampled or drawn, is cut from the stack's polyhedra
 (:mod:`spatialcad.cad.sweep`: round solids as 128-gon prismatoids, within 3e-4 of their
@@ -16,20 +19,21 @@ polygons drawn; the verifier checks each against its own analytic section.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from spatialcad.cad import section as cut
 from spatialcad.cad import solids, sweep, tessellate
-from spatialcad.geometry import convex_pieces
+from spatialcad.geometry import convex_pieces, exact
 from spatialcad.geometry import section_shape as shape
 from spatialcad.geometry.colours import SOLID
 from spatialcad.render.camera import orbit
-from spatialcad.render.drawing import draw_shapes
-from spatialcad.render.legibility import sliver_failures
-from spatialcad.render.mesh import solid_mesh
-from spatialcad.render.raster import render
+from spatialcad.render.drawing import MARGIN, draw_shapes, fitted_scale
+from spatialcad.render.legibility import MIN_STEP_PX, sliver_failures
+from spatialcad.render.mesh import Mesh, solid_mesh
+from spatialcad.render.raster import fit_scale, render
 from spatialcad.tasks import base
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
 from spatialcad.tasks.cross_section.spec import (
@@ -44,8 +48,10 @@ from spatialcad.tasks.cross_section.spec import (
     texts,
 )
 
-VIEWS = (View(35.0, 25.0), View(-55.0, 35.0))
-PANEL = (400, 400)
+VIEWS = (View(35.0, 25.0), View(-55.0, 35.0))  # from above; View 3 is side_view's
+PANEL = (300, 300)  # every panel: 3 views and a row of 4 options fit layout.MAX_PIXELS
+SIDE_AZIMUTHS = tuple(float(a) for a in range(0, 180, 15))  # View 3's candidates
+DIRECTIONS = 360  # horizontal directions in which steps and overhangs are looked for
 STACKABLE = tuple(k for k in solids.KINDS if k not in solids.POINTED)
 TRUE_DISTINCT = shape.OPTIONS_APART  # every two options differ at least this much
 MIN_AREA = 0.2  # an option's section has at least this share of its family's largest area
@@ -80,16 +86,38 @@ class Generator(base.Generator):
         trues = pick_true_options(edges, descs, samples, level, rng)
         answer = pick_false_option(descs, truths, [t[2] for t in trues], p, rng)
         options = [_true_option(descs, *t) for t in trues] + [answer]
-        spec = Spec(_typed(descs), list(VIEWS), p["families"])
+        mesh = drawn_mesh(descs, composite)
+        side, scale = side_view(descs, mesh, [o.section for o in options])
+        if any(slivered(o.section, o.hulls, scale) for o in options):
+            raise Reject("a piece of a section is too thin at the options' common scale")
+        views = [*VIEWS, side]
+        spec = Spec(_typed(descs), views, p["families"], scale)
         return Draft(
             question=texts(spec, [parse_option(o.data) for o in options]).question,
             spec=spec.to_json(),
-            reference=[
-                Panel(img, f"View {i + 1}")
-                for i, img in enumerate(render_views(descs, composite))
-            ],
-            options=options,
+            reference=[Panel(img, f"View {i + 1}")
+                       for i, img in enumerate(render_views(mesh, views, scale))],
+            options=[o.option(scale) for o in options],
         )
+
+
+@dataclass(frozen=True)
+class Section:
+    """An option before it is drawn: its section, its pieces' hulls (one per solid and
+    band, :func:`convex_pieces.bands`) and what the record says of it."""
+
+    section: Any
+    hulls: convex_pieces.Pieces
+    is_answer: bool
+    operator: str
+    explanation: str
+    data: dict[str, Any]
+
+    def option(self, scale: float) -> Option:
+        """The option, its section drawn at ``scale`` px per unit."""
+        return Option(is_answer=self.is_answer, operator=self.operator,
+                      explanation=self.explanation,
+                      image=draw_shapes([self.section], PANEL, scale=scale), data=self.data)
 
 
 def random_solid(kind: str, rng: np.random.Generator) -> solids.Desc:
@@ -169,10 +197,10 @@ def mirror_twins(descs: list[solids.Desc], families: list[str]) -> list[str]:
 def pick_true_options(
     edges: list[np.ndarray], descs: list[solids.Desc], samples: dict[str, shape.Samples],
     level: int, rng: np.random.Generator,
-) -> list[tuple[str, float, Any]]:
-    """Three (family, offset, section) of the stack ``descs`` (``edges``: its polyhedra,
-    :func:`sweep.stack_edges`), pairwise unlike each other, each section cut at its offset
-    as stored (3 decimals).
+) -> list[tuple[str, float, Any, convex_pieces.Pieces]]:
+    """Three (family, offset, section, its pieces' hulls) of the stack ``descs``
+    (``edges``: its polyhedra, :func:`sweep.stack_edges`), pairwise unlike each other,
+    each section cut at its offset as stored (3 decimals).
 
     From level 1 on, the first is disconnected when some usable section is; from level 2
     on, the last is oblique unless an earlier one is.
@@ -183,37 +211,37 @@ def pick_true_options(
     oblique = [f for f in families if f in cut.OBLIQUE_FAMILIES]
     split = [(f, int(i)) for f in families
              for i in pools[f][disconnected(parts[f][pools[f]])]]
-    picked: list[tuple[str, float, Any]] = []
+    picked: list[tuple[str, float, Any, convex_pieces.Pieces]] = []
     picked_pieces: list[convex_pieces.Pieces | None] = []
     for _ in range(ATTEMPTS * 3):
         if level >= 1 and split and not picked:
             family, i = split[int(rng.integers(len(split)))]
         else:
             last_oblique = level >= 2 and len(picked) == 2 and not any(
-                f in cut.OBLIQUE_FAMILIES for f, _, _ in picked)
+                p[0] in cut.OBLIQUE_FAMILIES for p in picked)
             choices = oblique if last_oblique and oblique else families
             family = choices[int(rng.integers(len(choices)))]
             i = int(rng.choice(pools[family]))
         (sample,) = samples[family].sections(np.array([i]))
         sample_pieces = (samples[family].pieces.rows(slice(i, i + 1))
                          if samples[family].disjoint[i] else None)
-        if any(shape.dissimilarity(sample, g, (sample_pieces, gp)) < TRUE_DISTINCT
-               for (_, _, g), gp in zip(picked, picked_pieces, strict=True)):
+        if any(shape.dissimilarity(sample, p[2], (sample_pieces, gp)) < TRUE_DISTINCT
+               for p, gp in zip(picked, picked_pieces, strict=True)):
             continue
         offset = round(float(samples[family].offsets[i]), 3)
         normal = cut.family_normal(family)
         exact = stored(convex_pieces.joined(
             sweep.section_pieces(edges, normal, np.array([offset]))))
         hulls, convex = convex_pieces.bands(exact, joint_levels(descs, normal, offset))
-        if slivered(exact, hulls):
+        if slivered(exact, hulls, fitted_scale(exact.bounds, PANEL)):
             continue  # the plane is drawn again
         exact_pieces = hulls if convex else None
         if shape.dissimilarity(exact, sample, (exact_pieces, sample_pieces)) >= (
                 shape.SIMILAR_BELOW / 2):
             continue  # the sample disagrees with the section at the rounded offset
-        if all(shape.dissimilarity(exact, g, (exact_pieces, gp)) >= TRUE_DISTINCT
-               for (_, _, g), gp in zip(picked, picked_pieces, strict=True)):
-            picked.append((family, offset, exact))
+        if all(shape.dissimilarity(exact, p[2], (exact_pieces, gp)) >= TRUE_DISTINCT
+               for p, gp in zip(picked, picked_pieces, strict=True)):
+            picked.append((family, offset, exact, hulls))
             picked_pieces.append(exact_pieces)
             if len(picked) == 3:
                 return picked
@@ -240,7 +268,7 @@ def alter(
 def pick_false_option(
     descs: list[solids.Desc], truths: shape.ShapeSet, shown: list[Any], p: dict[str, Any],
     rng: np.random.Generator,
-) -> Option:
+) -> Section:
     """A section of an altered stack, unlike (>= margin) every dense true section and
     unlike (>= TRUE_DISTINCT) each ``shown`` true option."""
     apart = shape.ShapeSet.of_shapes(shown)  # one set for every attempt: profiles made once
@@ -249,21 +277,19 @@ def pick_false_option(
         found = _false_section(altered, truths, apart, p, rng)
         if found is None:
             continue
-        family, offset, exact = found
+        family, offset, exact, hulls = found
         changed = "; ".join(
             f"{solids.display_name(descs[c.solid], article=False)} {c.factor:g} times as "
             f"{'tall' if c.dimension == 'height' else 'wide'}"
             for c in changes
         )
-        return Option(
-            is_answer=True,
-            operator="altered_proportions",
+        return Section(
+            exact, hulls, is_answer=True, operator="altered_proportions",
             explanation=(
                 "This is the answer: no plane cuts the solid in this outline. It is the "
                 f"section by {plane_text(family, offset)} of the same solids with altered "
                 f"proportions ({changed})."
             ),
-            image=draw_shapes([exact], PANEL),
             data=option_data(family, offset, exact, altered, changes),
         )
     raise Reject("no provably false section found")
@@ -272,10 +298,10 @@ def pick_false_option(
 def _false_section(
     altered: list[solids.Desc], truths: shape.ShapeSet, shown: shape.ShapeSet,
     p: dict[str, Any], rng: np.random.Generator,
-) -> tuple[str, float, Any] | None:
-    """(family, offset, section) of the altered stack at least ``margin`` unlike every
-    true section and ``TRUE_DISTINCT`` unlike each ``shown`` option, trying a few planes of one
-    random family; None if none is."""
+) -> tuple[str, float, Any, convex_pieces.Pieces] | None:
+    """(family, offset, section, its pieces' hulls) of the altered stack at least
+    ``margin`` unlike every true section and ``TRUE_DISTINCT`` unlike each ``shown``
+    option, trying a few planes of one random family; None if none is."""
     families = [f for f in p["families"] if f != "XY"]  # XY sections of a stretched solid
     family = families[int(rng.integers(len(families)))]  # are only scaled: never different
     normal = cut.family_normal(family)
@@ -290,21 +316,22 @@ def _false_section(
             continue  # the unrounded section first: no rounding and validity test for it
         exact = stored(convex_pieces.joined(own))
         hulls, convex = convex_pieces.bands(exact, joint_levels(altered, normal, offsets[i]))
-        if slivered(exact, hulls):
+        if slivered(exact, hulls, fitted_scale(exact.bounds, PANEL)):
             continue
         by_solid = hulls if convex else None
         if (truths.nearest(exact, p["margin"], by_solid) >= p["margin"]
                 and shown.nearest(exact, TRUE_DISTINCT) >= TRUE_DISTINCT):
-            return family, float(offsets[i]), exact
+            return family, float(offsets[i]), exact, hulls
     return None
 
 
-def slivered(exact: Any, hulls: convex_pieces.Pieces) -> bool:
+def slivered(exact: Any, hulls: convex_pieces.Pieces, scale: float) -> bool:
     """Whether a piece of the section ``exact`` (``hulls``: its parts' hulls, one per band
-    between its joint levels, :func:`convex_pieces.bands`) would be drawn narrower than
-    ``legibility.MIN_PIECE_PX`` in its option panel."""
+    between its joint levels, :func:`convex_pieces.bands`) drawn at ``scale`` px per unit
+    would be narrower than ``legibility.MIN_PIECE_PX`` (at most the scale fitting it to its
+    panel: a first look before the options' common scale is known)."""
     widths = convex_pieces.widths(hulls)
-    return bool(sliver_failures("section", widths.ravel(), exact.bounds, PANEL))
+    return bool(sliver_failures("section", widths.ravel(), scale))
 
 
 def joint_levels(descs: list[solids.Desc], normal: np.ndarray, offset: float) -> np.ndarray:
@@ -327,12 +354,11 @@ def stored(geom: Any) -> Any:
     return geom
 
 
-def _true_option(descs: list[solids.Desc], family: str, offset: float, exact: Any) -> Option:
-    return Option(
-        is_answer=False,
-        operator="true_section",
+def _true_option(descs: list[solids.Desc], family: str, offset: float, exact: Any,
+                 hulls: convex_pieces.Pieces) -> Section:
+    return Section(
+        exact, hulls, is_answer=False, operator="true_section",
         explanation=f"Not the answer: {plane_text(family, offset)} cuts the solid in this section.",
-        image=draw_shapes([exact], PANEL),
         data=option_data(family, offset, exact, descs),
     )
 
@@ -362,10 +388,65 @@ def plane_text(family: str, offset: float) -> str:
             f"about the {family[0].lower()} axis)")
 
 
-def render_views(descs: list[solids.Desc], composite: Any) -> list[np.ndarray]:
-    """The stack ``descs`` seen from ``VIEWS``: its polyhedra (:func:`sweep.stack_mesh`)
-    with the crease edges of its FreeCAD ``composite``."""
+def drawn_mesh(descs: list[solids.Desc], composite: Any) -> Mesh:
+    """The stack ``descs`` as drawn: its polyhedra (:func:`sweep.stack_mesh`) with the
+    crease edges of its FreeCAD ``composite``."""
     size = max(composite.BoundBox.XLength, composite.BoundBox.YLength, composite.BoundBox.ZLength)
     edges = tessellate.feature_edges(composite, 0.002 * size)
-    mesh = solid_mesh(*sweep.stack_mesh(descs), SOLID, edges)
-    return [render([mesh], orbit(v.azimuth, v.elevation), PANEL) for v in VIEWS]
+    return solid_mesh(*sweep.stack_mesh(descs), SOLID, edges)
+
+
+def render_views(mesh: Mesh, views: list[View], scale: float) -> list[np.ndarray]:
+    """The stack's ``mesh`` seen from ``views``: those from above fitted to their panels,
+    the side view (the last) at the options' ``scale``."""
+    *above, side = views
+    return [render([mesh], orbit(v.azimuth, v.elevation), PANEL) for v in above] + [
+        render([mesh], orbit(side.azimuth, side.elevation), PANEL, scale=scale)]
+
+
+def joint_outlines(descs: list[solids.Desc]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """For every two stacked solids, top to bottom: the supports (along ``DIRECTIONS``
+    horizontal directions, one a degree from +x) of the upper one's base outline and of the
+    lower one's top outline (a circle's is its radius)."""
+    angles = exact.cos_sin(np.radians(np.arange(DIRECTIONS, dtype=float)))
+
+    def support(desc: solids.Desc, ratio_of_top: bool) -> np.ndarray:
+        fp = solids.footprint(desc)
+        k = fp.top_ratio if ratio_of_top else 1.0
+        if fp.outline == "circle":
+            return np.full(DIRECTIONS, fp.size[0] * k)
+        along: np.ndarray = exact.matmul(solids.outline_points(fp), angles.T).max(axis=0) * k
+        return along
+
+    return [(support(upper, False), support(lower, True))
+            for upper, lower in zip(descs, descs[1:], strict=False)]
+
+
+def side_view(descs: list[solids.Desc], mesh: Mesh, sections: list[Any]) -> tuple[View, float]:
+    """View 3, level with the stack, and the common scale of it and the options.
+
+    Of ``SIDE_AZIMUTHS``, the one whose outline shows the smallest overhang between two
+    solids the most (every one sticking out ``2 MIN_STEP_PX`` somewhere, at the scale, must
+    jog its outline at least ``MIN_STEP_PX``, on the view's left or right: an overhang's
+    underside shows in no view from above), then the smallest step (a lower solid sticking
+    out, which Views 1 and 2 also show from above); Reject if none shows every overhang."""
+    fits = min(fitted_scale(g.bounds, PANEL) for g in sections)
+    joints = joint_outlines(descs)
+    best: tuple[tuple[float, float], View, float] | None = None
+    for azimuth in SIDE_AZIMUTHS:
+        cam = orbit(azimuth, 0.0)
+        scale = round(min(fits, fit_scale([mesh], cam, PANEL, MARGIN)), 4)
+        right = cam.basis()[0]
+        degree = round(math.degrees(math.atan2(float(right[1]), float(right[0])))) % DIRECTIONS
+        sides = [degree, (degree + DIRECTIONS // 2) % DIRECTIONS]  # screen right and left
+        shown = [math.inf, math.inf]  # of the overhangs, of the steps
+        for upper, lower in joints:
+            for k, jut in enumerate((upper - lower, lower - upper)):
+                if jut.max() * scale >= 2 * MIN_STEP_PX:
+                    shown[k] = min(shown[k], float(jut[sides].max()) * scale)
+        if best is None or (shown[0], shown[1]) > best[0]:
+            best = ((shown[0], shown[1]), View(azimuth, 0.0), scale)
+    assert best is not None
+    if best[0][0] < MIN_STEP_PX:
+        raise Reject("no side view shows every overhang between the solids")
+    return best[1], best[2]

@@ -1,6 +1,7 @@
-"""CrossSection's spec: the stacked solids, the two views of the composite and the level's
-plane families; an option's data: its plane, its section polygon and the solids it cuts
-(for the answer, the altered solids and what was changed).  Also the question it asks."""
+"""CrossSection's spec: the stacked solids, the three views of the composite, the level's
+plane families and the common scale of View 3 and the options; an option's data: its
+plane, its section polygon and the solids it cuts (for the answer, the altered solids and
+what was changed).  Also the question it asks."""
 
 from __future__ import annotations
 
@@ -19,10 +20,11 @@ from spatialcad.record.spec import (
 )
 
 QUESTION = (
-    "The top row shows a composite solid seen from two angles. It consists of {listing} "
-    "from top to bottom. Each option shows a plane section, drawn scaled to fit its panel. "
-    "Which of the following images cannot be a cross-section of the solid? Answer with A, "
-    "B, C or D."
+    "The top row shows a composite solid: Views 1 and 2 from two angles above it, View 3 "
+    "from the side, level with it. It consists of {listing} from top to bottom. Each "
+    "option shows a plane section; View 3 and the four options are drawn at one common "
+    "scale. Which of the following images cannot be a cross-section of the solid? Answer "
+    "with A, B, C or D."
 )
 AXIS_LETTER = {"XY": "z", "XZ": "y", "YZ": "x"}  # the coordinate an axis family's plane fixes
 
@@ -44,8 +46,9 @@ class View(JsonSpec):
 @dataclass(frozen=True)
 class Spec(JsonSpec):
     solids: list[SolidDesc]  # top to bottom; the bottom one stands on z = 0
-    views: list[View]  # of the reference pictures
+    views: list[View]  # of the reference pictures: two from above, the last level (View 3)
     families: list[str]  # the plane families of the level (spatialcad.cad.section)
+    scale: float  # px per unit of View 3 and of every option panel (as drawn, 300 px)
 
 
 @dataclass(frozen=True)

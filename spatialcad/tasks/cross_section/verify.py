@@ -15,7 +15,12 @@ answer's polygon is unlike every section of the original stack along every plane
 of the level, sampled densely (horizontal planes: one per solid, as any horizontal section
 strictly inside a solid is its outline scaled, the same shape); every two options differ
 at least ``OPTIONS_APART`` (none differs from another only slightly in proportion); the
-option panels show the polygons.
+option panels show the polygons, all at the spec's one ``scale`` (which fits each into its
+panel), as View 3 shows the stack (its outline as tall as the stack at that scale); View 3
+is level with the stack, and every overhang between two solids (an upper solid's base
+sticking out beyond the top of the one below, which no view from above shows) that sticks
+out ``2 MIN_STEP_PX`` somewhere jogs its outline at least ``MIN_STEP_PX`` (render/
+legibility.py) on its left or right.
 """
 
 from __future__ import annotations
@@ -30,8 +35,9 @@ import shapely
 
 from spatialcad.geometry import convex_pieces, exact
 from spatialcad.geometry import section_shape as shape
-from spatialcad.render.drawing import draw_shapes
-from spatialcad.render.legibility import shown_factor, sliver_failures
+from spatialcad.render.camera import orbit
+from spatialcad.render.drawing import draw_shapes, fitted_scale
+from spatialcad.render.legibility import MIN_STEP_PX, shown_factor, sliver_failures
 from spatialcad.render.opencv import cv2
 from spatialcad.tasks.cross_section.spec import (
     OptionData,
@@ -64,7 +70,9 @@ KINDS = {
 MATCH_AREA = 0.05  # a stored polygon may differ from the recomputed one by 5% of its area
 MIN_INK = 0.02  # share of a panel's pixels that must not be background
 MIN_IOU = 0.9  # drawn option vs. the stored polygon drawn again
-DRAWN = (400, 400)  # size option panels are drawn at, before the layout scales them
+DRAWN = (300, 300)  # size every panel is drawn at, before the layout scales them
+DIRECTIONS = 360  # horizontal directions, one a degree, in which steps are looked for
+HEIGHT_PX = 4  # View 3's outline is the stack's height at the scale within this (+ lines)
 LIGHT = (200, 200, 200)  # a pixel with every channel at least this is background, not ink
 
 
@@ -340,24 +348,67 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
     for g, o in zip(polygons, record["options"], strict=True):
         if o["is_answer"] and (near := every.nearest(g, need)) < need:
             failures.append(f"answer {o['letter']} is a true section: dissimilarity {near:.3f}")
-    failures += _check_panels(record, image, polygons)
+    failures += _check_panels(record, image, polygons, spec.scale)
+    failures += _check_scale(record, image, spec, original, polygons)
+    failures += _check_steps(spec, original)
     for o, box, g, pieces in zip(record["options"], record["layout"]["options"], polygons,
                                  cuts, strict=True):
-        failures += _slivers(o, box, g, pieces)
+        failures += _slivers(o, box, g, pieces, spec.scale)
+    return failures
+
+
+def _check_scale(record: dict[str, Any], image: np.ndarray, spec: Spec,
+                 original: list[Solid], polygons: list[Any]) -> list[str]:
+    """The common scale fits every option into its panel, and View 3 shows the stack at it
+    (its outline's height, read from the image, is the stack's at that scale)."""
+    failures = [f"option {o['letter']} does not fit its panel at the common scale"
+                for o, g in zip(record["options"], polygons, strict=True)
+                if not g.is_empty and fitted_scale(g.bounds, DRAWN) < spec.scale * (1 - 1e-6)]
+    boxes = record["layout"]["reference"]
+    if len(spec.views) != 3 or len(boxes) != 3 or spec.views[2].elevation != 0.0:
+        return failures + ["the reference is not two views from above and View 3, level"]
+    box = boxes[2]
+    rows = np.flatnonzero(_ink(crop(image, box)).any(axis=1))
+    tall = (rows[-1] - rows[0] + 1) / shown_factor(box, DRAWN) if len(rows) else 0.0
+    want = max(s.z1 for s in original) * spec.scale
+    if not want - HEIGHT_PX <= tall <= want + HEIGHT_PX + 2:
+        failures.append(f"View 3 is {tall:.0f} px tall, not the stack's {want:.0f} px at the "
+                        "common scale")
+    return failures
+
+
+def _check_steps(spec: Spec, original: list[Solid]) -> list[str]:
+    """Every overhang between two solids sticking out ``2 MIN_STEP_PX`` (at the common
+    scale) in some direction shows in View 3's outline, on its left or right, by at least
+    ``MIN_STEP_PX``."""
+    if not spec.views:
+        return []
+    angles = exact.cos_sin(np.radians(np.arange(DIRECTIONS, dtype=float)))
+    right = orbit(spec.views[-1].azimuth, spec.views[-1].elevation).basis()[0][:2]
+    sides = np.array([right, -right])
+    failures = []
+    for lower, upper in zip(original, original[1:], strict=False):
+        def reach(s: Solid, k: float, dirs: np.ndarray) -> np.ndarray:
+            return np.array([s.extent(d)[1] * k for d in dirs])
+        jut = reach(upper, 1.0, angles) - reach(lower, lower.top, angles)
+        shown = reach(upper, 1.0, sides) - reach(lower, lower.top, sides)
+        if jut.max() * spec.scale >= 2 * MIN_STEP_PX and shown.max() * spec.scale < MIN_STEP_PX:
+            failures.append(f"the overhang at height {upper.z0:g} does not show in View 3 "
+                            f"({shown.max() * spec.scale:.1f} px, fewer than {MIN_STEP_PX:g})")
     return failures
 
 
 def _slivers(o: dict[str, Any], box: list[int], polygon: Any,
-             pieces: convex_pieces.Pieces | None) -> list[str]:
+             pieces: convex_pieces.Pieces | None, scale: float) -> list[str]:
     """Every piece (one solid's part) of option ``o``'s section, recomputed from its stored
     solids and plane (``pieces``, when :func:`_check_option` already did), is at least
-    ``MIN_PIECE_PX`` wide as drawn in its panel ``box``."""
+    ``MIN_PIECE_PX`` wide as drawn at ``scale`` in its panel ``box``."""
     if polygon.is_empty:
         return []  # reported by _check_option
     if pieces is None:
         pieces = _option_pieces(parse_option(o["data"]))
     return sliver_failures(f"option {o['letter']}", convex_pieces.widths(pieces).ravel(),
-                           polygon.bounds, DRAWN, shown_factor(box, DRAWN))
+                           scale * shown_factor(box, DRAWN))
 
 
 def _option_pieces(data: OptionData) -> convex_pieces.Pieces:
@@ -404,8 +455,9 @@ def _check_option(o: dict[str, Any], data: OptionData, spec: Spec, families: lis
     return failures, pieces
 
 
-def _check_panels(record: dict[str, Any], image: np.ndarray, polygons: list[Any]) -> list[str]:
-    """Reference panels are not blank; each option panel shows its polygon."""
+def _check_panels(record: dict[str, Any], image: np.ndarray, polygons: list[Any],
+                  scale: float) -> list[str]:
+    """Reference panels are not blank; each option panel shows its polygon at ``scale``."""
     failures = []
     for i, box in enumerate(record["layout"]["reference"]):
         if _share(_ink(crop(image, box))) < MIN_INK:
@@ -417,7 +469,8 @@ def _check_panels(record: dict[str, Any], image: np.ndarray, polygons: list[Any]
             failures.append(f"option {o['letter']} panel is blank")
             continue
         h, w = panel.shape[:2]
-        again = cv2.resize(draw_shapes([g], DRAWN), (w, h), interpolation=cv2.INTER_AREA)
+        again = cv2.resize(draw_shapes([g], DRAWN, scale=scale), (w, h),
+                           interpolation=cv2.INTER_AREA)
         expected = _ink(again)
         both = cv2.countNonZero(cv2.bitwise_and(drawn, expected))
         iou = both / max(1, cv2.countNonZero(cv2.bitwise_or(drawn, expected)))
