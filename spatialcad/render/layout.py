@@ -77,8 +77,9 @@ def compose(
     Reference panels sit side by side with their captions centred beneath; option panels
     get large letters beneath and thin grey rules between them. A row wider than the
     image is scaled down uniformly (INTER_AREA). Returns (image, layout), where layout
-    holds "width", "height" and the [x, y, w, h] box of every panel image under
-    "reference" and "options" (crop = image[y:y + h, x:x + w]).
+    holds "width", "height", the [x, y, w, h] box of every panel image under "reference"
+    and "options" (crop = image[y:y + h, x:x + w]) and the reference panels' captions
+    under "captions" (what a reader sends beside each panel cut out on its own).
     """
     if width is None:
         rows = [[img for img, _ in reference], list(options or [])]
@@ -146,5 +147,6 @@ def compose(
         "height": int(height),
         "reference": ref_boxes,
         "options": opt_boxes,
+        "captions": captions,
     }
     return canvas, layout
