@@ -467,4 +467,34 @@ def quiz_cmd(dir_: Path, out: Path, n: int, tasks: str | None, seed: int, form: 
     click.echo(f"wrote a quiz of {len(quiz.items)} items (id {quiz.id}) to {out / PAGE}")
 
 
-COMMANDS = [eval_cmd, report_cmd, export_cmd, gallery_cmd, quiz_cmd]
+@click.command("audit")
+@click.argument("dir_", metavar="DIR", type=OutputDir())
+@click.option("--out", type=click.Path(path_type=Path, dir_okay=False),
+              help="Also write the table to this markdown file.")
+def audit_cmd(dir_: Path, out: Path | None) -> None:
+    """Per task, the pictures of benchmark DIR at the size a model sees them.
+
+    The largest picture (w x h, megapixels), how many fit 1,003,520 px (Qwen2.5-VL's
+    default max_pixels), the smallest factor its smart resize applies (sides rounded to
+    multiples of 28, scaled down to fit), and at that size the smallest cube edge, dot,
+    section piece (each as the task's verifier measures it), hidden-line dash and caption
+    letter height, in px: native -> resized; n/a where the task's pictures have none.
+    Every item's verifier runs (as `spatialcad verify`).  The shortcut audit, which
+    answers without a model, is `spatialcad eval DIR --baseline audit`.
+    """
+    from spatialcad.evaluate import picture_sizes
+    from spatialcad.render.png import decode_png
+
+    try:
+        checked = Benchmark.checked(dir_)
+        items = [picture_sizes.item_sizes(r, decode_png(checked.png(r)))
+                 for r in checked.records]
+        md = picture_sizes.table(picture_sizes.by_task(items))
+        if out is not None:
+            out.write_text(md, encoding="utf-8")
+    except (ValueError, OSError) as exc:
+        fail(str(exc))
+    click.echo(md)
+
+
+COMMANDS = [eval_cmd, report_cmd, export_cmd, gallery_cmd, quiz_cmd, audit_cmd]
