@@ -7,6 +7,7 @@ import json
 import numpy as np
 import pytest
 from conftest import one_line, small_benchmark
+from test_faults import tampered
 
 from spatialcad.evaluate.picture_sizes import MAX_PIXELS, resize_factor, smart_resize
 from spatialcad.render import legibility
@@ -97,3 +98,15 @@ def test_audit_of_a_broken_benchmark_is_one_line(sc, tmp_path):
     (tmp_path / "empty").mkdir()
     code, _, err = sc("audit", tmp_path / "empty")
     assert code == 2 and one_line(err)
+
+
+def test_a_benchmark_without_recorded_captions_says_so(sc, bench, tmp_path):
+    def strip(records, copy):
+        for r in records:
+            del r["layout"]["captions"]
+        return records
+
+    code, out, err = sc("audit", tampered(bench, tmp_path, strip))
+    assert code == 0, err
+    assert _row(out, "CubeCounting")[-1] == "n/a"
+    assert "6 items record no captions (made before records held them)" in out

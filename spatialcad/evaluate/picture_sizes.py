@@ -84,6 +84,7 @@ class ItemSizes:
     height: int
     measures: dict[str, float | None]
     verified: bool = True
+    captions_recorded: bool = True  # False: made before records held their captions
 
     @property
     def factor(self) -> float:
@@ -101,7 +102,8 @@ def item_sizes(record: Record, image: np.ndarray) -> ItemSizes:
                 zip(layout.get("captions", []), layout["reference"], strict=False) if c]
     measures["caption"] = min(captions, default=None)
     height, width = image.shape[:2]
-    return ItemSizes(record["Task"], int(width), int(height), measures, not failures)
+    return ItemSizes(record["Task"], int(width), int(height), measures, not failures,
+                     "captions" in layout)
 
 
 @dataclass
@@ -148,8 +150,12 @@ def table(tasks: list[TaskSizes]) -> str:
             f"{big.width * big.height / 1e6:.2f}", f"{t.fitting()}/{len(t.items)}",
             f"{factor:.3f}", *(_cell(t.smallest(m)) for m in MEASURES)]) + " |")
     failed = sum(not i.verified for t in tasks for i in t.items)
+    unknown = sum(not i.captions_recorded for t in tasks for i in t.items)
     note = (f"\n{failed} items failed verification: their measures may be incomplete "
             "(`spatialcad verify` lists why).\n" if failed else "")
+    if unknown:
+        note += (f"\n{unknown} items record no captions (made before records held them): "
+                 "their caption sizes are not known.\n")
     return (f"Pictures at the size a model sees them: Qwen2.5-VL's smart resize to at most "
             f"{MAX_PIXELS:,} px (sides multiples of {FACTOR}); px: native -> resized, the "
             "task's smallest item; n/a: the task's pictures have none.\n\n"
