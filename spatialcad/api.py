@@ -23,6 +23,11 @@ laid end to end, where ``a`` is the first integer from ``size`` times the golden
 fraction (0.618...) up that is coprime with ``size``, and ``b`` is drawn from the seed: a
 permutation computed per position (indexing stays lazy) that spreads every component
 evenly, so any stretch of positions holds the components about in their weights.
+
+``images="panels"`` adds ``entry["images"]``: the entry's panels cut out of its picture
+(spatialcad/panels.py), in order, each ``{"caption", "image", "image_bytes"}`` (a PIL
+image and its PNG), for a model that takes several images: send each caption as text
+before its image.
 """
 
 from __future__ import annotations
@@ -35,9 +40,10 @@ from typing import Any
 
 from PIL import Image
 
-from spatialcad import forms
+from spatialcad import forms, panels
 from spatialcad.evaluate.extract import extract, is_correct
 from spatialcad.record.splits import SPLITS
+from spatialcad.render.png import encode_png
 from spatialcad.run import pipeline
 from spatialcad.run.scenes import SceneGroup, block_start, scene_space
 from spatialcad.seeding import derive_seed, item_rng
@@ -132,7 +138,7 @@ class Dataset:
     :meth:`score_answer`."""
 
     def __init__(self, components: list[Component], size: int, seed: int,
-                 options: Mapping[str, Any] | None = None) -> None:
+                 options: Mapping[str, Any] | None = None, images: str = "composite") -> None:
         keys = [(c.task, c.level, c.form, c.split) for c in components]
         if len(set(keys)) < len(keys):
             raise ValueError("two components have the same task, level, form and split: "
@@ -143,6 +149,7 @@ class Dataset:
         self.size = size
         self.seed = seed
         self.options = dict(options or {})
+        self.images = panels.check_images(images)
         self._a, self._b = 1, 0
         self._blocks: dict[tuple[str, int, str | None, int], _Block] = {}
         if len(components) > 1:
@@ -198,6 +205,10 @@ class Dataset:
         }
         if made.choices is not None:
             out["choices"] = made.choices
+        if self.images == "panels":
+            out["images"] = [{"caption": p.caption, "image": Image.fromarray(p.image),
+                              "image_bytes": encode_png(p.image)}
+                             for p in panels.panels(record, image, option)]
         return out
 
     def _made(self, comp: Component, index: int, **kw: Any) -> pipeline.ItemResult:
@@ -268,12 +279,14 @@ def score_answer(answer: Any, entry: Any) -> float:
 def create_dataset(tasks: str | Sequence[Mapping[str, Any]] | None = None, *,
                    task: str | None = None, level: int = 1, size: int = 100, seed: int = 0,
                    form: str = "choice", split: str | None = None,
-                   options: Mapping[str, Any] | None = None) -> Dataset:
+                   options: Mapping[str, Any] | None = None,
+                   images: str = "composite") -> Dataset:
     """A lazy dataset of one task (its CLI name, as ``tasks`` or ``task=``) or a mixture (a
     list of component dicts ``{"task", "weight", "level", "form", "split"}``; see the
     module docstring).  ``options`` are the run's task settings (as ``generate``'s, e.g.
-    ``deepcad_dir``).  Arguments of the wrong type (``seed="0"``, ``level=True``,
-    ``task=None``) raise ``TypeError``; they are never converted."""
+    ``deepcad_dir``); ``images="panels"`` adds each entry's captioned panels.  Arguments
+    of the wrong type (``seed="0"``, ``level=True``, ``task=None``) raise ``TypeError``;
+    they are never converted."""
     if (tasks is None) == (task is None):
         raise TypeError("create_dataset takes one task name (tasks='cube_counting' or "
                         "task='cube_counting') or a list of component dicts (tasks=[...]), "
@@ -291,4 +304,4 @@ def create_dataset(tasks: str | Sequence[Mapping[str, Any]] | None = None, *,
         raise ValueError("give a task name or a non-empty list of components")
     seed = _int("seed", seed)
     comps = [_component(c, level, form, split) for c in raw]
-    return Dataset(comps, size, seed, options)
+    return Dataset(comps, size, seed, options, _str("images", images))

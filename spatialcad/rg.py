@@ -9,6 +9,9 @@ text, and since reasoning-gym is text-first the image travels in ``metadata``
 record). Every entry is plain JSON, so reasoning-gym's ``--save-metadata`` (``json.dumps``
 of the entries) works; :func:`image_bytes` and :func:`image` give the PNG back as bytes or
 a PIL image. ``score_answer`` is the API's: exact, on a bare answer or a model's whole reply.
+With ``images="panels"`` in the config, ``metadata["images"]`` lists the entry's panels,
+each ``{"caption", "image"}`` (the PNG as base64 text); :func:`panel_images` gives them
+back as ``(caption, PIL image)``.
 """
 
 from __future__ import annotations
@@ -38,11 +41,13 @@ class SpatialConfig:
     split: str | None = None
     seed: int | None = None
     size: int = 500
+    images: str = "composite"  # or "panels": metadata["images"], the captioned panels
 
     def validate(self) -> None:
-        """The API's own checks (task, level, form, split, size); it builds nothing."""
+        """The API's own checks (task, level, form, split, size, images); it builds
+        nothing."""
         api.create_dataset(self.task, level=self.level, size=self.size, form=self.form,
-                           split=self.split)
+                           split=self.split, images=self.images)
 
 
 class SpatialDataset(ProceduralDataset):
@@ -51,7 +56,8 @@ class SpatialDataset(ProceduralDataset):
     def __init__(self, config: SpatialConfig) -> None:
         super().__init__(config=config, seed=config.seed, size=config.size)
         self._data = api.create_dataset(config.task, level=config.level, size=config.size,
-                                        seed=self.seed, form=config.form, split=config.split)
+                                        seed=self.seed, form=config.form, split=config.split,
+                                        images=config.images)
 
     def __getitem__(self, idx: int) -> dict[str, Any]:
         entry = self._data[idx]
@@ -59,6 +65,10 @@ class SpatialDataset(ProceduralDataset):
                 "source_dataset": PREFIX + self.config.task, "source_index": idx}
         if "choices" in entry:
             meta["choices"] = entry["choices"]
+        if "images" in entry:
+            meta["images"] = [{"caption": p["caption"],
+                               "image": base64.b64encode(p["image_bytes"]).decode()}
+                              for p in entry["images"]]
         return {"question": entry["question"], "answer": entry["answer"], "metadata": meta}
 
     def score_answer(self, answer: Any, entry: dict[str, Any]) -> float:
@@ -76,6 +86,13 @@ def image_bytes(entry: dict[str, Any]) -> bytes:
 def image(entry: dict[str, Any]) -> Image.Image:
     """The picture of a reasoning-gym ``entry``, as an RGB PIL image."""
     return Image.open(io.BytesIO(image_bytes(entry))).convert("RGB")
+
+
+def panel_images(entry: dict[str, Any]) -> list[tuple[str, Image.Image]]:
+    """``(caption, RGB PIL image)`` of every panel of an entry made with
+    ``images="panels"``, in order."""
+    return [(p["caption"], Image.open(io.BytesIO(base64.b64decode(p["image"], validate=True)))
+             .convert("RGB")) for p in entry["metadata"]["images"]]
 
 
 def _config_for(task: str) -> type[SpatialConfig]:

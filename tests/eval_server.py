@@ -105,7 +105,7 @@ class FakeEndpoint:
     def reply_text(self, body: dict[str, Any]) -> tuple[str, str | None]:
         """The response text for a request body, and the hash of its (first) image."""
         content = body["messages"][0]["content"]
-        text = next(p["text"] for p in content if p["type"] == "text")
+        text = [p["text"] for p in content if p["type"] == "text"][-1]  # after any captions
         digest = None
         for part in content:
             if part["type"] == "image_url":

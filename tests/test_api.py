@@ -190,3 +190,29 @@ def test_score_answer_is_exact_and_never_raises(form):
         entry = entries[0]
         assert ds.score_answer("Yes.", entry) == (entry["answer"] == "yes")
         assert ds.score_answer("<answer>yes or no</answer>", entry) == 0.0  # ambiguous
+
+
+def test_panels_entries_list_each_panel_after_its_caption():
+    """images="panels": entry["images"] holds the composite's panels in order, each the crop
+    of its recorded box with its caption; the judge form ends on the judged option alone."""
+    ds = api.create_dataset("rotation_2d", level=1, size=2, seed=0, images="panels")
+    plain = api.create_dataset("rotation_2d", level=1, size=2, seed=0)[0]
+    entry = ds[0]
+    record = entry["metadata"]["record"]
+    assert entry["image_bytes"] == plain["image_bytes"] and "images" not in plain
+    assert [p["caption"] for p in entry["images"]] == [
+        "Reference grid", "Image A", "Image B", "Image C", "Image D"]
+    full = decode_png(entry["image_bytes"])
+    boxes = record["layout"]["reference"] + record["layout"]["options"]
+    for (x, y, w, h), p in zip(boxes, entry["images"], strict=True):
+        assert np.array_equal(np.asarray(p["image"]), full[y:y + h, x:x + w])
+        assert np.array_equal(decode_png(p["image_bytes"]), full[y:y + h, x:x + w])
+    judged = api.create_dataset("rotation_2d", level=1, size=2, seed=0, form="judge",
+                                images="panels")[1]
+    k = "ABCD".index(judged["metadata"]["judge_option"])
+    assert [p["caption"] for p in judged["images"]] == ["Reference grid", "Candidate"]
+    x, y, w, h = judged["metadata"]["record"]["layout"]["options"][k]
+    assert np.array_equal(np.asarray(judged["images"][1]["image"]),
+                          decode_png(ds[1]["image_bytes"])[y:y + h, x:x + w])
+    with pytest.raises(ValueError, match="unknown images 'tiles'"):
+        api.create_dataset("rotation_2d", images="tiles")

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import time
 
+import numpy as np
 import pytest
 from eval_server import FakeEndpoint, ForwardingProxy, dead_url, gold_table, judge_table
 
 from spatialcad import forms
 from spatialcad.evaluate import ladder, stats
+from spatialcad.panels import panel_pngs
+from spatialcad.render.png import decode_png
 from spatialcad.run import pipeline
 
 FAST = ["--timeout", "0.3", "--backoff", "0.01"]
@@ -55,6 +60,40 @@ def test_gold_run_survives_500_timeout_429_and_drop(sc, bench, gold, tmp_path):
     content = ep.requests[-1]["messages"][0]["content"]
     assert content[0]["image_url"]["url"].startswith("data:image/png;base64,")
     assert "Options:\nA. " in content[1]["text"]
+
+
+def test_images_panels_sends_each_panel_after_its_caption(sc, bench, tmp_path):
+    """--images panels: one message per item holding, for every panel, its caption as text
+    and then the panel's own picture (the composite's crop by the record's box, pixel for
+    pixel), then the prompt; the fake endpoint answers from the first panel's digest."""
+    records = json.loads((bench / "benchmark.json").read_text())
+    pngs = [(bench / r["image"]).read_bytes() for r in records]
+    first = {hashlib.sha256(panel_pngs(r, png)[0][1]).hexdigest(): r
+             for r, png in zip(records, pngs, strict=True)}
+    assert len(first) == len(records)
+    with FakeEndpoint(gold=first) as ep:
+        code, _, err = sc("eval", bench, "--model", "fake-vl", "--base-url", ep.base_url,
+                          "--out", tmp_path / "run", "--images", "panels", "--concurrency", 1)
+    assert code == 0, err
+    lines = results(tmp_path / "run")
+    assert len(lines) == len(records) == len(ep.requests) and all(x["correct"] for x in lines)
+    meta = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert meta["identity"]["images"] == "panels"
+    for record, png, body in zip(records, pngs, ep.requests, strict=True):
+        content = body["messages"][0]["content"]
+        assert content[-1]["type"] == "text" and record["Question"] in content[-1]["text"]
+        captions = [p["text"] for p in content[:-1:2]]
+        images = [decode_png(base64.b64decode(p["image_url"]["url"].split(",", 1)[1]))
+                  for p in content[1:-1:2]]
+        layout = record["layout"]
+        pictured = ["Image A", "Image B", "Image C", "Image D"] if layout["options"] else []
+        assert captions == [*layout["captions"], *pictured] and all(layout["captions"])
+        composite = decode_png(png)
+        boxes = layout["reference"] + layout["options"]
+        assert len(images) == len(boxes) >= 2
+        for (x, y, w, h), got in zip(boxes, images, strict=True):
+            assert np.array_equal(got, composite[y : y + h, x : x + w])
+    assert {r["Task"] for r in records} == {"CubeCounting", "3ViewProjection"}
 
 
 @pytest.mark.parametrize("variable", ["HTTP_PROXY", "http_proxy", "ALL_PROXY"])
@@ -329,6 +368,10 @@ def test_ladder_against_the_endpoint(sc, tmp_path):
     (["--baseline", "random", "--ladder", "--task", "cube_counting"], "give no benchmark DIR"),
     (["--baseline", "random", "--concurrency", 0], "--concurrency must be >= 1"),
     (["--model", "m", "--base-url", "ftp://x"], "must be an http(s) URL"),
+    (["--baseline", "random", "--images", "panels"], "--images panels sends a model each "
+     "panel: not with --baseline"),
+    (["--model", "m", "--base-url", "http://x", "--text-only", "--images", "panels"],
+     "not with --text-only"),
 ])
 def test_bad_input(sc, bench, tmp_path, args, message):
     code, _, err = sc("eval", bench, *args, "--out", tmp_path / "run")

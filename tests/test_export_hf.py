@@ -358,3 +358,31 @@ def test_a_benchmark_with_steps_exports_its_step_texts_and_pictures(tmp_path):
     found = read_with_old_datasets(STEPS_CHECK, out, tmp_path)
     assert "Image" in found["features"]["step_images"]
     assert found["steps"] == want_steps and found["pixels"] == want_pixels
+
+
+def test_panels_export_adds_each_items_panels_and_captions(sc, bench, tmp_path):
+    """--images panels: the composite column stays; ``panels`` holds each panel cut out of
+    it (pixel for pixel the record's boxes) and ``panel_captions`` their captions; the card
+    describes both columns."""
+    out = tmp_path / "hf"
+    code, _, err = sc("export", bench, "--format", "hf", "--images", "panels", "--out", out)
+    assert code == 0, err
+    head, body = card(out)
+    names = [f["name"] for f in head["dataset_info"]["features"]]
+    assert names == [*hf.COLUMNS, "panels", "panel_captions"]
+    assert "`panels`" in body and "`panel_captions`" in body
+    import datasets
+    ds = datasets.load_dataset(str(out), split="test")
+    recs = records(bench)
+    assert {r["Task"] for r in recs} == {"CubeCounting", "3ViewProjection"}
+    for row, rec in zip(ds, recs, strict=True):
+        composite = decode_png(bench / rec["image"])
+        layout = rec["layout"]
+        pictured = ["Image A", "Image B", "Image C", "Image D"] if layout["options"] else []
+        assert row["panel_captions"] == [*layout["captions"], *pictured]
+        boxes = layout["reference"] + layout["options"]
+        assert len(row["panels"]) == len(boxes)
+        for (x, y, w, h), panel in zip(boxes, row["panels"], strict=True):
+            assert np.array_equal(np.asarray(panel.convert("RGB")),
+                                  composite[y : y + h, x : x + w])
+        assert np.array_equal(np.asarray(row["image"].convert("RGB")), composite)

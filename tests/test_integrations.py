@@ -39,8 +39,13 @@ def utils_module():
     return module
 
 
-def task_config() -> dict:
-    config = yaml.load((LMMS / "spatialcad.yaml").read_text(), Loader=TaskLoader)
+def task_config(name: str = "spatialcad.yaml") -> dict:
+    """The task's config as lmms-eval reads it: an ``include``d file first, this file's keys
+    over it, every ``!function`` resolved."""
+    config = yaml.load((LMMS / name).read_text(), Loader=TaskLoader)
+    if "include" in config:
+        config = {**yaml.load((LMMS / config.pop("include")).read_text(), Loader=TaskLoader),
+                  **config}
     utils = utils_module()
     for key, value in list(config.items()):
         if isinstance(value, tuple) and value[0] == "function":
@@ -129,6 +134,29 @@ def test_process_results_and_aggregation(docs):
     # an answer the extraction cannot read is wrong, not an error
     unread = config["process_results"](docs[1], ["I am not sure."])[utils.METRIC]
     assert unread["extracted"] is None and unread["correct"] is False
+
+
+def test_the_panels_task_sends_each_panel_and_names_them_in_the_question(bench, tmp_path):
+    import datasets
+    folder = tmp_path / "hf"
+    export_hf(bench, folder, images="panels")
+    docs = list(datasets.load_dataset(str(folder), split="test"))
+    config = task_config("spatialcad_panels.yaml")
+    assert config["task"] == "spatialcad_panels" and config["doc_to_target"] == "answer"
+    assert config["process_results"].__name__ == "spatialcad_process_results"
+    kwargs = config["lmms_eval_specific_kwargs"]["default"]
+    assert kwargs == {"prompt_style": "cot_tags", "images": "panels"}
+    records = json.loads((bench / "benchmark.json").read_text())
+    for doc, rec in zip(docs, records, strict=True):
+        visuals = config["doc_to_visual"](doc)
+        boxes = rec["layout"]["reference"] + rec["layout"]["options"]
+        assert [v.size for v in visuals] == [(w, h) for _, _, w, h in boxes]
+        assert all(v.mode == "RGB" for v in visuals)
+        text = config["doc_to_text"](doc, kwargs)
+        names = "; ".join(f"{k}. {c}" for k, c in enumerate(doc["panel_captions"], 1))
+        assert f"Question: Images, in order: {names}.\n{rec['Question']}" in text
+    pictured = {d["task"]: "Image D" in d["panel_captions"] for d in docs}
+    assert pictured == {"CubeCounting": False, "3ViewProjection": True}
 
 
 def test_vlmevalkit_snippet_matches_the_tsv(bench, tmp_path):

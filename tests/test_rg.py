@@ -70,3 +70,15 @@ def test_other_forms_through_reasoning_gym():
 def test_a_level_past_the_tasks_last_is_refused():
     with pytest.raises(ValueError, match="mechanical_system has levels 0-13, not 14"):
         reasoning_gym.create_dataset("spatialcad_mechanical_system", size=1, seed=0, level=14)
+
+
+def test_panels_travel_in_the_metadata_as_json():
+    ds = reasoning_gym.create_dataset("spatialcad_rotation_2d", size=1, seed=0, level=1,
+                                      images="panels")
+    entry = json.loads(json.dumps(ds[0]))
+    same = api.create_dataset("rotation_2d", level=1, size=1, seed=0, images="panels")[0]
+    got = spatialcad.rg.panel_images(entry)
+    assert [c for c, _ in got] == [p["caption"] for p in same["images"]]
+    assert [c for c, _ in got][0] == "Reference grid" and len(got) == 5
+    for (_, image), p in zip(got, same["images"], strict=True):
+        assert np.array_equal(np.asarray(image), np.asarray(p["image"]))

@@ -240,6 +240,10 @@ WRONG_TYPES = {
     "layout number NaN": ("layout", lambda r: {**r["layout"], "width": float("nan")}),
     "a layout box outside": ("layout", lambda r: {**r["layout"],
                                                   "reference": [[0, 0, 99999, 10]]}),
+    "captions not one per reference box": ("layout", lambda r: {**r["layout"],
+                                                                "captions": []}),
+    "a caption a number": ("layout", lambda r: {**r["layout"], "captions": [
+        7, *r["layout"]["captions"][1:]]}),
     "a NaN deep in the spec": ("spec", lambda r: {**r["spec"], "extra": [1, float("inf")]}),
     "options not 4": ("options", lambda r: r["options"][:3]),
     "judge answer": ("judge", lambda r: [{"question": "q", "answer": 1}, *r["judge"][1:]]),

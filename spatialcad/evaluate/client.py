@@ -5,11 +5,12 @@ The connection honours the environment as curl and requests do: ``HTTP_PROXY``,
 ``SSL_CERT_FILE`` or ``REQUESTS_CA_BUNDLE`` (else the system's certificates).
 
 One user message: the prompt text and, unless text-only, the composite PNG as a base64
-data-URL image part.  Transient trouble (HTTP 429, 5xx, timeouts, dropped connections) is
-retried with exponential backoff (``Retry-After`` honoured); a refused connection, an
-unknown host, a rejected key (401/403) or an unknown model (404) raises
-:class:`EndpointError` at once; a request the server rejects for this item alone (other
-4xx, an unreadable reply) raises :class:`ItemError`.
+data-URL image part (with ``--images panels``: each panel's caption as a text part, then
+the panel as an image part, then the prompt).  Transient trouble (HTTP 429, 5xx,
+timeouts, dropped connections) is retried with exponential backoff (``Retry-After``
+honoured); a refused connection, an unknown host, a rejected key (401/403) or an unknown
+model (404) raises :class:`EndpointError` at once; a request the server rejects for this
+item alone (other 4xx, an unreadable reply) raises :class:`ItemError`.
 """
 
 from __future__ import annotations
@@ -95,13 +96,14 @@ class ChatClient:
     def endpoint(self) -> str:
         return f"{self._url.scheme}://{self._url.netloc}{self._path}"
 
-    def payload(self, text: str, png: bytes | None,
-                more: Sequence[bytes] = ()) -> dict[str, Any]:
-        """The request body: the image, then ``more`` images (eval --steps), then the text."""
+    def payload(self, text: str, png: bytes | None, more: Sequence[bytes] = (),
+                panels: Sequence[tuple[str, bytes]] = ()) -> dict[str, Any]:
+        """The request body: each of ``panels`` as its caption then its image, the image,
+        then ``more`` images (eval --steps), then the text."""
         content: list[dict[str, Any]] = []
-        for image in ([png] if png is not None else []) + list(more):
-            url = "data:image/png;base64," + base64.b64encode(image).decode("ascii")
-            content.append({"type": "image_url", "image_url": {"url": url}})
+        for caption, panel in panels:
+            content += [{"type": "text", "text": caption}, _image_part(panel)]
+        content += [_image_part(image) for image in ([png] if png is not None else []) + list(more)]
         content.append({"type": "text", "text": text})
         return {
             "model": self.model,
@@ -114,21 +116,22 @@ class ChatClient:
         """``text`` with the API key blanked out (see :mod:`spatialcad.evaluate.redact`)."""
         return redact(text, self.api_key)
 
-    def chat(self, text: str, png: bytes | None, more: Sequence[bytes] = ()) -> Reply:
-        """Send one prompt (and image); retry transient failures; return the reply.
+    def chat(self, text: str, png: bytes | None, more: Sequence[bytes] = (),
+             panels: Sequence[tuple[str, bytes]] = ()) -> Reply:
+        """Send one prompt (and images, see :meth:`payload`); retry transient failures;
+        return the reply.
 
         Error messages (which may echo the request's headers) have the key redacted; the
         reply is returned as it came, to be scored (its stored copy is redacted by the
         caller, :meth:`redact`).
         """
         try:
-            return self._chat(text, png, more)
+            return self._chat(json.dumps(self.payload(text, png, more, panels)).encode())
         except (EndpointError, ItemError) as exc:
             exc.args = (self.redact(str(exc)),)
             raise
 
-    def _chat(self, text: str, png: bytes | None, more: Sequence[bytes] = ()) -> Reply:
-        body = json.dumps(self.payload(text, png, more)).encode()
+    def _chat(self, body: bytes) -> Reply:
         start = time.perf_counter()
         last = ""
         for attempt in range(1, self.retries + 2):
@@ -206,6 +209,11 @@ class ChatClient:
         if not isinstance(data, dict) or not data.get("choices"):
             raise ItemError(f"the reply has no choices: {raw[:200]!r}")
         return data
+
+
+def _image_part(png: bytes) -> dict[str, Any]:
+    url = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+    return {"type": "image_url", "image_url": {"url": url}}
 
 
 def _reply(data: dict[str, Any], latency: float, attempts: int) -> Reply:

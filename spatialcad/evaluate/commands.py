@@ -9,11 +9,13 @@ from typing import Any
 
 import click
 
+from spatialcad import panels
 from spatialcad.cli_support import OutputDir, UsageFailure, fail
 from spatialcad.evaluate import baselines, ladder, report, runner, stats
 from spatialcad.evaluate import steps as eval_steps
 from spatialcad.evaluate.client import ChatClient, EndpointError
 from spatialcad.evaluate.prompts import FORMS, STYLES
+from spatialcad.panels import IMAGES
 from spatialcad.record.benchmark import Benchmark, counts_of
 from spatialcad.run.outdir import OutputError, check_apart, locked
 from spatialcad.run.pipeline import GenerationError
@@ -55,7 +57,8 @@ def _api_key(var: str | None) -> str | None:
 
 
 def _answerer(model: str | None, baseline: str | None, client_args: dict[str, Any],
-              style: str, form: str, text_only: bool, seed: int, letter: str) -> Any:
+              style: str, form: str, text_only: bool, seed: int, letter: str,
+              images: str) -> Any:
     if baseline:
         return baselines.make(baseline, seed=seed, letter=letter)
     assert model is not None  # _check_options
@@ -63,7 +66,7 @@ def _answerer(model: str | None, baseline: str | None, client_args: dict[str, An
         client = ChatClient(model=model, **client_args)
     except ValueError as exc:
         fail(str(exc))
-    return runner.ModelAnswerer(client, style, form, text_only)
+    return runner.ModelAnswerer(client, style, form, text_only, images=images)
 
 
 def _system(answerer: Any, baseline: str | None) -> str:
@@ -102,6 +105,10 @@ def _summary_line(out: Path, lines: list[dict[str, Any]], done: runner.Progress)
               "with answer yes and one with answer no per item (the image shows the "
               "reference and the judged option alone).")
 @click.option("--text-only", is_flag=True, help="Send no image (text-only baseline).")
+@click.option("--images", type=click.Choice(IMAGES), default="composite", show_default=True,
+              help="composite: the item's one picture; panels: each panel cut out of it on "
+              "its own, after its caption as text (the reference pictures, then the options "
+              "Image A-D), all in one message.")
 @click.option("--concurrency", type=int, default=4, show_default=True,
               help="Requests in flight at once.")
 @click.option("--limit", type=int, default=None,
@@ -138,7 +145,7 @@ def _summary_line(out: Path, lines: list[dict[str, Any]], done: runner.Progress)
               "step lines in the prompt; images = every step picture after the item's image, "
               "with its line; partial = the same without the last step (STARE).")
 def eval_cmd(dir_: Path | None, out: Path, model: str | None, base_url: str | None,
-             api_key_env: str | None, style: str, form: str, text_only: bool,
+             api_key_env: str | None, style: str, form: str, text_only: bool, images: str,
              concurrency: int, limit: int | None, timeout: float, retries: int, backoff: float,
              max_tokens: int, temperature: float, baseline: str | None, letter: str,
              ladder_mode: bool, task: str | None, runs: int, max_level: int, seed: int,
@@ -153,7 +160,8 @@ def eval_cmd(dir_: Path | None, out: Path, model: str | None, base_url: str | No
       spatialcad eval --ladder --task cube_counting --runs 10 --out runs/ladder \\
           --model qwen2.5-vl --base-url http://127.0.0.1:8000/v1
 
-    Each item's composite image is sent as an image part beside the prompt.  Every answer
+    Each item's composite image is sent as an image part beside the prompt (with
+    --images panels: each panel on its own, after its caption).  Every answer
     is appended to OUT/results.jsonl at once (raw response, extracted answer, correctness,
     latency, token usage); re-running the same command resumes where it stopped.  HTTP
     429/5xx and timeouts are retried with exponential backoff; a refused connection, a
@@ -170,6 +178,9 @@ def eval_cmd(dir_: Path | None, out: Path, model: str | None, base_url: str | No
              "or --baseline")
     if text_only and steps in ("images", "partial"):
         fail(f"--steps {steps} sends step pictures: not with --text-only (use --steps text)")
+    if images == "panels" and (text_only or baseline):
+        fail("--images panels sends a model each panel: not with "
+             + ("--text-only" if text_only else "--baseline"))
     for name, value, least in (("--concurrency", concurrency, 1), ("--runs", runs, 1),
                                ("--limit", 1 if limit is None else limit, 1),
                                ("--retries", retries, 0), ("--max-tokens", max_tokens, 1)):
@@ -180,12 +191,14 @@ def eval_cmd(dir_: Path | None, out: Path, model: str | None, base_url: str | No
     client_args = {"base_url": base_url, "api_key": _api_key(api_key_env), "timeout": timeout,
                    "retries": retries, "backoff": backoff, "max_tokens": max_tokens,
                    "temperature": temperature}
-    answerer = _answerer(model, baseline, client_args, style, form, text_only, seed, letter)
+    answerer = _answerer(model, baseline, client_args, style, form, text_only, seed, letter,
+                         images)
     identity = {"system": _system(answerer, baseline), "prompt": None if baseline else style,
                 "form": form, "text_only": text_only, "seed": seed if baseline == "random"
                 else None, "temperature": None if baseline else temperature,
                 "max_tokens": None if baseline else max_tokens,
-                **({"steps": steps} if steps != "none" else {})}
+                **({"steps": steps} if steps != "none" else {}),
+                **({"images": images} if images != "composite" else {})}
     extra = {"base_url": base_url}
     try:
         check_apart(out, [dir_] if dir_ is not None else [])
@@ -228,6 +241,8 @@ def _run_benchmark(bench: Path, out: Path, answerer: Any, identity: dict[str, An
             records = eval_steps.prepare(checked, records, answerer, identity["steps"])
         if not records:
             fail(f"{bench} has no items with the {form!r} form")
+        if identity.get("images") == "panels":
+            panels.require_captions(records)
         identity = {**identity, "kind": "benchmark",
                     "benchmark_sha256": runner.benchmark_digest(bench)}
         planned = {"items": len(records), "counts": counts_of(records)}
@@ -336,21 +351,29 @@ EXPORT_FORMATS = ("hf", "spatialviz", "vlmeval", "jsonl")
 @click.option("--out", type=click.Path(path_type=Path), required=True,
               help="Output path (a directory for hf and spatialviz, a file otherwise).")
 @click.option("--overwrite", is_flag=True, help="Replace OUT if it exists.")
+@click.option("--images", type=click.Choice(IMAGES), default="composite", show_default=True,
+              help="With --format hf: panels adds the columns panels (each panel cut out "
+              "of the composite) and panel_captions; with --format vlmeval: the image cell "
+              "holds the panels (and image_path their names), the question starts with "
+              "their captions.")
 @click.option("--push-to-hub", "repo", metavar="REPO",
               help="With --format hf: upload OUT to the Hugging Face dataset repository REPO "
               "(owner/name); the token is read only from the environment variable HF_TOKEN.")
-def export_cmd(dir_: Path, fmt: str, out: Path, overwrite: bool, repo: str | None) -> None:
+def export_cmd(dir_: Path, fmt: str, out: Path, overwrite: bool, images: str,
+               repo: str | None) -> None:
     """Export benchmark DIR for other tools, every image embedded or copied.
 
     \b
     hf          OUT/data/<split>-*.parquet (the split of `generate --split`, else test),
                 OUT/README.md (dataset card), OUT/manifest.json:
-                datasets.load_dataset(OUT, split="test")
+                datasets.load_dataset(OUT, split="test"); --images panels adds the
+                columns panels and panel_captions
     spatialviz  OUT/data.json + OUT/<Category>/<Task>/<Level>/<Image_id>.png: run
                 SpatialViz-Bench's evaluation/evaluate.py with --benchmark_test_path OUT
                 --data_file data.json
     vlmeval     TSV: index, image (base64 PNG), question, A-D, answer, category
-                (Task/Level), l2-category (Category/Level), level, image_id, id
+                (Task/Level), l2-category (Category/Level), level, image_id, id;
+                --images panels: image holds the panels, image_path their names
     jsonl       the records of benchmark.json, one per line, plus image_base64
     """
     from spatialcad.export import hf, hub, jsonl, spatialviz, vlmeval
@@ -360,8 +383,11 @@ def export_cmd(dir_: Path, fmt: str, out: Path, overwrite: bool, repo: str | Non
     try:
         if repo is not None and fmt != "hf":
             raise ValueError("--push-to-hub needs --format hf")
+        if images != "composite" and fmt not in ("hf", "vlmeval"):
+            raise ValueError(f"--images {images} needs --format hf or vlmeval")
         push = (repo, hub.hub_token(repo)) if repo is not None else None  # refused first
-        n = write(dir_, out, overwrite)
+        pictures = {"images": images} if fmt in ("hf", "vlmeval") else {}
+        n = write(dir_, out, overwrite, **pictures)
         click.echo(f"exported {n} items of {dir_} as {fmt} to {out}")
         if push is not None:
             click.echo(f"pushed {out} to {hub.push_folder(out, *push)}")
@@ -441,4 +467,34 @@ def quiz_cmd(dir_: Path, out: Path, n: int, tasks: str | None, seed: int, form: 
     click.echo(f"wrote a quiz of {len(quiz.items)} items (id {quiz.id}) to {out / PAGE}")
 
 
-COMMANDS = [eval_cmd, report_cmd, export_cmd, gallery_cmd, quiz_cmd]
+@click.command("audit")
+@click.argument("dir_", metavar="DIR", type=OutputDir())
+@click.option("--out", type=click.Path(path_type=Path, dir_okay=False),
+              help="Also write the table to this markdown file.")
+def audit_cmd(dir_: Path, out: Path | None) -> None:
+    """Per task, the pictures of benchmark DIR at the size a model sees them.
+
+    The largest picture (w x h, megapixels), how many fit 1,003,520 px (Qwen2.5-VL's
+    default max_pixels), the smallest factor its smart resize applies (sides rounded to
+    multiples of 28, scaled down to fit), and at that size the smallest cube edge, dot,
+    section piece (each as the task's verifier measures it), hidden-line dash and caption
+    letter height, in px: native -> resized; n/a where the task's pictures have none.
+    Every item's verifier runs (as `spatialcad verify`).  The shortcut audit, which
+    answers without a model, is `spatialcad eval DIR --baseline audit`.
+    """
+    from spatialcad.evaluate import picture_sizes
+    from spatialcad.render.png import decode_png
+
+    try:
+        checked = Benchmark.checked(dir_)
+        items = [picture_sizes.item_sizes(r, decode_png(checked.png(r)))
+                 for r in checked.records]
+        md = picture_sizes.table(picture_sizes.by_task(items))
+        if out is not None:
+            out.write_text(md, encoding="utf-8")
+    except (ValueError, OSError) as exc:
+        fail(str(exc))
+    click.echo(md)
+
+
+COMMANDS = [eval_cmd, report_cmd, export_cmd, gallery_cmd, quiz_cmd, audit_cmd]

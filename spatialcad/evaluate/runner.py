@@ -26,6 +26,7 @@ from spatialcad.evaluate.client import ChatClient, EndpointError, ItemError
 from spatialcad.evaluate.extract import extract, extract_choice_rule_a, is_correct, refusal
 from spatialcad.evaluate.prompts import build_prompt
 from spatialcad.evaluate.steps import StepView
+from spatialcad.panels import panel_pngs
 from spatialcad.record.benchmark import file_sha256
 from spatialcad.record.records import BENCHMARK, LETTERS, MANIFEST, image_path
 
@@ -114,6 +115,7 @@ class ModelAnswerer:
     form: str = "choice"
     text_only: bool = False
     steps: StepView | None = None  # eval --steps other than none
+    images: str = "composite"  # or "panels": each panel after its caption (spatialcad.panels)
 
     @property
     def system(self) -> str:
@@ -124,12 +126,16 @@ class ModelAnswerer:
 
     def _ask(self, record: Record, png: bytes, option: int | None) -> Line:
         prompt = build_prompt(record, self.style, self.form, option)
-        image = png if option is None else forms.judge_png(record, png, option)
         more: list[bytes] = []
         if self.steps is not None:
             prompt, more = self.steps.apply(record, prompt)
-        reply = self.client.chat(prompt, None if self.text_only else image,
-                                 [] if self.text_only else more)
+        if self.text_only:
+            reply = self.client.chat(prompt, None)
+        elif self.images == "panels":
+            reply = self.client.chat(prompt, None, more, panel_pngs(record, png, option))
+        else:
+            image = png if option is None else forms.judge_png(record, png, option)
+            reply = self.client.chat(prompt, image, more)
         line = base_line(record, self.system, self.form, option)
         line.update(score(record, self.form, reply.text, option))
         line.update(raw=self.client.redact(reply.text),  # scored as it came, stored redacted

@@ -52,6 +52,13 @@ STEP_FIELD_TEXT = {  # only in a benchmark made with --with-steps
     "step_images": "the step-by-step solution's pictures, one per step",
 }
 
+PANEL_FIELD_TEXT = {  # only in an export with --images panels
+    "panels": "the composite's panels, each cut out on its own: the reference pictures, "
+              "then the four options for picture options",
+    "panel_captions": "the caption of each panel, in the same order (e.g. \"Front view\", "
+                      "\"Image A\"): send it as text before its panel",
+}
+
 CITATION = """@misc{wang2025spatialvizbench,
   title         = {SpatialViz-Bench: A Cognitively-Grounded Benchmark for Diagnosing
                    Spatial Visualization in MLLMs},
@@ -108,15 +115,16 @@ def _table(head: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines + ["| " + " | ".join(r) + " |" for r in rows])
 
 
-def body(checked: Benchmark) -> str:
-    """The card's markdown: the tasks and levels held, the fields, loading, provenance,
-    citation."""
+def body(checked: Benchmark, columns: dict[str, str]) -> str:
+    """The card's markdown: the tasks and levels held, the fields (those of ``columns``),
+    loading, provenance, citation."""
     records = checked.records
     split = split_of_benchmark(checked)
     counts = Counter((r["Category"], r["Task"], r["Level"]) for r in records)
     tasks = _table(["category", "task", "level", "items"],
                    [[c, t, lv, str(k)] for (c, t, lv), k in counts.items()])
-    described = FIELD_TEXT | (STEP_FIELD_TEXT if checked.with_steps else {})
+    known = FIELD_TEXT | STEP_FIELD_TEXT | PANEL_FIELD_TEXT
+    described = {k: known[k] for k in columns}
     fields = _table(["field", "what it holds"], [[f"`{k}`", v] for k, v in described.items()])
     manifest = checked.manifest
     return f"""# spatialcad spatial-visualization benchmark
@@ -191,4 +199,5 @@ def write_card(root: Path, checked: Benchmark, columns: dict[str, str], num_byte
     download = sum(p.stat().st_size for p in (root / DATA_DIR).glob("*.parquet"))
     meta = yaml.safe_dump(header(columns, len(checked.records), download, num_bytes,
                                  split_of_benchmark(checked)), sort_keys=False)
-    (root / "README.md").write_text(f"---\n{meta}---\n\n{body(checked)}", encoding="utf-8")
+    (root / "README.md").write_text(f"---\n{meta}---\n\n{body(checked, columns)}",
+                                    encoding="utf-8")

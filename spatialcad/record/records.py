@@ -85,9 +85,15 @@ def _is_int(v: Any) -> bool:
 
 
 def _is_layout(v: Any) -> bool:
-    """Integer width and height, and ``reference`` and ``options`` lists of ``[x, y, w, h]``
-    integer boxes inside the image (a reader crops them)."""
+    """Integer width and height, ``reference`` and ``options`` lists of ``[x, y, w, h]``
+    integer boxes inside the image (a reader crops them) and, in records made since they
+    were recorded, ``captions``: one string per reference box."""
     if not (isinstance(v, dict) and _is_int(v.get("width")) and _is_int(v.get("height"))):
+        return False
+    captions = v.get("captions", [])
+    if "captions" in v and not (isinstance(captions, list)
+                                and all(isinstance(c, str) for c in captions)
+                                and len(captions) == len(v.get("reference") or [])):
         return False
     for key in ("reference", "options"):
         boxes = v.get(key)
@@ -136,8 +142,9 @@ _FIELD_TYPES: dict[str, tuple[str, Any]] = {
                 and all(isinstance(o, dict) and o.get("letter") == LETTERS[i]
                         and isinstance(o.get("is_answer"), bool)
                         and isinstance(o.get("operator"), str) for i, o in enumerate(v))),
-    "layout": ("an object with integer width, height and lists reference and options of "
-               "integer boxes inside the image", _is_layout),
+    "layout": ("an object with integer width, height, lists reference and options of "
+               "integer boxes inside the image and (optional) one caption per reference box",
+               _is_layout),
     "judge": ("a list of 4 entries, each null or a question and a yes/no answer",
               lambda v: isinstance(v, list) and len(v) == 4
               and all(j is None or (isinstance(j, dict) and isinstance(j.get("question"), str)

@@ -20,6 +20,8 @@ from .opencv import cv2
 PAD = 16  # outer padding
 GAP = 24  # horizontal gap between panels
 CAPTION_H = 40  # caption band under reference panels
+CAPTION_SCALE = 0.75  # caption font scale (smaller where a caption needs it to fit)
+CAPTION_THICKNESS = 2
 LABEL_H = 60  # letter band under option panels
 LABEL_SCALE = 1.6  # option letters: about 36 px tall
 LABEL_THICKNESS = 3
@@ -64,6 +66,11 @@ def _row_boxes(panels: list[np.ndarray], width: int, y: int) -> list[list[int]]:
     return boxes
 
 
+def caption_width(panel_w: int) -> int:
+    """The width of the caption band under a reference panel ``panel_w`` px wide."""
+    return panel_w + GAP - 4
+
+
 def height(reference_h: int, options_h: int) -> int:
     """The composite's height for a captioned reference row and an options row of these
     panel heights (the vertical plan of ``compose``, without a title)."""
@@ -85,8 +92,9 @@ def compose(
     Reference panels sit side by side with their captions centred beneath; option panels
     get large letters beneath and thin grey rules between them. A row wider than the
     image is scaled down uniformly (INTER_AREA). Returns (image, layout), where layout
-    holds "width", "height" and the [x, y, w, h] box of every panel image under
-    "reference" and "options" (crop = image[y:y + h, x:x + w]).
+    holds "width", "height", the [x, y, w, h] box of every panel image under "reference"
+    and "options" (crop = image[y:y + h, x:x + w]) and the reference panels' captions
+    under "captions" (what a reader sends beside each panel cut out on its own).
     """
     if width is None:
         rows = [[img for img, _ in reference], list(options or [])]
@@ -136,8 +144,9 @@ def compose(
     for (x, yy, w, h), p, cap in zip(ref_boxes, refs, captions, strict=True):
         canvas[yy : yy + h, x : x + w] = p
         if cap:
-            box = (x - GAP // 2 + 2, cap_y, w + GAP - 4, CAPTION_H)
-            put_text_block(canvas, cap, box, font_scale=0.75, thickness=2, align="center")
+            box = (x - GAP // 2 + 2, cap_y, caption_width(w), CAPTION_H)
+            put_text_block(canvas, cap, box, font_scale=CAPTION_SCALE,
+                           thickness=CAPTION_THICKNESS, align="center")
     if rule_y is not None:
         cv2.line(canvas, (PAD, rule_y), (width - 1 - PAD, rule_y), RULE, 1)
     for i, ((x, yy, w, h), p) in enumerate(zip(opt_boxes, opts, strict=True)):
@@ -154,5 +163,6 @@ def compose(
         "height": int(height),
         "reference": ref_boxes,
         "options": opt_boxes,
+        "captions": captions,
     }
     return canvas, layout

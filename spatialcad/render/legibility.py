@@ -32,13 +32,19 @@ as it is, and to a person at 100 % on a desktop screen, about 96 px per inch at 
   plate seen edge on, 10-30 px, shows a bar and nothing else).  ``MIN_HIDDEN_PX``, every
   hidden line is at least one dash and one gap long (``DASH``, 9 + 5 px): shorter, it is a
   stub that reads as a solid line.  A part whose views fail is not used.
+
+Inside :func:`measuring`, the checks a verifier runs also note what they measured (the
+cube edge, dot, section piece and dash sizes, in composite pixels): ``spatialcad audit``
+reads an item's sizes from its own verifier that way.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 import numpy as np
 
@@ -49,6 +55,28 @@ from spatialcad.render.cube_faces import DOT_RADIUS
 from spatialcad.render.engineering import DASH
 from spatialcad.render.layout import GAP, MAX_WIDTH, PAD, height
 from spatialcad.render.stacks import MARGIN, Framing, cube_visibility
+
+_MEASURES: ContextVar[list[tuple[str, float]] | None] = ContextVar("measures", default=None)
+
+
+@contextmanager
+def measuring() -> Iterator[list[tuple[str, float]]]:
+    """A list that collects ``(measure, px)`` of every check run inside the block:
+    ``"cube edge"`` (edge and grid checks), ``"dot"``, ``"section piece"`` and ``"dash"``
+    (an engineering view's hidden-line dash, drawn ``DASH[0]`` px long at the size shown)."""
+    found: list[tuple[str, float]] = []
+    token = _MEASURES.set(found)
+    try:
+        yield found
+    finally:
+        _MEASURES.reset(token)
+
+
+def _measured(measure: str, px: float) -> None:
+    found = _MEASURES.get()
+    if found is not None:
+        found.append((measure, float(px)))
+
 
 MIN_CUBE_EDGE_PX = 32.0
 MIN_DOT_PX = 10.0
@@ -109,6 +137,7 @@ def fits(panel_width: int, count: int, panel_height: int = 0) -> bool:
 def edge_failures(what: str, cam: Camera, scale: float, factor: float) -> list[str]:
     """A failure when the picture's cubes are smaller than ``MIN_CUBE_EDGE_PX``."""
     px = cube_edge_px(cam, scale, factor)
+    _measured("cube edge", px)
     if px + 1e-6 < MIN_CUBE_EDGE_PX:
         return [f"{what}: its cubes' edges are {px:.1f} px, fewer than {MIN_CUBE_EDGE_PX:g}"]
     return []
@@ -120,6 +149,7 @@ def grid_failures(what: str, box: Sequence[int], shape: tuple[int, ...]) -> list
     (measured from the pixels: the panel less the drawing margins, over the cells)."""
     rows, cols = shape[:2]
     px = min((box[2] - 2 * MARGIN) / cols, (box[3] - 2 * MARGIN) / rows)
+    _measured("cube edge", px)
     if px + 1e-6 < MIN_CUBE_EDGE_PX:
         return [f"{what}: its cubes are {px:.1f} px wide, fewer than {MIN_CUBE_EDGE_PX:g}"]
     return []
@@ -146,7 +176,10 @@ def view_problem(drawing: LineDrawing, scale: float) -> tuple[str, str] | None:
 def panel_failures(what: str, dark: np.ndarray) -> list[str]:
     """A failure when the dark pixels of an engineering view's panel span fewer than
     ``MIN_VIEW_PX`` across in either direction, as read from the image (lines of
-    ``LINE_WIDTH`` drawn at the drawing's extremes span it at least)."""
+    ``LINE_WIDTH`` drawn at the drawing's extremes span it at least).  Its verifier
+    compares the panel with the view drawn at full size, so a hidden line's dash shows
+    ``DASH[0]`` px long."""
+    _measured("dash", DASH[0])
     rows, cols = np.flatnonzero(dark.any(axis=1)), np.flatnonzero(dark.any(axis=0))
     if not len(rows):
         return [f"{what}: the panel is blank"]
@@ -168,6 +201,7 @@ def view_dot_px(scale: float, grid: int) -> float:
 
 
 def dot_failures(what: str, dot_px: float) -> list[str]:
+    _measured("dot", dot_px)
     if dot_px + 1e-6 < MIN_DOT_PX:
         return [f"{what}: its dots are {dot_px:.1f} px across, fewer than {MIN_DOT_PX:g}"]
     return []
@@ -257,6 +291,9 @@ def hidden_difference(option: Sequence[Voxel], reference: Sequence[Voxel],
 def sliver_failures(what: str, widths: Iterable[float], scale: float) -> list[str]:
     """A failure when a piece of a section shown at ``scale`` px per unit is narrower than
     ``MIN_PIECE_PX``; ``widths``: its pieces' widths in the section's units (0: none)."""
+    for w in widths:
+        if w > 0.0:
+            _measured("section piece", w * scale)
     thin = [w * scale for w in widths if w > 0.0 and w * scale + 1e-6 < MIN_PIECE_PX]
     if thin:
         return [f"{what}: a piece of its section is {min(thin):.1f} px wide, fewer than "

@@ -18,6 +18,7 @@ from loguru import logger as eval_logger  # lmms-eval's logger (a dependency of 
 
 from spatialcad.evaluate.extract import extract_choice
 from spatialcad.evaluate.prompts import build_prompt
+from spatialcad.panels import listing
 
 METRIC = "spatialcad_accuracy"  # the metric name in spatialcad.yaml
 GROUPS = ("category", "task", "level", "category/level", "task/level")
@@ -28,11 +29,23 @@ def spatialcad_doc_to_visual(doc: dict[str, Any]) -> list[Any]:
     return [doc["image"].convert("RGB")]
 
 
+def spatialcad_doc_to_panels(doc: dict[str, Any]) -> list[Any]:
+    """The item's panels (an export made with ``--images panels``), each its own RGB PIL
+    image, in the order of ``panel_captions``."""
+    return [panel.convert("RGB") for panel in doc["panels"]]
+
+
 def spatialcad_doc_to_text(doc: dict[str, Any],
                            lmms_eval_specific_kwargs: dict[str, Any] | None = None) -> str:
-    """The question and its four options A-D, in the answering style ``prompt_style``."""
-    style = (lmms_eval_specific_kwargs or {}).get("prompt_style", "cot_tags")
-    return build_prompt({"Question": doc["question"], "Choices": doc["choices"]}, style)
+    """The question and its four options A-D, in the answering style ``prompt_style``; with
+    ``images: panels``, the question starts with a line naming the panels in order (lmms-eval
+    sends every image before the text)."""
+    kwargs = lmms_eval_specific_kwargs or {}
+    question = doc["question"]
+    if kwargs.get("images") == "panels":
+        question = listing(doc["panel_captions"]) + "\n" + question
+    return build_prompt({"Question": question, "Choices": doc["choices"]},
+                        kwargs.get("prompt_style", "cot_tags"))
 
 
 def spatialcad_process_results(doc: dict[str, Any], results: list[str]) -> dict[str, Any]:
