@@ -40,9 +40,10 @@ class SpatialConfig:
     size: int = 500
 
     def validate(self) -> None:
-        """The API's own checks (task, level, form, split, size); it builds nothing."""
+        """The API's own checks (task, level, form, split, size, seed): ``TypeError`` for a
+        value of the wrong type, ``ValueError`` for one out of range; it builds nothing."""
         api.create_dataset(self.task, level=self.level, size=self.size, form=self.form,
-                           split=self.split)
+                           split=self.split, seed=0 if self.seed is None else self.seed)
 
 
 class SpatialDataset(ProceduralDataset):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 import reasoning_gym
 from reasoning_gym.factory import DATASETS
 
@@ -64,3 +65,16 @@ def test_other_forms_through_reasoning_gym():
                                           form="open")
     entry = opened[0]
     assert opened.score_answer(f"\\boxed{{{entry['answer']}}}", entry) == 1.0
+
+
+@pytest.mark.parametrize(("kwargs", "error", "message"), [
+    ({"size": 10**30}, ValueError, "size must be from 1 to 1,000,000,000,000 entries"),
+    ({"size": 0}, ValueError, "size must be from 1"),
+    ({"size": "5"}, TypeError, "size must be an int"),
+    ({"size": True}, TypeError, "size must be an int"),
+    ({"seed": "1"}, TypeError, "seed must be an int"),
+    ({"level": 1.0}, TypeError, "level must be an int"),
+])
+def test_bad_settings_are_refused_at_creation_as_the_api_refuses_them(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        reasoning_gym.create_dataset("spatialcad_cube_counting", **kwargs)
