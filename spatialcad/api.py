@@ -52,6 +52,10 @@ from spatialcad.tasks import registry
 Entry = dict[str, Any]
 COMPONENT_KEYS = ("task", "weight", "level", "form", "split")
 GOLDEN = (math.sqrt(5) - 1) / 2  # the mixture's stride, as a fraction of its size
+# The most entries a dataset may have: far beyond use (at 0.1 s an entry, 3,000 CPU-years),
+# and where the floats of the apportionment and the stride are still exact to well under
+# an entry (at 10**15 the counts of a mixture no longer add up to its size).
+MAX_SIZE = 10**12
 
 
 @dataclass(frozen=True)
@@ -67,14 +71,17 @@ class Component:
 
 
 def _component(raw: Mapping[str, Any], level: int, form: str, split: str | None) -> Component:
-    if not isinstance(raw, Mapping) or "task" not in raw:
+    if not isinstance(raw, Mapping):
+        raise TypeError(f"a mixture component is a dict with a 'task', got {raw!r}")
+    if "task" not in raw:
         raise ValueError(f"a mixture component is a dict with a 'task', got {raw!r}")
     unknown = sorted(set(raw) - set(COMPONENT_KEYS))
     if unknown:
         raise ValueError(f"unknown component keys {unknown}; use {', '.join(COMPONENT_KEYS)}")
     comp = Component(_task_name(raw["task"]), _int("level", raw.get("level", level)),
                      forms.canonical(_str("form", raw.get("form", form))),
-                     raw.get("split", split), _number("weight", raw.get("weight", 1.0)))
+                     _split(raw.get("split", split)),
+                     _number("weight", raw.get("weight", 1.0)))
     info = registry.task(comp.task)  # KeyError naming the known tasks
     if comp.form == "open" and not info.open_form:
         raise ValueError(f"{comp.task} has no open form; {_open_forms()}")
@@ -111,6 +118,19 @@ def _str(name: str, value: Any) -> str:
     if not isinstance(value, str):
         raise TypeError(f"{name} must be a str, got {value!r}")
     return value
+
+
+def _split(value: Any) -> str | None:
+    return None if value is None else _str("split", value)
+
+
+def _size(value: Any) -> int:
+    """``value`` if it is an int from 1 to :data:`MAX_SIZE`: ``TypeError`` if it is no int
+    (``"5"``, ``True``, ``5.0``), ``ValueError`` if it is out of range."""
+    size = _int("size", value)
+    if not 1 <= size <= MAX_SIZE:
+        raise ValueError(f"size must be from 1 to {MAX_SIZE:,} entries, got {size}")
+    return size
 
 
 def apportion(weights: Sequence[float], size: int) -> list[int]:
@@ -285,14 +305,14 @@ def create_dataset(tasks: str | Sequence[Mapping[str, Any]] | None = None, *,
     list of component dicts ``{"task", "weight", "level", "form", "split"}``; see the
     module docstring).  ``options`` are the run's task settings (as ``generate``'s, e.g.
     ``deepcad_dir``); ``images="panels"`` adds each entry's captioned panels.  Arguments
-    of the wrong type (``seed="0"``, ``level=True``, ``task=None``) raise ``TypeError``;
-    they are never converted."""
+    of the wrong type (``seed="0"``, ``level=True``, ``size="5"``, ``task=None``) raise
+    ``TypeError``; they are never converted.  ``size`` is from 1 to :data:`MAX_SIZE`, else
+    ``ValueError``."""
     if (tasks is None) == (task is None):
         raise TypeError("create_dataset takes one task name (tasks='cube_counting' or "
                         "task='cube_counting') or a list of component dicts (tasks=[...]), "
                         f"got tasks={tasks!r}, task={task!r}")
-    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-        raise ValueError(f"size must be a positive int, got {size!r}")
+    size = _size(size)
     if task is not None or isinstance(tasks, str):
         raw: list[Any] = [{"task": _task_name(task if task is not None else tasks)}]
     elif isinstance(tasks, Sequence):

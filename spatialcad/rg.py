@@ -44,10 +44,12 @@ class SpatialConfig:
     images: str = "composite"  # or "panels": metadata["images"], the captioned panels
 
     def validate(self) -> None:
-        """The API's own checks (task, level, form, split, size, images); it builds
+        """The API's own checks (task, level, form, split, size, seed, images): ``TypeError``
+        for a value of the wrong type, ``ValueError`` for one out of range; it builds
         nothing."""
         api.create_dataset(self.task, level=self.level, size=self.size, form=self.form,
-                           split=self.split, images=self.images)
+                           split=self.split, seed=0 if self.seed is None else self.seed,
+                           images=self.images)
 
 
 class SpatialDataset(ProceduralDataset):

@@ -4,6 +4,7 @@ deterministic and weighted, and score_answer is exact and never raises."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -114,6 +115,43 @@ def test_mixtures_are_deterministic_and_weighted(monkeypatch):
 ])
 def test_bad_arguments(args, message):
     with pytest.raises((ValueError, KeyError), match=message):
+        api.create_dataset(**args)
+
+
+@pytest.mark.parametrize("size", ["5", True, 5.0, None, [5]])
+def test_a_size_of_another_type_is_a_type_error(size):
+    with pytest.raises(TypeError, match=re.escape(f"size must be an int, got {size!r}")):
+        api.create_dataset("cube_counting", size=size)
+
+
+@pytest.mark.parametrize("size", [0, -1, 10**12 + 1, sys.maxsize, 10**30])
+def test_a_size_out_of_range_is_refused_at_creation(size):
+    with pytest.raises(ValueError, match=f"size must be from 1 to 1,000,000,000,000 entries, "
+                                         f"got {size}$"):
+        api.create_dataset("cube_counting", size=size)
+
+
+def test_the_largest_size_is_whole():
+    """At MAX_SIZE, len() holds the size and a mixture's counts add up to it, so every
+    position has its entry."""
+    mix = api.create_dataset([{"task": "cube_counting"}, {"task": "rotation_2d", "weight": 0.3},
+                              {"task": "arrow_moving", "weight": 2.7}], size=api.MAX_SIZE)
+    assert len(mix) == api.MAX_SIZE == sum(c.count for c in mix.components)
+    assert [c.count for c in mix.components] == [250_000_000_000, 75_000_000_000,
+                                                 675_000_000_000]
+    comp, index = mix.locate(api.MAX_SIZE - 1)
+    assert 0 <= index < comp.count
+    with pytest.raises(IndexError):
+        mix.locate(api.MAX_SIZE)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    ({"tasks": "cube_counting", "split": 5}, "split must be a str, got 5"),
+    ({"tasks": [5]}, "a mixture component is a dict"),
+    ({"tasks": [{"task": "cube_counting", "split": 0}]}, "split must be a str, got 0"),
+])
+def test_other_arguments_of_another_type_are_type_errors(args, message):
+    with pytest.raises(TypeError, match=message):
         api.create_dataset(**args)
 
 

@@ -3,6 +3,7 @@ reopened and measured, and spatialcad.cad.scene in-process for the other scene k
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import shutil
@@ -13,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from spatialcad import freecad_env, item_scene
+from spatialcad import freecad_env, item_dialog, item_scene
 from spatialcad.cad import parts, scene, solids
 from spatialcad.cad import section as cut
 from spatialcad.geometry import cube_nets, rotations
@@ -227,6 +228,120 @@ def test_macro_reports_errors(bench, tmp_path):
     assert not (tmp_path / "x.FCStd").exists()
     proc = run_macro(path, "no/such/item", None)
     assert proc.returncode == 2 and "SPATIALCAD_SAVE" in proc.stderr
+
+
+# ---- the GUI macro's documents and item dialog ------------------------------------------
+
+def test_an_item_opened_again_is_its_document_and_labels_stay_apart(bench, tmp_path,
+                                                                      close_new):
+    """The same item of the same benchmark is one document however often it is opened; the
+    same id of another benchmark is another document with its own label."""
+    path, items = bench
+    wanted = item_scene.item_id(items["rotation_3d"])
+    before = set(FreeCAD.listDocuments())
+    first = item_scene.open_item(path, wanted)
+    again = item_scene.open_item(path.parent, wanted)  # its folder names the same file
+    assert again.Name == first.Name and first.Label == wanted
+    assert len(set(FreeCAD.listDocuments()) - before) == 1
+    copy = tmp_path / "copy" / BENCHMARK
+    copy.parent.mkdir()
+    shutil.copy(path, copy)
+    other = item_scene.open_item(copy, wanted)
+    assert other.Name != first.Name and other.Label == f"{wanted} (2)"
+    assert item_scene.open_item(copy, wanted).Name == other.Name
+    assert len(set(FreeCAD.listDocuments()) - before) == 2
+
+
+def test_a_kept_scene_is_a_new_file_named_after_its_item(bench, tmp_path, close_new):
+    """What the GUI does with each item it opens: saved outside the checkout under the
+    item's name (Save then writes there, Save As starts there), never over a file."""
+    path, items = bench
+    wanted = item_scene.item_id(items["cross_section"])
+    folder = tmp_path / "scenes"
+    doc = item_scene.open_item(path, wanted)
+    kept = item_scene.keep_as_file(doc, folder)
+    name = wanted.replace("/", "-")
+    assert kept == folder / f"{name}.FCStd" and kept.is_file()
+    assert doc.FileName == str(kept) and doc.Label == wanted  # saveAs renames; kept
+    copy = tmp_path / "copy" / BENCHMARK
+    copy.parent.mkdir()
+    shutil.copy(path, copy)
+    first_bytes = kept.read_bytes()
+    second = item_scene.keep_as_file(item_scene.open_item(copy, wanted), folder)
+    assert second == folder / f"{name}-2.FCStd" and kept.read_bytes() == first_bytes
+    assert item_scene.suggested_file("a b/c:d", folder) == folder / "a-b-c-d.FCStd"
+
+
+def test_typed_ids_are_read_as_the_id_they_name():
+    ids = ["VisualPenetration/CrossSection/Level1/0003", "MentalRotation/3DRotation/Level1/0003",
+           "MentalRotation/3DRotation/Level1/0004"]
+    assert item_dialog.pick_item(ids, ids[1]) == ids[1]
+    assert item_dialog.pick_item(ids, " 0004 ") == ids[2]
+    assert item_dialog.pick_item(ids, "CrossSection/Level1/0003") == ids[0]
+    with pytest.raises(ValueError, match="2 item ids contain '0003'.*type more of the id"):
+        item_dialog.pick_item(ids, "0003")
+    with pytest.raises(ValueError, match="no item id contains '0009'"):
+        item_dialog.pick_item(ids, "0009")
+    with pytest.raises(ValueError, match="no item id contains ''"):
+        item_dialog.pick_item(ids, "")
+
+
+DIALOG_SCRIPT = """
+import json, sys
+sys.path.insert(0, {root!r})
+from PySide import QtCore, QtGui
+app = QtGui.QApplication.instance() or QtGui.QApplication(["dialog"])
+from spatialcad import item_dialog
+
+ids = {ids!r}
+
+
+def get_item_dialog():
+    # the dialog QInputDialog.getItem(None, "", "Item:", ids, 0, True) shows
+    dialog = QtGui.QInputDialog()
+    dialog.setLabelText("Item:")
+    dialog.setComboBoxItems(ids)
+    dialog.setComboBoxEditable(True)
+    dialog.setTextValue(ids[0])
+    return dialog
+
+
+def returned(typed=None, make=lambda: item_dialog.item_dialog(ids, "Item:")):
+    dialog = make()
+    dialog.show()
+    dialog.activateWindow()
+    app.processEvents()
+    field = dialog.findChild(QtGui.QComboBox).lineEdit()
+    if typed is not None:
+        field.setText(typed)
+    for kind in (QtCore.QEvent.KeyPress, QtCore.QEvent.KeyRelease):
+        app.sendEvent(field, QtGui.QKeyEvent(kind, QtCore.Qt.Key_Return, QtCore.Qt.NoModifier))
+    app.processEvents()
+    return [dialog.isVisible(), dialog.result() == QtGui.QDialog.Accepted, dialog.textValue()]
+
+
+print("RESULT " + json.dumps([returned(), returned("Level1/0004"),
+                              returned(make=get_item_dialog)]))
+"""
+
+
+def test_one_return_opens_the_item_shown_in_the_dialog(tmp_path):
+    """The real Qt dialog (FreeCAD's PySide, offscreen): the id shown at first is opened by
+    one Return (Qt's inline completion took the first Return of QInputDialog.getItem), and
+    a typed part of an id is accepted the same way."""
+    ids = ["MentalRotation/3DRotation/Level1/0003", "MentalRotation/3DRotation/Level1/0004"]
+    script = tmp_path / "dialog.py"
+    script.write_text(DIALOG_SCRIPT.format(root=str(ROOT), ids=ids))
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path)}
+    proc = subprocess.run([FREECADCMD, str(script)], env=env, capture_output=True, text=True,
+                          timeout=120)
+    line = [x for x in proc.stdout.splitlines() if x.startswith("RESULT ")]
+    assert line, proc.stdout + proc.stderr
+    shown, typed, plain = json.loads(line[0][len("RESULT "):])
+    assert plain == [True, False, ids[0]]  # getItem's dialog: still open after one Return
+    assert shown == [False, True, ids[0]]
+    assert typed == [False, True, "Level1/0004"]
+    assert item_dialog.pick_item(ids, typed[2]) == ids[1]
 
 
 # ---- in process: the other scene kinds --------------------------------------------------

@@ -82,3 +82,16 @@ def test_panels_travel_in_the_metadata_as_json():
     assert [c for c, _ in got][0] == "Reference grid" and len(got) == 5
     for (_, image), p in zip(got, same["images"], strict=True):
         assert np.array_equal(np.asarray(image), np.asarray(p["image"]))
+
+
+@pytest.mark.parametrize(("kwargs", "error", "message"), [
+    ({"size": 10**30}, ValueError, "size must be from 1 to 1,000,000,000,000 entries"),
+    ({"size": 0}, ValueError, "size must be from 1"),
+    ({"size": "5"}, TypeError, "size must be an int"),
+    ({"size": True}, TypeError, "size must be an int"),
+    ({"seed": "1"}, TypeError, "seed must be an int"),
+    ({"level": 1.0}, TypeError, "level must be an int"),
+])
+def test_bad_settings_are_refused_at_creation_as_the_api_refuses_them(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        reasoning_gym.create_dataset("spatialcad_cube_counting", **kwargs)

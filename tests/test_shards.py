@@ -14,10 +14,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import tree_bytes
+from conftest import one_line, tree_bytes
 
 from spatialcad import cli
 from spatialcad.record import versions
+from spatialcad.record.records import LETTERS, image_path
+from spatialcad.run import pipeline
 from spatialcad.run.shards import Shard
 
 RUN = ["generate", "--task", "cube_counting,rotation_2d", "--level", "0", "--n", "5",
@@ -242,3 +244,85 @@ def test_resume_refuses_a_partial_run_of_another_command(spatialcad, tmp_path):
     assert partial.exists() or _partial_dirs(out)  # kept: it is not ours to throw away
     assert spatialcad(*RUN, "--out", out)[0] == 0  # without --resume: a fresh start
     assert not _partial_dirs(out)
+
+
+def _interrupted(spatialcad, monkeypatch, out: Path, items: int) -> Path:
+    """The directory `RUN --out OUT --resume` leaves when stopped (Ctrl-C) after ``items``."""
+    real, made = pipeline.make_item, []
+
+    def stopping(*args, **kw):
+        if len(made) == items:
+            raise KeyboardInterrupt
+        made.append(args)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(pipeline, "make_item", stopping)
+    code, _, err = spatialcad(*RUN, "--out", out, "--resume")
+    monkeypatch.setattr(pipeline, "make_item", real)
+    assert code == 130, err
+    [partial] = _partial_dirs(out)
+    return partial
+
+
+def _another_answer(record: dict) -> None:
+    record["Answer"] = LETTERS[(LETTERS.index(record["Answer"]) + 1) % 4]
+
+
+def _another_answer_marked(record: dict) -> None:
+    """Answer and the options' marks changed together: the record reads as well formed."""
+    _another_answer(record)
+    for option in record["options"]:
+        option["is_answer"] = option["letter"] == record["Answer"]
+
+
+def _another_question(record: dict) -> None:
+    record["Question"] += " Count carefully."
+
+
+EDITS = {"answer": _another_answer, "answer and marks": _another_answer_marked,
+         "question": _another_question}
+
+
+@pytest.mark.parametrize("edit", [*EDITS, "lines swapped"])
+def test_resume_refuses_a_spool_whose_records_were_changed(spatialcad, monkeypatch, runs,
+                                                           tmp_path, edit):
+    """A kept record is proved as `verify` proves it (the spool's checksums cover only the
+    images): an edited one is refused with one line naming it, and nothing is written."""
+    out = tmp_path / "b"
+    partial = _interrupted(spatialcad, monkeypatch, out, 4)
+    spool = partial / ".spool.jsonl"
+    lines = spool.read_text().splitlines(keepends=True)
+    assert len(lines) == 5  # the header, items 0-3 of cube_counting
+    entry = json.loads(lines[2])
+    if edit == "lines swapped":
+        lines[2], lines[3] = lines[3], lines[2]
+    else:
+        EDITS[edit](entry["record"])
+        lines[2] = json.dumps(entry, ensure_ascii=False) + "\n"
+    spool.write_text("".join(lines))
+    before = tree_bytes(partial)
+    code, _, err = spatialcad(*RUN, "--out", out, "--resume")
+    line = one_line(err)
+    name = image_path(json.loads(lines[2])["record"])
+    assert code == 2 and f"was changed after it was written: its item {name} fails" in line
+    assert line.endswith("; run without --resume to start afresh")
+    if edit == "lines swapped":
+        assert "(and 1 more items)" in line  # the item after it is out of place too
+    assert tree_bytes(partial) == before and _partial_dirs(out) == [partial]
+    assert not out.exists()
+    assert spatialcad(*RUN, "--out", out)[0] == 0  # without --resume: a fresh start
+    assert tree_bytes(out) == tree_bytes(runs / "full")
+
+
+def test_resume_proves_the_kept_items_and_goes_on(spatialcad, monkeypatch, runs, tmp_path):
+    """An unchanged spool is taken as it is: the same bytes as an uninterrupted run."""
+    out = tmp_path / "b"
+    _interrupted(spatialcad, monkeypatch, out, 4)
+    proved = []
+    real = pipeline._verify_one
+    monkeypatch.setattr(pipeline, "_verify_one",
+                        lambda *args: proved.append(image_path(args[1])) or real(*args))
+    code, stdout, err = spatialcad(*RUN, "--out", out, "--resume")
+    assert code == 0 and "going on after 4 made before" in stdout, err
+    assert proved == [f"VisualPenetration/CubeCounting/Level0/000{k}" for k in range(4)]
+    assert tree_bytes(out) == tree_bytes(runs / "full")

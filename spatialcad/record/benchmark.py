@@ -21,7 +21,7 @@ import hashlib
 import json
 import os
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import IO, Any
@@ -43,6 +43,7 @@ from spatialcad.record.splits import split_of
 from spatialcad.run.plan import RunPlan, Shard
 
 Record = dict[str, Any]
+Entry = dict[str, Any]  # a spooled item: {"sha256": ..., "record": ...[, "steps_sha256": ...]}
 GENERATOR = "spatialcad"
 SPOOL = ".spool.jsonl"  # records of a run in progress (see BenchmarkWriter)
 LIST_PART = ".benchmark.part"  # benchmark.json's list so far (see BenchmarkWriter)
@@ -106,11 +107,13 @@ class BenchmarkWriter:
     taken up again by opening a writer on it with the same parameters: the items spooled
     with intact images are kept (:attr:`items` of them), and the run goes on from the next
     one, with the same library versions (``environment``: this process's unless given, as
-    when merging shards).
+    when merging shards).  ``check`` is called with the kept items' entries before anything
+    is written: it raises (``BenchmarkError``) to refuse them, leaving the directory as it was.
     """
 
     def __init__(self, root: Path, params: dict[str, Any],
-                 environment: dict[str, str] | None = None) -> None:
+                 environment: dict[str, str] | None = None,
+                 check: Callable[[list[Entry]], None] | None = None) -> None:
         self.root = Path(root)
         self.items = 0
         self.environment = environment if environment is not None else versions.byte_versions()
@@ -121,6 +124,8 @@ class BenchmarkWriter:
         spool = self.root / SPOOL
         header = {"run": params, "environment": self.environment}
         size, kept = self._intact(spool, header) if spool.is_file() else (0, [])
+        if kept and check is not None:
+            check(kept)
         if not size:
             spool.write_bytes((json.dumps(header) + "\n").encode())
         self._spool: IO[bytes] = open(spool, "r+b")  # noqa: SIM115
@@ -130,8 +135,7 @@ class BenchmarkWriter:
         for entry in kept:
             self._listed(entry)
 
-    def _intact(self, spool: Path, expected: dict[str, Any]
-                ) -> tuple[int, list[dict[str, Any]]]:
+    def _intact(self, spool: Path, expected: dict[str, Any]) -> tuple[int, list[Entry]]:
         """Byte length of the spool's header and of the items whose images are intact, and
         those items' entries; 0 when the spool belongs to another run.  Sets :attr:`items`."""
         with open(spool, "rb") as f:
@@ -184,7 +188,7 @@ class BenchmarkWriter:
         self.items += 1
         self._listed(entry)
 
-    def _listed(self, entry: dict[str, Any]) -> None:
+    def _listed(self, entry: Entry) -> None:
         """Count a spooled item's files and its task/level, and append its record to the
         list (after the ones before it)."""
         record = entry["record"]
@@ -214,10 +218,11 @@ class BenchmarkWriter:
         self._list.close()
 
 
-def _entry_files(entry: dict[str, Any]) -> list[tuple[str, str]]:
-    """(path, SHA-256) of a spooled item's image and step pictures."""
+def _entry_files(entry: Entry) -> list[tuple[str, str]]:
+    """(path, SHA-256) of a spooled item's image and step pictures: the paths its record's
+    key gives (``ValueError`` if that key is not plain names), whatever else it says."""
     record = entry["record"]
-    return [(record["image"], entry["sha256"]),
+    return [(expected_image(record), entry["sha256"]),
             *zip(step_images(record), entry.get("steps_sha256", []), strict=True)]
 
 
@@ -380,7 +385,7 @@ class Benchmark:
             out.append((MANIFEST, "records have steps but the run was made without "
                                   "--with-steps"))
         split = m["parameters"].get("split")
-        strays = [r for r in self.records if split and _split(r) != split]
+        strays = [r for r in self.records if split and record_split(r) != split]
         if strays:
             out.append((MANIFEST, f"{len(strays)} records belong to another split than {split} "
                                   f"(e.g. {'/'.join(item_key(strays[0]))})"))
@@ -434,7 +439,7 @@ class Benchmark:
         return bool(self.manifest.get("parameters", {}).get("with_steps"))
 
 
-def _split(record: Record) -> str | None:
+def record_split(record: Record) -> str | None:
     """The split of a record's scene (None if it has no well-formed scene hash)."""
     h = record.get("scene_hash")
     if isinstance(h, str) and len(h) == 16 and all(c in "0123456789abcdef" for c in h):

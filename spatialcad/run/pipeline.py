@@ -25,7 +25,14 @@ from tqdm import tqdm
 from spatialcad import __version__, kernel_cache
 from spatialcad.derived import judge_entries, scene_hash, spoken_texts
 from spatialcad.record import records as rec
-from spatialcad.record.benchmark import Benchmark, BenchmarkWriter, manifest_entry
+from spatialcad.record.benchmark import (
+    Benchmark,
+    BenchmarkError,
+    BenchmarkWriter,
+    Entry,
+    manifest_entry,
+    record_split,
+)
 from spatialcad.record.records import LETTERS
 from spatialcad.record.splits import split_of, split_seed
 from spatialcad.render import raster
@@ -341,8 +348,9 @@ def generate(
     images stream to disk as they are proved: memory does not grow with the run.
 
     With ``resume``, an interrupted run of the same command is continued where it stopped
-    (same bytes as an uninterrupted run), an ``out`` this command already completed is left
-    as it is, and an interruption keeps what was done for the next ``resume``.
+    (same bytes as an uninterrupted run; the items it keeps are proved first,
+    :func:`prove_kept`), an ``out`` this command already completed is left as it is, and an
+    interruption keeps what was done for the next ``resume``.
     ``with_steps``: records and pictures of step-by-step solutions (spatialcad/steps.py).
     ``pool``: worker processes shared with other runs (:func:`worker_pool`; ``jobs`` of them).
     With workers, the numba kernels of ``tasks`` are compiled first where numba's disk cache
@@ -360,8 +368,12 @@ def generate(
         per_task[t] += 1
     if resume and _completed(out, params):
         return RunSummary(len(plan), 0, per_task, resumed=len(plan))
-    with atomic_dir(out, overwrite, resume=resume) as tmp:
-        writer = BenchmarkWriter(tmp, params)
+    with atomic_dir(out, overwrite, resume=resume) as tmp, \
+            _shared_or_own(pool, jobs) as workers:
+        if workers is not None:
+            compile_missing(workers, tasks, options)
+        writer = BenchmarkWriter(tmp, params, check=lambda kept: prove_kept(
+            tmp, kept, plan, level, split, with_steps, jobs, workers))
         try:
             done = writer.items
             start, stop = plan.bounds[0] + done, plan.bounds[1]
@@ -372,23 +384,20 @@ def generate(
             rejected = unverified = repeats = 0
             skipped = Counter[str]()
             groups = SceneGroups()
-            with _shared_or_own(pool, jobs) as workers:
-                if workers is not None and done < len(plan):
-                    compile_missing(workers, tasks, options)
-                firsts = parallel_map(make_item, work, jobs, workers)
-                bar = progress(zip(positions, firsts, strict=True), len(plan) + remade,
-                               "generate", done)
-                for position, first in bar:
-                    t, i = plan.item(position)
-                    again = _again(workers, (t, level, i, n, seed, options, split, with_steps))
-                    result, repeat = settled(groups.of(t, i), first, again)
-                    if position < start:
-                        continue  # an earlier item of the block, made only for its scene
-                    writer.add(result.record, result.png, result.step_pngs)
-                    rejected += result.rejected
-                    unverified += result.unverified
-                    skipped.update(result.skipped)
-                    repeats += repeat
+            firsts = parallel_map(make_item, work, jobs, workers)
+            bar = progress(zip(positions, firsts, strict=True), len(plan) + remade,
+                           "generate", done)
+            for position, first in bar:
+                t, i = plan.item(position)
+                again = _again(workers, (t, level, i, n, seed, options, split, with_steps))
+                result, repeat = settled(groups.of(t, i), first, again)
+                if position < start:
+                    continue  # an earlier item of the block, made only for its scene
+                writer.add(result.record, result.png, result.step_pngs)
+                rejected += result.rejected
+                unverified += result.unverified
+                skipped.update(result.skipped)
+                repeats += repeat
             writer.finish(manifest_entry(shard, plan.total) if shard else None)
         finally:
             writer.close()
@@ -495,6 +504,58 @@ def _verify_one(image_file: str | None, record: dict[str, Any],
             return failures + [f"step image unreadable: {exc}"]
         failures += check_steps(record, pictures)
     return failures
+
+
+def prove_kept(root: Path, kept: list[Entry], plan: RunPlan, level: int, split: str | None,
+               with_steps: bool, jobs: int, workers: ProcessPoolExecutor | None) -> None:
+    """Refuse (``BenchmarkError`` naming the first of them) the items an interrupted run
+    spooled in ``root`` (``kept``: their images intact) unless each is the run's item at
+    its place and passes the proof ``verify`` gives it.  Checksums beside a record prove
+    nothing about it (whoever edits the record can rewrite them), the proof can't be
+    rewritten, and it costs a fraction of making the item (~10%)."""
+    failed: dict[int, str] = {}
+    work: list[tuple[int, tuple[str, dict[str, Any], list[str], bool]]] = []
+    for k, entry in enumerate(kept):
+        record = entry["record"]
+        task, index = plan.item(plan.bounds[0] + k)
+        problem = _misplaced(record, (task, f"Level{level}", rec.image_id(index, plan.n)),
+                             split, with_steps)
+        if problem:
+            failed[k] = problem
+            continue
+        work.append((k, (str(root / record["image"]), record,
+                         [str(root / s) for s in rec.step_images(record)], with_steps)))
+    proofs = parallel_map(_verify_one, (args for _, args in work), jobs, workers)
+    for (k, _), failures in zip(work, progress(proofs, len(work), "prove kept items"),
+                                strict=True):
+        if failures:
+            failed[k] = "; ".join(failures)
+    if failed:
+        k = min(failed)
+        more = f" (and {len(failed) - 1} more items)" if len(failed) > 1 else ""
+        reason = " ".join(failed[k].split())  # one line
+        raise BenchmarkError(f"the interrupted run in {root} was changed after it was written: "
+                             f"its item {rec.image_path(kept[k]['record'])} fails ({reason})"
+                             f"{more}; run without --resume to start afresh")
+
+
+def _misplaced(record: dict[str, Any], want: tuple[str, str, str], split: str | None,
+               with_steps: bool) -> str | None:
+    """Why a spooled record (its key plain names) is not the run's item ``want`` (task,
+    level, image id) as ``verify`` reads it, before its proof; None if it is."""
+    problem = rec.type_problem(record)
+    if problem:
+        return problem
+    if record["image"] != rec.expected_image(record):
+        return f"its image field {record['image']!r} is not {rec.expected_image(record)!r}"
+    found = (rec.task_name(record), record["Level"], record["Image_id"])
+    if found != want:
+        return f"it is not the run's item {'/'.join(want)} but {'/'.join(found)}"
+    if split and record_split(record) != split:
+        return f"its scene belongs to another split than {split}"
+    if "steps" in record and not with_steps:
+        return "it has steps, though the run is made without --with-steps"
+    return None
 
 
 def verify_dir(out: Path, jobs: int = 1) -> tuple[int, list[tuple[str, list[str]]]]:
