@@ -172,10 +172,11 @@ def ink_share(image: np.ndarray, box: Sequence[int]) -> tuple[float, float]:
     """How much of the composite ``image``'s width and height the ink of its panel at
     ``box`` (x, y, w, h) spans (pixels darker than 250 in some channel)."""
     x, y, w, h = (int(v) for v in box)
-    ink = np.asarray(np.asarray(np.asarray(image)[y:y + h, x:x + w] < 250).any(axis=2))
-    if not ink.any():
+    dark = np.asarray(np.asarray(image)[y:y + h, x:x + w] < 250)  # (h, w, 3)
+    rows = np.nonzero(dark.reshape(h, -1).any(axis=1))[0]
+    if not len(rows):
         return 0.0, 0.0
-    cols, rows = np.nonzero(ink.any(axis=0))[0], np.nonzero(ink.any(axis=1))[0]
+    cols = np.nonzero(np.asarray(dark.any(axis=0)).any(axis=1))[0]
     height, width = image.shape[:2]
     return (int(cols[-1]) + 1 - int(cols[0])) / width, (int(rows[-1]) + 1 - int(rows[0])) / height
 

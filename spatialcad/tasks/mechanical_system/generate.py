@@ -180,7 +180,10 @@ class Build:
             return out
         if p.turns:
             ring = md.in_plane(p, mech.circle(p.outer, 32))
-            return Footprint.of(Polygon(md.project(ring, self.oblique)), None)
+            area = Polygon(md.project(ring, self.oblique))
+            if md.upright(p):  # and the axle that rises above it
+                area = area.union(LineString(md.project(md.axle([p]), self.oblique)).buffer(0.5))
+            return Footprint.of(area, None)
         if p.kind == "rack":
             d, n = np.asarray(p.axis), md.rack_normal(p)
             c = np.asarray(p.centre)
@@ -193,12 +196,14 @@ class Build:
                ((-1, -1), (1, -1), (1, 1), (-1, 1))]
         return Footprint.of(Polygon(md.project(np.array(box), self.oblique)), p.centre[2])
 
-    def clash_free(self, trial: Build, added: dict[str, Footprint]) -> bool:
+    def clash_free(self, trial: Build, added: dict[str, Footprint],
+                   checked: dict[str, Footprint] | None = None) -> bool:
         """Whether the ``added`` footprints (of ``trial``, this mechanism with new parts
-        and links) stay clear of every footprint they are not related to, at any depth:
-        in the drawing no part hides another it does not touch."""
+        and links; only those of ``checked`` if given) stay clear of every footprint they
+        are not related to, at any depth: in the drawing no part hides another it does
+        not touch."""
         every = {**self.shapes, **added}
-        for name, mine in added.items():
+        for name, mine in (added if checked is None else checked).items():
             x0, y0, x1, y1 = mine.box
             for other, theirs in every.items():
                 if other == name:
@@ -220,11 +225,15 @@ class Build:
         clear of every part and belt they are not linked to; whether they were added."""
         trial = Build(self.oblique, self.parts + new, self.links + links)
         added = {p.name: trial.footprint(p) for p in new}
+        if not self.clash_free(trial, added):  # the parts first: most clashes are theirs
+            return False
+        lines = {}
         for lk in links:
             line = _link_line(trial, lk)
             if line is not None:
-                added[f"{lk.a}-{lk.b}"] = Footprint.of(line, trial.part(lk.a).centre[2])
-        if not self.clash_free(trial, added):
+                lines[f"{lk.a}-{lk.b}"] = Footprint.of(line, trial.part(lk.a).centre[2])
+        added.update(lines)
+        if lines and not self.clash_free(trial, added, lines):
             return False
         self.parts += new
         self.links += links
