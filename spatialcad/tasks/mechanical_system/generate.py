@@ -62,9 +62,11 @@ CHORD_DEPTH = 1.0 - math.cos(math.pi / 128)
 
 @dataclass
 class Footprint:
-    """A part's, belt's or rope's area in the drawing plane, its depth (None: meets every
-    depth) and its bounding box (x0, y0, x1, y1).  A part turning on an axle that points at
-    the viewer is a disc (x, y, radius): its polygon is made when a distance needs it."""
+    """A part's, belt's or rope's area in the drawing plane, its depth (None: spans
+    depths) and its bounding box (x0, y0, x1, y1); footprints at every depth keep apart
+    (a part at another depth may show through a ring gear's open inside, ``hole``).  A
+    part turning on an axle that points at the viewer is a disc (x, y, radius): its
+    polygon is made when a distance needs it."""
 
     depth: float | None
     box: tuple[float, float, float, float]
@@ -171,7 +173,7 @@ class Build:
         return LABELS[len(self.parts)]
 
     def footprint(self, p: Part) -> Footprint:
-        """The part's area in the drawing plane and its depth (None: meets every depth)."""
+        """The part's area in the drawing plane and its depth (None: spans depths)."""
         if p.turns and abs(p.axis[2]) > 0.5:
             c = md.project(np.asarray(p.centre), self.oblique)[0]
             out = Footprint.of_disc(float(c[0]), float(c[1]), p.outer, p.centre[2])
