@@ -671,10 +671,12 @@ def _draw(parts: Sequence[Part], links: Links, oblique: bool,
     pl = plan(parts, links, oblique)
     fr = pl.frame
     w, h = fr.size
-    img = np.full((h * SUPER, w * SUPER, 3), 255, np.uint8)
+    factor = SUPER if fr.scale < 2 * SCALE else 1  # lines of 2 px and more need no more
+    img = np.full((h * factor, w * factor, 3), 255, np.uint8)
     for s in [*pl.shapes, *arrow_list(parts, links, oblique, arrows)]:
-        paint(img, fr, s, oblique, 0, SUPER, aa=True)
-    img = np.asarray(cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA), np.uint8)
+        paint(img, fr, s, oblique, 0, factor, aa=True)
+    if factor > 1:
+        img = np.asarray(cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA), np.uint8)
     for lb in pl.labels:
         _label(img, fr, lb)
     return img
