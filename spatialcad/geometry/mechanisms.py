@@ -126,6 +126,65 @@ def belt_spans(ca: Point, ra: float, cb: Point, rb: float,
     return out
 
 
+def belt_world_spans(a: Part, b: Part, crossed: bool) -> list[tuple[np.ndarray, np.ndarray]]:
+    """:func:`belt_spans` of two pulleys in one plane, as world points."""
+    e1, e2 = plane_basis(a.axis)
+    flat = [np.array([exact.dot(p.centre, e) for e in (e1, e2)]) for p in (a, b)]
+    origin = np.asarray(a.centre) - flat[0][0] * e1 - flat[0][1] * e2
+    return [(origin + u[0] * e1 + u[1] * e2, origin + v[0] * e1 + v[1] * e2)
+            for u, v in belt_spans(flat[0], a.radius, flat[1], b.radius, crossed)]
+
+
+def contact_points(kind: str, a: Part, b: Part) -> list[np.ndarray]:
+    """Where a link hands motion on (world points): the pitch point of a mesh (two gears,
+    a ring and its pinion, a rack and its pinion ``a``, a bevel pair), the four points
+    where a belt leaves its pulleys, where a rope leaves its drum ``a``; none for a shaft."""
+    ca, cb = np.asarray(a.centre, dtype=float), np.asarray(b.centre, dtype=float)
+    if kind == "shaft":
+        return []
+    if kind in ("belt", "crossed"):
+        return [p for span in belt_world_spans(a, b, kind == "crossed") for p in span]
+    if kind == "rope":
+        return [np.array([cb[0], ca[1], cb[2]])]
+    if b.kind == "rack":
+        d = np.asarray(b.axis, dtype=float)
+        return [cb + exact.dot(ca - cb, d) * d]
+    if a.kind == b.kind == "bevel":
+        s = 1.0 if exact.dot(cb - ca, b.axis) > 0 else -1.0
+        return [ca + s * a.radius * np.asarray(b.axis, dtype=float)]
+    if "ring" in (a.kind, b.kind):
+        ring, pinion = (a, b) if a.kind == "ring" else (b, a)
+        c = np.asarray(ring.centre, dtype=float)
+        return [c + ring.radius * exact.unit(np.asarray(pinion.centre, dtype=float) - c)]
+    return [ca + a.radius * exact.unit(cb - ca)]
+
+
+def answer_links(links: Sequence[tuple[str, str, str]], driver: str,
+                 targets: Sequence[str]) -> list[int]:
+    """The links (indices) on the paths that hand the motion from ``driver`` to each
+    of ``targets``: breadth first over the links in their order, each target's chain of
+    first-reached links back to the driver."""
+    came: dict[str, int | None] = {driver: None}
+    queue = deque([driver])
+    while queue:
+        at = queue.popleft()
+        for i, (_, a, b) in enumerate(links):
+            if at in (a, b):
+                other = b if a == at else a
+                if other not in came:
+                    came[other] = i
+                    queue.append(other)
+    out: set[int] = set()
+    for t in targets:
+        at, step = t, came.get(t)
+        while step is not None:
+            out.add(step)
+            _, a, b = links[step]
+            at = a if b == at else b
+            step = came.get(at)
+    return sorted(out)
+
+
 def propagate(parts: Sequence[Part], links: Sequence[Link], driver: str,
               omega: Fraction) -> tuple[dict[str, Fraction] | None, list[Link]]:
     """Every reached part's speed when ``driver`` turns at ``omega``, and the links in the

@@ -37,6 +37,7 @@ from spatialcad.geometry import exact
 from spatialcad.geometry import mechanisms as mech
 from spatialcad.geometry.mechanisms import Link, Part
 from spatialcad.render import mechanism_drawing as md
+from spatialcad.render import mechanism_legibility as legibility
 from spatialcad.tasks import base
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
 from spatialcad.tasks.mechanical_system.explain import explanation
@@ -68,14 +69,17 @@ CHORD_DEPTH = 1.0 - math.cos(math.pi / 128)
 
 @dataclass
 class Footprint:
-    """A part's, belt's or rope's area in the drawing plane, its depth (None: meets every
-    depth) and its bounding box (x0, y0, x1, y1).  A part turning on an axle that points at
-    the viewer is a disc (x, y, radius): its polygon is made when a distance needs it."""
+    """A part's, belt's or rope's area in the drawing plane, its depth (None: spans
+    depths) and its bounding box (x0, y0, x1, y1); footprints at every depth keep apart
+    (a part at another depth may show through a ring gear's open inside, ``hole``).  A
+    part turning on an axle that points at the viewer is a disc (x, y, radius): its
+    polygon is made when a distance needs it."""
 
     depth: float | None
     box: tuple[float, float, float, float]
     disc: tuple[float, float, float] | None = None
     made: BaseGeometry | None = None
+    hole: float = 0.0  # a ring gear's open inside: the radius of its teeth's tips
 
     @classmethod
     def of(cls, shape: BaseGeometry, depth: float | None) -> Footprint:
@@ -109,9 +113,23 @@ def discs_clash(a: tuple[float, float, float], b: tuple[float, float, float]) ->
     return None
 
 
+def _in_hole(ring: Footprint, other: Footprint) -> bool:
+    """Whether ``other`` lies ``CLEAR`` inside a ring gear's open inside (at another
+    depth it shows through the ring)."""
+    assert ring.disc is not None
+    x, y, _ = ring.disc
+    room = ring.hole - CLEAR
+    if other.disc is not None:
+        return math.hypot(other.disc[0] - x, other.disc[1] - y) + other.disc[2] <= room
+    return bool(Point(x, y).buffer(room, 32).contains(other.shape))
+
+
 def too_close(a: Footprint, b: Footprint) -> bool:
     """Whether two footprints are nearer than ``CLEAR`` (shapely's distance of their
     polygons, settled without it for two discs whose circles decide)."""
+    for ring, other in ((a, b), (b, a)):
+        if ring.hole and ring.depth != other.depth and _in_hole(ring, other):
+            return False
     if a.disc is not None and b.disc is not None:
         said = discs_clash(a.disc, b.disc)
         if said is not None:
@@ -129,20 +147,32 @@ class Build:
     contacts: dict[tuple[str, str], tuple[float, float, float]] = field(default_factory=dict)
     shapes: dict[str, Footprint] = field(default_factory=dict)
     shafts: int = 0
+    # indexes of parts and links (kept by add)
+    named: dict[str, Part] = field(init=False, repr=False)
+    pairs: set[frozenset[str]] = field(init=False, repr=False)
+    mates: dict[str, set[str]] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._index()
+
+    def _index(self) -> None:
+        self.named = {p.name: p for p in self.parts}
+        self.pairs = {frozenset((lk.a, lk.b)) for lk in self.links}
+        on: dict[int, set[str]] = {}
+        for p in self.parts:
+            if p.turns:
+                on.setdefault(p.shaft, set()).add(p.name)
+        self.mates = {p.name: on[p.shaft] if p.turns else {p.name} for p in self.parts}
 
     def part(self, name: str) -> Part:
-        return next(p for p in self.parts if p.name == name)
+        return self.named[name]
 
     def shaft_of(self, p: Part) -> list[Part]:
         return [q for q in self.parts if q.turns and q.shaft == p.shaft]
 
     def linked(self, a: str, b: str) -> bool:
         """Parts on one axle or joined by a link."""
-        named = {p.name: p for p in self.parts}
-        pa, pb = named.get(a), named.get(b)
-        if pa is not None and pb is not None and pa.turns and pb.turns and pa.shaft == pb.shaft:
-            return True
-        return any({lk.a, lk.b} == {a, b} for lk in self.links)
+        return b in self.mates.get(a, ()) or frozenset((a, b)) in self.pairs
 
     def new_name(self) -> str:
         if len(self.parts) >= len(LABELS):
@@ -150,13 +180,19 @@ class Build:
         return LABELS[len(self.parts)]
 
     def footprint(self, p: Part) -> Footprint:
-        """The part's area in the drawing plane and its depth (None: meets every depth)."""
+        """The part's area in the drawing plane and its depth (None: spans depths)."""
         if p.turns and abs(p.axis[2]) > 0.5:
             c = md.project(np.asarray(p.centre), self.oblique)[0]
-            return Footprint.of_disc(float(c[0]), float(c[1]), p.outer, p.centre[2])
+            out = Footprint.of_disc(float(c[0]), float(c[1]), p.outer, p.centre[2])
+            if p.kind == "ring":
+                out.hole = p.radius - mech.ADDENDUM
+            return out
         if p.turns:
             ring = md.in_plane(p, mech.circle(p.outer, 32))
-            return Footprint.of(Polygon(md.project(ring, self.oblique)), None)
+            area = Polygon(md.project(ring, self.oblique))
+            if md.upright(p):  # and the axle that rises above it
+                area = area.union(LineString(md.project(md.axle([p]), self.oblique)).buffer(0.5))
+            return Footprint.of(area, None)
         if p.kind == "rack":
             d, n = np.asarray(p.axis), md.rack_normal(p)
             c = np.asarray(p.centre)
@@ -169,17 +205,17 @@ class Build:
                ((-1, -1), (1, -1), (1, 1), (-1, 1))]
         return Footprint.of(Polygon(md.project(np.array(box), self.oblique)), p.centre[2])
 
-    def clash_free(self, trial: Build, added: dict[str, Footprint]) -> bool:
+    def clash_free(self, trial: Build, added: dict[str, Footprint],
+                   checked: dict[str, Footprint] | None = None) -> bool:
         """Whether the ``added`` footprints (of ``trial``, this mechanism with new parts
-        and links) stay clear of every footprint they are not related to."""
+        and links; only those of ``checked`` if given) stay clear of every footprint they
+        are not related to, at any depth: in the drawing no part hides another it does
+        not touch."""
         every = {**self.shapes, **added}
-        for name, mine in added.items():
+        for name, mine in (added if checked is None else checked).items():
             x0, y0, x1, y1 = mine.box
-            depth = mine.depth
             for other, theirs in every.items():
                 if other == name:
-                    continue
-                if depth is not None and theirs.depth is not None and depth != theirs.depth:
                     continue
                 u0, v0, u1, v1 = theirs.box
                 # two shapes are at least as far apart as their bounding boxes: far
@@ -198,16 +234,21 @@ class Build:
         clear of every part and belt they are not linked to; whether they were added."""
         trial = Build(self.oblique, self.parts + new, self.links + links)
         added = {p.name: trial.footprint(p) for p in new}
+        if not self.clash_free(trial, added):  # the parts first: most clashes are theirs
+            return False
+        lines = {}
         for lk in links:
             line = _link_line(trial, lk)
             if line is not None:
-                added[f"{lk.a}-{lk.b}"] = Footprint.of(line, trial.part(lk.a).centre[2])
-        if not self.clash_free(trial, added):
+                lines[f"{lk.a}-{lk.b}"] = Footprint.of(line, trial.part(lk.a).centre[2])
+        added.update(lines)
+        if lines and not self.clash_free(trial, added, lines):
             return False
         self.parts += new
         self.links += links
         self.contacts.update(contacts or {})
         self.shapes.update(added)
+        self._index()
         return True
 
 
@@ -230,20 +271,17 @@ def _link_line(b: Build, lk: Link) -> BaseGeometry | None:
 
 
 def _related(b: Build, x: str, y: str) -> bool:
-    """Two footprints that may touch: linked parts, parts on one axle, a belt or rope
-    and its own parts, a gear on a vertical axle and the axle of the gear it meshes."""
+    """Two footprints that may overlap in the drawing: linked parts, parts on one axle, a
+    belt or rope and the parts on its parts' axles, a part and the axle mates of a part it
+    is linked to (a ring around a pinion in front of a larger gear, open inside: the
+    drawing's checks measure what shows)."""
     ends_x, ends_y = x.split("-"), y.split("-")
-    if len(ends_x) == 2 or len(ends_y) == 2:
+    if len(ends_x) == 2 and len(ends_y) == 2:
         return bool(set(ends_x) & set(ends_y))
-    if b.linked(x, y):
-        return True
-    named = {p.name: p for p in b.parts}
-    for one, other in ((x, y), (y, x)):
-        if not _front(named[one]) and named[one].turns:
-            partners = [lk.a if lk.b == one else lk.b for lk in b.links if one in (lk.a, lk.b)]
-            if any(b.linked(q, other) for q in partners):
-                return True
-    return False
+    if len(ends_x) == 2 or len(ends_y) == 2:
+        ends, part = (ends_x, y) if len(ends_x) == 2 else (ends_y, x)
+        return any(part in b.mates[e] for e in ends)
+    return any(b.linked(m, y) for m in b.mates[x]) or any(b.linked(x, m) for m in b.mates[y])
 
 
 def _link(kind: str, a: Part, b: Part) -> Link:
@@ -385,7 +423,9 @@ def _bevel(b: Build, p: Part, rng: np.random.Generator) -> bool:
         return False
     if p.teeth < 16:
         return False
-    n1, n2 = _gear_teeth(rng, 10, p.teeth - 4), _gear_teeth(rng, 10, 20)
+    # the gear on the vertical axle is drawn flat over its partner: at most 14 teeth keep
+    # it from hiding its partner's axle
+    n1, n2 = _gear_teeth(rng, 10, p.teeth - 4), _gear_teeth(rng, 10, 14)
     r1, r2 = n1 / 2, n2 / 2
     x, y = p.centre[0], p.centre[1]
     first, second = b.new_name(), LABELS[len(b.parts) + 1]
@@ -477,6 +517,40 @@ def _grow(p: dict[str, Any], jammed: bool, rng: np.random.Generator) -> Build | 
     return b
 
 
+TURNS = 24  # the angles (15 degrees apart) a mechanism of discs may be turned to
+
+
+def _turned(b: Build) -> Build:
+    """A mechanism of gears, ring gears and pulleys on axles pointing at the viewer (free
+    to turn in the picture's plane), turned about the driver's axle to the angle at
+    which its drawing fills the panel best (the larger of its smaller share of the
+    panel's width and height; the first such); other mechanisms as they are."""
+    if not all(p.kind in ("gear", "ring", "pulley") and _front(p) for p in b.parts):
+        return b
+    best, turn = -1.0, 0
+    for k in range(TURNS):
+        c, s = math.cos(2 * math.pi * k / TURNS), math.sin(2 * math.pi * k / TURNS)
+        flat = md.project(np.array([_spun(p.centre, c, s) for p in b.parts]), b.oblique)
+        reach = np.array([p.outer + 2.6 for p in b.parts])
+        span = (flat + reach[:, None]).max(axis=0) - (flat - reach[:, None]).min(axis=0)
+        scale = min(md.PANEL_W / float(span[0]), md.PANEL_H / float(span[1]))
+        fill = min(float(span[0]) * scale / md.PANEL_W, float(span[1]) * scale / md.PANEL_H)
+        if fill > best + 1e-9:
+            best, turn = fill, k
+    if turn == 0:
+        return b
+    c, s = math.cos(2 * math.pi * turn / TURNS), math.sin(2 * math.pi * turn / TURNS)
+    out = Build(b.oblique, [replace(p, centre=_spun(p.centre, c, s)) for p in b.parts],
+                list(b.links), {k: _spun(v, c, s) for k, v in b.contacts.items()})
+    out.shafts = b.shafts
+    return out
+
+
+def _spun(v: tuple[float, float, float], c: float, s: float) -> tuple[float, float, float]:
+    """A point turned about the z axis (cos ``c``, sin ``s``)."""
+    return _vec(np.array([c * v[0] - s * v[1], s * v[0] + c * v[1], v[2]]))
+
+
 def _phased(b: Build) -> list[Part] | None:
     """The parts with tooth phases that interleave every mesh, rounded as the spec records
     them (the item is drawn and checked from the parts its spec gives the verifier); None
@@ -546,9 +620,10 @@ class Generator(base.Generator):
         sense = SENSES[int(rng.integers(2))]
         offer_jam = bool(rng.integers(2))
         for _ in range(BUILD_TRIES):
-            b = _grow(p, jammed, rng)
-            if b is None:
+            grown = _grow(p, jammed, rng)
+            if grown is None:
                 continue
+            b = _turned(grown)
             speeds, _ = mech.propagate(b.parts, b.links, LABELS[0],
                                        Fraction(-1 if sense == "clockwise" else 1))
             if (speeds is None) != jammed:
@@ -594,11 +669,12 @@ def _item(b: Build, parts: list[Part], speeds: dict[str, Fraction] | None, kind:
     if motion.clash is not None and not motion.sense_clash:
         return None  # a jam of speeds alone: the picture cannot show it without teeth counted
     drawn = [(lk.kind, lk.a, lk.b) for lk in b.links]
+    arrows = {driver.name: 1 if sense == "counterclockwise" else -1}
     try:
-        if md.label_clashes(parts, drawn, b.oblique):
+        if legibility.failures(parts, drawn, b.oblique, arrows,
+                               *legibility.needed(drawn, driver.name, asked, speeds is None)):
             return None
-        picture = md.draw(parts, drawn, b.oblique,
-                          {driver.name: 1 if sense == "counterclockwise" else -1})
+        picture = md.draw(parts, drawn, b.oblique, arrows)
     except md.TooLarge:
         return None
     data, ops = _options(spec, parts, speeds, asked, offer_jam, rng)

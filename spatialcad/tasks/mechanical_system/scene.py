@@ -34,8 +34,9 @@ def build(scene: Scene, record: Record) -> None:
         shapes = md.part_shapes(p)
         axis = FreeCAD.Vector(*p.axis) if p.turns else FreeCAD.Vector(0, 0, 1)
         solid = _face(shapes[0].points).extrude(axis * THICK)
-        if p.kind == "ring":
-            solid = solid.cut(_face(shapes[1].points).extrude(axis * THICK))
+        hole = shapes[0].hole
+        if hole is not None:  # a ring gear's open inside
+            solid = solid.cut(_face(hole).extrude(axis * THICK))
         pieces.append(Piece(f"{p.kind} {p.name}", solid, COLOURS[p.kind]))
     for shaft in sorted({p.shaft for p in parts.values() if p.turns}):
         group = [p for p in parts.values() if p.turns and p.shaft == shaft]

@@ -38,6 +38,7 @@ import numpy as np
 from spatialcad.geometry import mechanisms as mech
 from spatialcad.record.spec import SpecError
 from spatialcad.render import mechanism_drawing as md
+from spatialcad.render import mechanism_legibility as legibility
 from spatialcad.tasks.mechanical_system.explain import Motion, explanation, walk
 from spatialcad.tasks.mechanical_system.spec import (
     OPEN_JAMMED,
@@ -285,10 +286,14 @@ def _truth(spec: Spec, speeds: dict[str, float] | None) -> tuple[OptionData, str
     return OptionData(part=ranked[0]), ranked[0]
 
 
-def _picture_failures(spec: Spec, panel: np.ndarray) -> list[str]:
+def _picture_failures(spec: Spec, panel: np.ndarray, jammed: bool) -> list[str]:
     parts = geometry_parts(spec)
     links = [(lk.kind, lk.a, lk.b) for lk in spec.links]
     sign = 1 if _driver_speed(spec) > 0 else -1
+    try:
+        md.frame(parts, links, spec.oblique)
+    except md.TooLarge as exc:
+        return [f"the mechanism is not legible: {exc}"]
     drawn = md.draw(parts, links, spec.oblique, {spec.driver: sign})
     failures = []
     if drawn.shape != panel.shape or not np.array_equal(drawn, panel):
@@ -296,22 +301,23 @@ def _picture_failures(spec: Spec, panel: np.ndarray) -> list[str]:
         failures.append("the driver's arrow shows the other sense" if other.shape ==
                         panel.shape and np.array_equal(other, panel) else
                         "the picture is not the drawing of the spec's mechanism")
-    _, masks = md.part_masks(parts, links, spec.oblique)
+    fr, masks = md.part_masks(parts, links, spec.oblique)
     meshed = {frozenset((lk.a, lk.b)) for lk in spec.links if lk.kind == "mesh"}
     for x, y in combinations(sorted(masks), 2):
         rule = _pair_rule(spec, x, y, meshed)
         if rule is None or not rule and md.boxes_apart(masks[x], masks[y], md.MIN_GAP_PX):
             continue
         gap = md.mask_gap(masks[x], masks[y])
-        if rule and gap > md.MAX_MESH_PX:
+        if rule and gap > fr.mesh_gap:
             failures.append(f"{x} and {y} mesh but are drawn {gap:.1f} px apart")
         if rule and _front(spec.part(x)) and _front(spec.part(y)):
             shared = int((masks[x] & masks[y]).sum())
-            if shared > md.MAX_MESH_OVERLAP_PX:
+            if shared > fr.mesh_overlap:
                 failures.append(f"the teeth of {x} and {y} overlap ({shared} px)")
         if not rule and gap < md.MIN_GAP_PX:
             failures.append(f"{x} and {y} do not touch but are drawn {gap:.1f} px apart")
-    failures += md.label_clashes(parts, links, spec.oblique)
+    failures += legibility.failures(parts, links, spec.oblique, {spec.driver: sign},
+                                    *legibility.needed(links, spec.driver, spec.asked, jammed))
     return failures
 
 
@@ -381,7 +387,9 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
     if hits != [record["Answer"]]:
         failures.append(f"options that are right: {hits}, answer {record['Answer']}")
     failures += _explanation_failures(spec, record, options, speeds)
-    failures += _picture_failures(spec, crop(image, record["layout"]["reference"][0]))
+    failures += _picture_failures(spec, crop(image, record["layout"]["reference"][0]),
+                                  speeds is None)
+    failures += legibility.fill_failures(image, record["layout"]["reference"][0])
     return failures
 
 
