@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from spatialcad import cli
+from spatialcad.cad import disk_cache, part_index
 from spatialcad.render.png import decode_png
 from spatialcad.run import pipeline
 from spatialcad.run.pipeline import make_item
@@ -121,3 +122,16 @@ def check_distractors(task: str, levels: tuple[int, ...], n: int) -> set[str]:
     for record, image in generated_items(task, levels, n):
         kinds |= only_the_answer_verifies(record, image)
     return kinds
+
+
+@pytest.fixture
+def part_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A fresh, empty disk cache of part solids and folder indexes for one test."""
+    from spatialcad.tasks.three_view import generate_parts as gp
+
+    monkeypatch.setenv(disk_cache.CACHE_ENV, str(tmp_path / "cache"))
+    part_index.part_index.cache_clear()
+    gp.usable_parts.cache_clear()
+    yield tmp_path / "cache"
+    part_index.part_index.cache_clear()
+    gp.usable_parts.cache_clear()

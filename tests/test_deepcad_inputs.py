@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from conftest import deepcad_samples
 
-from spatialcad.cad import deepcad, disk_cache, part_index
+from spatialcad.cad import deepcad, part_index
 from spatialcad.cad.deepcad import MAX_JSON_BYTES, DeepCADDoc, DeepCADError, Line
 from spatialcad.tasks.three_view import generate_parts as gp
 
@@ -130,16 +130,6 @@ def test_size_cap_is_checked_before_reading(tmp_path, monkeypatch):
         deepcad.read_deepcad(path)
 
 
-@pytest.fixture
-def cache(tmp_path, monkeypatch) -> Path:
-    monkeypatch.setenv(disk_cache.CACHE_ENV, str(tmp_path / "cache"))
-    part_index.part_index.cache_clear()
-    gp.usable_parts.cache_clear()
-    yield tmp_path / "cache"
-    part_index.part_index.cache_clear()
-    gp.usable_parts.cache_clear()
-
-
 def hostile_folder(folder: Path) -> dict[str, str]:
     """``folder`` with every hostile file, two pieces in one model, and three real samples;
     the reason of each file no part can come from."""
@@ -161,7 +151,7 @@ SUMMARY = ("passed over 16 files: 2 broken link, 2 empty file, 2 no extrude, "
            "1 not UTF-8, 1 not an object, 1 several solids, 1 too large")
 
 
-def test_index_and_summary_count_every_unusable_file_by_reason(cache, tmp_path):
+def test_index_and_summary_count_every_unusable_file_by_reason(part_cache, tmp_path):
     folder = (tmp_path / "parts").resolve()
     expected = hostile_folder(folder)
     index = finishes(lambda: part_index.part_index(folder))

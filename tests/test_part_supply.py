@@ -31,16 +31,6 @@ def cases() -> Path:
     return CASES
 
 
-@pytest.fixture
-def cache(tmp_path, monkeypatch) -> Path:
-    monkeypatch.setenv(disk_cache.CACHE_ENV, str(tmp_path / "cache"))
-    part_index.part_index.cache_clear()
-    gp.usable_parts.cache_clear()
-    yield tmp_path / "cache"
-    part_index.part_index.cache_clear()
-    gp.usable_parts.cache_clear()
-
-
 @pytest.fixture(scope="module")
 def bundled_cache(tmp_path_factory) -> Path:
     """One cache for the tests that read the bundled library's index (376 files: indexing
@@ -55,7 +45,7 @@ def bundled_cache(tmp_path_factory) -> Path:
     gp.usable_parts.cache_clear()
 
 
-def test_index_of_the_cases(cache):
+def test_index_of_the_cases(part_cache):
     entries = {e.file: e for e in part_index.part_index(cases())}
     assert sorted(entries) == ["00011581.json", "00013630.json", "00015442.json",
                                "00017383.json", "00018099.json"]
@@ -74,13 +64,13 @@ def test_index_of_the_cases(cache):
     assert usable == ["00013630.json", "00017383.json", "00018099.json"]
 
 
-def test_index_is_stored_once_and_reused(cache, tmp_path, monkeypatch):
+def test_index_is_stored_once_and_reused(part_cache, tmp_path, monkeypatch):
     folder = tmp_path / "parts"
     folder.mkdir()
     for name in ("00010414.json", "00010560.json", "00014060.json"):
         shutil.copy(SAMPLES / name, folder / name)
     first = part_index.part_index(folder.resolve())
-    (store,) = (cache / part_index.KIND).glob("*.json")
+    (store,) = (part_cache / part_index.KIND).glob("*.json")
     assert [e["file"] for e in json.loads(store.read_text())] == [e.file for e in first]
     part_index.part_index.cache_clear()
     read: list[Path] = []
@@ -130,7 +120,7 @@ def test_parts_whose_scene_the_run_holds_are_passed_over(bundled_cache):
         gp.PartDraws(ASSETS_DIR, 1, None, ItemSlot(0, 3, 5, every)).next(rng)
 
 
-def test_unusable_parts_are_skipped_counted_and_the_run_goes_on(cache, tmp_path, spatialcad):
+def test_unusable_parts_are_skipped_counted_and_the_run_goes_on(part_cache, tmp_path, spatialcad):
     """The cases hold a plain cylinder (one circle in a view), a plate whose side views are
     a line, a file of sketches only, a part whose hidden stub is too short to draw even at
     the largest scale (00013630), and two hostile files (JSON nested 100000 deep, a FIFO):
@@ -171,7 +161,7 @@ def test_unusable_parts_are_skipped_counted_and_the_run_goes_on(cache, tmp_path,
     assert files in stdout.splitlines() and "pipe.json" not in stdout  # not --verbose
 
 
-def test_a_part_that_cannot_make_the_item_is_skipped_with_its_reason(cache):
+def test_a_part_that_cannot_make_the_item_is_skipped_with_its_reason(part_cache):
     """00013630 has a hidden line 0.5 mm long (a stub that reads as solid even at the
     largest scale): skipped, the next part drawn makes the item, and the draft says what
     was skipped."""
@@ -184,7 +174,8 @@ def test_a_part_that_cannot_make_the_item_is_skipped_with_its_reason(cache):
     assert draft.skipped == {f"hidden line under {legibility.MIN_HIDDEN_PX:g} px": 1}
 
 
-def test_a_run_asking_for_more_parts_than_the_folder_holds_says_so(cache, tmp_path, spatialcad):
+def test_a_run_asking_for_more_parts_than_the_folder_holds_says_so(part_cache, tmp_path,
+                                                                   spatialcad):
     """Three usable parts, four items: one item repeats a part (a scene), and the summary
     gives the folder's usable parts as the level's scene space, not the bundled parts'."""
     folder = tmp_path / "parts"
@@ -198,7 +189,7 @@ def test_a_run_asking_for_more_parts_than_the_folder_holds_says_so(cache, tmp_pa
             "scenes than asked (three_view: 3 counted;") in stdout
 
 
-def test_a_part_of_separate_pieces_is_indexed_but_not_used(cache, tmp_path):
+def test_a_part_of_separate_pieces_is_indexed_but_not_used(part_cache, tmp_path):
     """DeepCAD holds files of several separate solids (e.g. six loose pucks): they build, but
     are no part to draw three views of."""
     import FreeCAD  # noqa: PLC0415 - FreeCAD's modules import once it is loaded
