@@ -142,11 +142,13 @@ def test_the_manifest_records_the_versions_that_made_the_bytes(runs):
 
 def test_shards_made_with_other_library_versions_are_not_merged(spatialcad, runs, tmp_path):
     out = tmp_path / "merged"
-    code, _, err = spatialcad("merge", runs / "s0", _made_elsewhere(runs / "s1", tmp_path),
-                              runs / "s2", "--out", out)
+    elsewhere = _made_elsewhere(runs / "s1", tmp_path)
+    code, _, err = spatialcad("merge", runs / "s0", elsewhere, runs / "s2", "--out", out)
     assert code == 2 and not out.exists()
     here = versions.byte_versions()["numpy"]
-    assert f"different library versions (numpy {here} and 1.0.0)" in err
+    # each directory named with its own version, in the same order
+    assert f"{elsewhere} and {runs / 's0'} were made with different library versions " \
+        f"(numpy 1.0.0 and {here})" in err
     assert len(err.strip().splitlines()) == 1
 
 

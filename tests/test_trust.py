@@ -26,6 +26,7 @@ from eval_server import FakeEndpoint, gold_table
 from test_faults import reseal, tampered
 
 from spatialcad.api import create_dataset
+from spatialcad.evaluate import runner
 from spatialcad.evaluate.redact import redact
 from spatialcad.record.records import dumps, image_path
 from spatialcad.run.outdir import lock_path
@@ -143,6 +144,22 @@ def test_a_key_echoed_in_a_reply_is_stored_redacted_but_scored_as_sent(sc, bench
     assert code == 0, err
     first = [json.loads(x) for x in (run / "results.jsonl").read_text().splitlines()][0]
     assert first["raw"] == f"[redacted] says <answer>{answer}</answer>" and first["correct"]
+
+
+def test_a_huge_reply_is_scored_whole_but_stored_capped(sc, bench, tmp_path):
+    answer = json.loads((bench / "benchmark.json").read_text())[0]["Answer"]
+    reply = "Let me think. " * 250_000 + f"<answer>{answer}</answer>"  # 3.5 MB
+    run = tmp_path / "run"
+    payload = {"choices": [{"message": {"content": reply}, "finish_reason": "stop"}]}
+    with FakeEndpoint(gold=gold_table(bench), faults={1: {"payload": payload}}) as ep:
+        code, _, err = sc("eval", bench, "--model", "fake-vl", "--base-url", ep.base_url,
+                          "--out", run, "--concurrency", 1, "--limit", "1")
+    assert code == 0, err
+    first = [json.loads(x) for x in (run / "results.jsonl").read_text().splitlines()][0]
+    assert first["correct"] and first["truncated"] == {"raw": len(reply)}
+    assert len(first["raw"]) < runner.MAX_STORED + 100
+    assert first["raw"].endswith(f"<answer>{answer}</answer>")
+    assert (run / "results.jsonl").stat().st_size < 2 * runner.MAX_STORED
 
 
 # 6. unwritable outputs, unreaped runs, the Python API's arguments
@@ -375,6 +392,69 @@ def test_without_its_benchmark_a_human_file_is_not_scored(sc, bench, tmp_path):
     assert sc("eval", moved, "--baseline", "constant", "--out", run)[0] == 0
     code, _, err = sc("report", run, path, "--out", tmp_path / "rep2")
     assert code == 0, err
+
+
+def _answers_changed(bench: Path, tmp_path: Path) -> Path:
+    """A checked copy of ``bench`` with half its keys changed and its manifest re-hashed."""
+    def edit(records, _copy):
+        for r in records[::2]:
+            r["Answer"] = _wrong(r["Answer"])
+            for o in r["options"]:
+                o["is_answer"] = o["letter"] == r["Answer"]
+        return records
+    return tampered(bench, tmp_path, edit)
+
+
+def test_a_human_file_of_another_benchmark_is_refused_naming_both(sc, bench, tmp_path):
+    copy = _answers_changed(bench, tmp_path)
+    plan = _quiz(sc, copy, tmp_path)
+    path = _write(tmp_path / "human-eve.jsonl",
+                  _page_lines(copy, plan, _golds(copy, plan["items"])))
+    code, _, err = _score(sc, path, tmp_path, "--benchmark", str(bench))
+    assert code == 2, err
+    message = one_line(err)
+    assert plan["benchmark_manifest_sha256"][:12] in message
+    assert hashlib.sha256((bench / "manifest.json").read_bytes()).hexdigest()[:12] in message
+    code, col, err = _score(sc, path, tmp_path, "--benchmark", str(copy))
+    assert code == 0 and col["benchmark"]["path"] == str(copy.resolve()), err
+
+
+def test_every_report_names_what_it_scored_against(sc, bench, tmp_path):
+    own = _copy(bench, tmp_path)
+    run = tmp_path / "run"
+    assert sc("eval", own, "--baseline", "constant", "--letter", "A", "--out", run)[0] == 0
+    lines = [json.loads(x) for x in (run / "results.jsonl").read_text().splitlines()]
+    right = sum(x["correct"] for x in lines)
+    _write(run / "results.jsonl", [{**x, "gold": "A", "correct": True} for x in lines])
+    digest = hashlib.sha256((own / "benchmark.json").read_bytes()).hexdigest()
+    # no --benchmark: the run's own benchmark (run.json) re-scores it, and the report says so
+    code, col, err = _score(sc, run, tmp_path)
+    assert code == 0 and col["overall"]["correct"] == right, err
+    assert col["benchmark"] == {
+        "path": str(own.resolve()), "rescored": True, "benchmark_sha256": digest,
+        "manifest_sha256": hashlib.sha256((own / "manifest.json").read_bytes()).hexdigest()}
+    report = (tmp_path / "rep" / "report.md").read_text()
+    assert f"the benchmark at {own.resolve()} (benchmark.json SHA-256 {digest}" in report
+    # its benchmark gone: the stored gold, and the report says it was not re-scored
+    own.rename(tmp_path / "elsewhere")
+    code, col, err = _score(sc, run, tmp_path)
+    assert code == 0 and col["overall"]["correct"] == len(lines), err
+    assert col["benchmark"]["rescored"] is False
+    assert "not re-scored" in (tmp_path / "rep" / "report.md").read_text()
+    # another benchmark given: refused, naming both digests
+    other = _answers_changed(bench, tmp_path)
+    code, _, err = _score(sc, run, tmp_path, "--benchmark", str(other))
+    other_digest = hashlib.sha256((other / "benchmark.json").read_bytes()).hexdigest()
+    assert code == 2 and digest[:12] in one_line(err) and other_digest[:12] in err
+
+
+def test_a_human_file_whose_first_line_is_too_long_says_so(sc, bench, tmp_path):
+    plan = _quiz(sc, bench, tmp_path)
+    lines = _page_lines(bench, plan, _golds(bench, plan["items"]))
+    lines[0]["extracted"] = "A" * 70_000
+    path = _write(tmp_path / "human-eve.jsonl", lines)
+    code, _, err = _score(sc, path, tmp_path)
+    assert code == 2 and "line 1 is longer than 65536 bytes" in one_line(err)
 
 
 def _not_one_quizs(bench, plan, lines, tmp_path, case):

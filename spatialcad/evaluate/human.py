@@ -86,6 +86,15 @@ def first_line(path: Path) -> Any:
         return None
 
 
+def long_first_line(path: Path) -> str | None:
+    """"``path``: line 1 is longer than MAX_LINE bytes" where it is (else None)."""
+    with open(path, "rb") as f:
+        raw = f.readline(MAX_LINE + 1)
+    if len(raw) > MAX_LINE:
+        return f"{path}: line 1 is longer than {MAX_LINE} bytes: not a quiz page's file"
+    return None
+
+
 def _problem(line: Any) -> str | None:
     if not isinstance(line, dict):
         return "not a JSON object"

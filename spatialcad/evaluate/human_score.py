@@ -1,8 +1,9 @@
 """Scoring a human results file against the benchmark it names, never against itself.
 
 The benchmark is the one whose manifest.json has the file's ``benchmark_manifest_sha256``:
-one given with ``report --benchmark DIR``, else one an eval run in the same report scored,
-else the folder the quiz was made from (``benchmark_path``).  The quiz is made again from
+one given with ``report --benchmark DIR`` (if some are given and none is the file's, the
+file is refused, naming both digests), else one an eval run in the same report scored, else
+the folder the quiz was made from (``benchmark_path``).  The quiz is made again from
 that benchmark and the file's ``quiz_parameters`` (:func:`spatialcad.export.quiz.plan_quiz`
 is deterministic) and must have the file's quiz id: then the file must answer exactly the
 quiz's items, each once, with their category, task and level; ``gold`` and ``correct`` are
@@ -24,20 +25,37 @@ from spatialcad.record.benchmark import Benchmark
 from spatialcad.record.records import image_path
 
 
-def find_benchmark(path: Path, first: Line, candidates: Iterable[Path]) -> Benchmark:
-    """The checked benchmark of the human file ``path`` (whose first line is ``first``)
-    among ``candidates`` and the quiz's own ``benchmark_path``; ValueError if none is it."""
+def find_benchmark(path: Path, first: Line, given: Iterable[Path],
+                   others: Iterable[Path] = ()) -> Benchmark:
+    """The checked benchmark of the human file ``path`` (whose first line is ``first``):
+    one of ``given`` (``report --benchmark``) if any is given, and ValueError naming both
+    digests if none is the file's; else one of ``others`` (benchmarks the report's runs
+    scored) or the quiz's own ``benchmark_path``; ValueError if none is it."""
     want = first["benchmark_manifest_sha256"]
+    given = list(given)
     hint = first.get("benchmark_path")
-    for folder in [*candidates, *([Path(hint)] if isinstance(hint, str) else [])]:
+    candidates = given or [*others, *([Path(hint)] if isinstance(hint, str) else [])]
+    for folder in candidates:
         try:
             if runner.manifest_digest(folder) == want:
                 return Benchmark.checked(folder)
         except OSError:
             continue
+    if given:
+        names = ", ".join(f"{b} ({_digest(b)[:12]}...)" for b in given)
+        raise ValueError(f"{path} answers the benchmark whose manifest.json has SHA-256 "
+                         f"{want[:12]}..., not {names}: refused (a quiz file is scored only "
+                         "against its own benchmark)")
     raise ValueError(f"{path}: its benchmark (manifest.json SHA-256 {want[:12]}...) was not "
                      "found; give it with --benchmark DIR: a quiz file is scored only "
                      "against its benchmark, never by answers it carries")
+
+
+def _digest(folder: Path) -> str:
+    try:
+        return runner.manifest_digest(folder)
+    except OSError:
+        return "unreadable"
 
 
 def _quiz_of(path: Path, bench: Benchmark, first: Line) -> Quiz:
@@ -53,15 +71,17 @@ def _quiz_of(path: Path, bench: Benchmark, first: Line) -> Quiz:
     return quiz
 
 
-def score_file(path: Path, benchmarks: Iterable[Path]) -> tuple[list[Line], dict]:
-    """The lines of human results file ``path``, scored against its benchmark, and the
-    run.json it stands for; ValueError (one line) if it is not one quiz's file."""
+def score_file(path: Path, given: Iterable[Path],
+               others: Iterable[Path] = ()) -> tuple[list[Line], dict]:
+    """The lines of human results file ``path``, scored against its benchmark (see
+    :func:`find_benchmark`), and the run.json it stands for (``benchmark``: the folder it
+    was scored against); ValueError (one line) if it is not one quiz's file."""
     lines = human.iter_lines(path)
     try:
         first = next(lines)
     except StopIteration:
         raise ValueError(f"{path} holds no answers") from None
-    bench = find_benchmark(path, first, benchmarks)
+    bench = find_benchmark(path, first, given, others)
     if first["benchmark_sha256"] != runner.benchmark_digest(bench.root):
         raise ValueError(f"{path}: its benchmark_sha256 is not that of {bench.root}'s "
                          "benchmark.json: not a quiz page's file")
@@ -89,4 +109,4 @@ def score_file(path: Path, benchmarks: Iterable[Path]) -> tuple[list[Line], dict
     if len(scored) < len(items):
         raise ValueError(f"{path} answers {len(scored)} of its quiz's {len(items)} items: not "
                          "a finished quiz's file")
-    return scored, human.meta(scored)
+    return scored, {**human.meta(scored), "benchmark": str(bench.root)}

@@ -29,7 +29,7 @@ from spatialcad.evaluate.runner import META, RESULTS, Line, read_lines
 from spatialcad.evaluate.steps import comparison as steps_comparison
 from spatialcad.evaluate.steps import mode_of as steps_mode
 from spatialcad.record.benchmark import Benchmark
-from spatialcad.record.records import LETTERS
+from spatialcad.record.records import BENCHMARK, LETTERS
 from spatialcad.run.outdir import check_apart
 
 LADDER = "ladder.json"
@@ -45,6 +45,7 @@ class Column:
     system: str
     meta: dict[str, Any]
     lines: dict[str, Line]
+    against: Path | None = None  # the benchmark the lines were scored against (None: as stored)
 
     @property
     def is_audit(self) -> bool:
@@ -124,18 +125,21 @@ def load_columns(paths: list[Path], benchmarks: Iterable[Path] = ()) -> list[Col
     metas = [{} if is_human else _run_meta(run)
              for (run, _), is_human in zip(found, humans, strict=True)]
     given = [Benchmark.checked(b) for b in benchmarks]
-    named = [*benchmarks, *(Path(m["benchmark"]) for m in metas
-                            if isinstance(m.get("benchmark"), str))]
+    others = [Path(m["benchmark"]) for m in metas if isinstance(m.get("benchmark"), str)]
     columns = []
     for (run, results), is_human, meta in zip(found, humans, metas, strict=True):
         if is_human:
-            lines, hmeta = human_score.score_file(results, named)
+            lines, hmeta = human_score.score_file(results, benchmarks, others)
             columns.append(Column(results.stem, results, hmeta["identity"]["system"], hmeta,
-                                  {line["id"]: line for line in lines}))
+                                  {line["id"]: line for line in lines},
+                                  Path(hmeta["benchmark"])))
             continue
-        lines = rescored(read_lines(results), meta, given)
+        bench = scoring_benchmark(results, meta, given)
+        lines = read_lines(results) if bench is None else rescored(read_lines(results), meta,
+                                                                   bench)
         if any(human.is_human_line(line) for line in lines):
-            raise ValueError(f"{results} holds quiz answers (system {human.PREFIX}...) but does "
+            raise ValueError(human.long_first_line(results) or
+                             f"{results} holds quiz answers (system {human.PREFIX}...) but does "
                              "not start with one: not a quiz page's file")
         by_system: dict[str, dict[str, Line]] = {}
         for line in lines:
@@ -147,7 +151,8 @@ def load_columns(paths: list[Path], benchmarks: Iterable[Path] = ()) -> list[Col
             label = run.name if len(by_system) == 1 else f"{run.name}/{system}"
             if steps_mode(meta) != "none":  # eval --steps: label the run by its setting
                 label += f" (steps: {steps_mode(meta)})"
-            columns.append(Column(label, run, system, meta, answers))
+            columns.append(Column(label, run, system, meta, answers,
+                                  None if bench is None else bench.root))
     labels = [c.label for c in columns]
     for c in columns:
         if labels.count(c.label) > 1:
@@ -155,14 +160,35 @@ def load_columns(paths: list[Path], benchmarks: Iterable[Path] = ()) -> list[Col
     return columns
 
 
-def rescored(lines: list[Line], meta: dict[str, Any], benchmarks: list[Benchmark]) -> list[Line]:
-    """``lines`` of a run whose ``meta`` names one of ``benchmarks`` with ``gold`` and
-    ``correct`` taken again from that benchmark's records (a line of an item it does not
-    hold is refused); other runs' lines as they are."""
+def scoring_benchmark(results: Path, meta: dict[str, Any],
+                      given: list[Benchmark]) -> Benchmark | None:
+    """The benchmark a run's lines are scored against: the one of ``given`` (``report
+    --benchmark``) that the run scored (ValueError naming both digests if some are given
+    and none is it); with none given, the run's own (run.json's ``benchmark``) if it is
+    still there, checked and unchanged; None if not (the stored ``gold`` is taken)."""
     digest = meta.get("identity", {}).get("benchmark_sha256")
-    bench = next((b for b in benchmarks if runner.benchmark_digest(b.root) == digest), None)
-    if bench is None:
-        return lines
+    if given:
+        bench = next((b for b in given if runner.benchmark_digest(b.root) == digest), None)
+        if bench is None:
+            names = ", ".join(f"{b.root} ({runner.benchmark_digest(b.root)[:12]}...)"
+                              for b in given)
+            raise ValueError(f"{results} scored the benchmark whose benchmark.json has SHA-256 "
+                             f"{str(digest)[:12]}..., not {names}: refused")
+        return bench
+    own = meta.get("benchmark")
+    if not isinstance(own, str) or not (Path(own) / BENCHMARK).is_file():
+        return None
+    try:
+        if runner.benchmark_digest(Path(own)) != digest:
+            return None
+        return Benchmark.checked(Path(own))
+    except (OSError, ValueError):
+        return None
+
+
+def rescored(lines: list[Line], meta: dict[str, Any], bench: Benchmark) -> list[Line]:
+    """``lines`` of a run of ``bench`` with ``gold`` and ``correct`` taken again from its
+    records (a line of an item it does not hold is refused)."""
     records = {runner.item_id(r): r for r in bench.records}
     form = forms.canonical(str(meta["identity"].get("form", "choice")))
     out = []
@@ -414,10 +440,35 @@ def _incomplete(columns: list[Column]) -> list[str]:
     return [*md, ""] if md else []
 
 
+def _benchmark_named(c: Column) -> dict[str, Any]:
+    """What ``c`` was scored against: the benchmark's path and digests, or the stored gold."""
+    if c.against is None:
+        return {"path": None, "rescored": False, "benchmark_sha256": c.benchmark}
+    return {"path": str(c.against), "rescored": True,
+            "benchmark_sha256": runner.benchmark_digest(c.against),
+            "manifest_sha256": runner.manifest_digest(c.against)}
+
+
+def _scored_against(columns: list[Column]) -> list[str]:
+    lines = ["## Scored against", ""]
+    for c in columns:
+        named = _benchmark_named(c)
+        if named["rescored"]:
+            lines.append(f"- {md_text(c.label)}: the benchmark at {md_text(named['path'])} "
+                         f"(benchmark.json SHA-256 {named['benchmark_sha256']}, manifest.json "
+                         f"SHA-256 {named['manifest_sha256']})")
+        else:
+            lines.append(f"- {md_text(c.label)}: not re-scored: its stored answers (`gold`) are "
+                         f"taken as they are (benchmark.json SHA-256 {named['benchmark_sha256']}"
+                         "; the benchmark is not here: give it with --benchmark DIR)")
+    return [*lines, ""]
+
+
 def build(columns: list[Column]) -> tuple[str, dict[str, Any]]:
     """The markdown report and a JSON-able summary of ``columns``."""
     flagged = audit_verdicts(columns)
     md = ["# spatialcad evaluation report", ""]
+    md += _scored_against(columns)
     md += _incomplete(columns)
     md += _overview(columns)
     md += _breakdown(columns, "category", by_category, {})
@@ -432,6 +483,7 @@ def build(columns: list[Column]) -> tuple[str, dict[str, Any]]:
     summary = {
         "columns": [{
             "label": c.label, "run": str(c.run), "system": c.system,
+            "benchmark": _benchmark_named(c),
             "steps": steps_mode(c.meta),
             "overall": accuracy(c.lines.values()).as_dict(),
             "unanswered": missing(c)[1],

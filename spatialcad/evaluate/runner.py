@@ -33,6 +33,7 @@ from spatialcad.record.records import BENCHMARK, LETTERS, MANIFEST, image_path
 RESULTS = "results.jsonl"
 META = "run.json"
 MAX_REJECTED_IN_A_ROW = 5
+MAX_STORED = 100_000  # characters of a reply (and of its reasoning) kept in a results line
 
 Record = dict[str, Any]
 Line = dict[str, Any]
@@ -92,6 +93,18 @@ def base_line(record: Record, system: str, form: str, option: int | None = None)
     return line
 
 
+def stored(text: str, field: str, line: Line) -> str:
+    """``text`` as a results line keeps it: at most :data:`MAX_STORED` characters, the
+    first and the last halves of a longer one (where answers and loops show); the line then
+    records the cut in ``truncated`` (field -> original length).  Scoring reads the whole
+    reply before this."""
+    if len(text) <= MAX_STORED:
+        return text
+    line.setdefault("truncated", {})[field] = len(text)
+    half = MAX_STORED // 2
+    return f"{text[:half]}\n[... {len(text) - 2 * half} characters not stored ...]\n{text[-half:]}"
+
+
 def score(record: Record, form: str, text: str, option: int | None = None) -> Line:
     """Extraction and correctness of response ``text`` for ``record``."""
     form = forms.canonical(form)
@@ -138,8 +151,9 @@ class ModelAnswerer:
             reply = self.client.chat(prompt, image, more)
         line = base_line(record, self.system, self.form, option)
         line.update(score(record, self.form, reply.text, option))
-        line.update(raw=self.client.redact(reply.text),  # scored as it came, stored redacted
-                    reasoning=reply.reasoning and self.client.redact(reply.reasoning),
+        line.update(raw=stored(self.client.redact(reply.text), "raw", line),  # scored as it
+                    reasoning=reply.reasoning and stored(  # came, stored redacted and capped
+                        self.client.redact(reply.reasoning), "reasoning", line),
                     latency_s=reply.latency_s,
                     usage=reply.usage, attempts=reply.attempts, finish_reason=reply.finish_reason)
         return line

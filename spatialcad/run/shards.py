@@ -51,6 +51,7 @@ def _read_shard(path: Path) -> ShardDir:
 
 
 def _version_changes(a: ShardDir, b: ShardDir) -> list[str]:
+    """``name a's -> b's`` for each library version that differs."""
     x, y = a.run["environment"] or {}, b.run["environment"] or {}
     return [f"{k} {x.get(k)} -> {y.get(k)}" for k in sorted(set(x) | set(y))
             if x.get(k) != y.get(k)]
@@ -67,7 +68,7 @@ def _in_order(shards: list[ShardDir]) -> list[ShardDir]:
         differs = [key for key, value in first.run.items() if s.run[key] != value]
         if differs == ["environment"]:
             changed = ", ".join(
-                d.replace(" -> ", " and ") for d in _version_changes(first, s))
+                d.replace(" -> ", " and ") for d in _version_changes(s, first))
             raise ValueError(f"{s.path} and {first.path} were made with different library "
                              f"versions ({changed}): install constraints.txt's versions on "
                              "every node and make the shards again")
