@@ -33,7 +33,9 @@ from spatialcad.tasks.rotation_3d.generate import (
     PANEL,
     _Looks,
     _outline_key,
+    _removed_cube_option,
     legible_framing,
+    must_look_wrong,
     must_not_hide,
     must_read,
     outline_sides,
@@ -145,11 +147,11 @@ def test_looks_tell_hidden_cubes_from_visible_ones():
     assert look.difference(IsometricLook([v for v in block if v != visible])) > 20
 
 
-def _failures(stack, shapes, views, letter="C") -> list[str]:
+def _failures(stack, shapes, views, letter="C", panel=PANEL) -> list[str]:
     """The verifier's failures for a "can" item of ``stack`` with options ``shapes``
     ((operator, voxels), the first the answer) and reference pictures ``views``, drawn as
-    the generator draws them."""
-    framing = common_isometric_framing([stack] + [s for _, s in shapes], PANEL)
+    the generator draws them in panels of size ``panel``."""
+    framing = common_isometric_framing([stack] + [s for _, s in shapes], panel)
 
     def picture(vox, at=framing):
         return stack_picture(vox, at, colors={tuple(v): SAND for v in vox})
@@ -157,9 +159,9 @@ def _failures(stack, shapes, views, letter="C") -> list[str]:
     options = [Option(op == "rotation", op, "", image=picture(v),
                       data=OptionData(list(v), []).to_json()) for op, v in shapes]
     spec = Spec(voxels=stack, space=[5, 5, 5], question="can", chiral=R.is_chiral(stack),
-                option_voxels=[list(v) for _, v in shapes], colour=SAND, panel=PANEL,
+                option_voxels=[list(v) for _, v in shapes], colour=SAND, panel=panel,
                 views=list(views))
-    reference = [Panel(picture(stack, Framing(OPPOSITE_CORNERS[v], framing.scale, PANEL)), v)
+    reference = [Panel(picture(stack, Framing(OPPOSITE_CORNERS[v], framing.scale, panel)), v)
                  for v in views]
     draft = Draft(texts(spec, []).question, spec.to_json(), reference, options)
     record, image = assemble(registry.task("rotation_3d"), draft, level=0, image_id="0000",
@@ -229,6 +231,83 @@ def test_a_cube_hidden_in_the_reference_fails_the_item(item, cells, hidden):
             must_read(stack, framing)
     else:
         must_read(stack, framing)
+
+
+# Issue 48: item 0013 of `generate --task rotation_3d --level 2 --n 30 --seed 77` before
+# the fix.  Its reference (from two corners) pins the stack down, but option "C", the stack
+# without the cube at [1, 0, 1] turned 270 degrees about x, draws exactly as the whole stack
+# turned so: the cube's gap bares a look-alike cube behind it in the option's one view.
+SEED_77 = [(0, 1, 0), (0, 1, 1), (0, 1, 2), (0, 1, 3), (0, 2, 0), (0, 3, 0), (0, 3, 1),
+           (0, 3, 2), (0, 4, 0), (0, 4, 1), (0, 4, 2), (0, 4, 3), (0, 4, 4), (1, 0, 0),
+           (1, 0, 1), (1, 1, 0), (1, 2, 0), (2, 0, 0), (2, 2, 0), (3, 0, 0), (3, 0, 1),
+           (3, 2, 0), (4, 1, 0), (4, 2, 0), (4, 3, 0)]
+SEED_77_GAP = (1, 0, 1)
+
+
+def _seed_77_shapes():
+    """The item's options: the key, the mirror, the visible removed cube, the hidden one."""
+    stack = SEED_77
+    return [("rotation", R.rotate(stack, steps_matrix([("x", 1), ("z", 1)]))),
+            ("mirror", R.rotate(R.mirror(stack, 2), steps_matrix([("y", 1), ("z", 2)]))),
+            ("remove_cube", R.rotate([v for v in stack if v != (0, 1, 3)],
+                                     steps_matrix([("z", 2), ("y", 2)]))),
+            ("remove_cube", R.rotate([v for v in stack if v != SEED_77_GAP],
+                                     steps_matrix([("x", 3)])))]
+
+
+def test_a_removed_cube_the_options_view_does_not_show_fails_the_item():
+    """The verifier names the seed-77 option whose removed cube its picture does not show
+    (and nothing else: the old verifier passed the item), and the generator neither
+    chooses that cube nor keeps an item drawing it."""
+    shapes = _seed_77_shapes()
+    framing = legible_framing([SEED_77, *(s for _, s in shapes)])
+    failures = _failures(SEED_77, shapes, VIEWS, "A", framing.size)
+    assert len(failures) == 1, failures
+    assert re.fullmatch(r"option [B-D] is drawn like the reference turned to \[.*\]: its "
+                        r"picture does not show what makes it wrong", failures[0])
+    # the same item with the fourth option's cube removed where its gap shows passes
+    visible = R.rotate([v for v in SEED_77 if v != (4, 3, 0)], steps_matrix([("x", 3)]))
+    assert _failures(SEED_77, [*shapes[:3], ("remove_cube", visible)], VIEWS, "A",
+                     framing.size) == []
+    looks = _Looks(SEED_77)
+    steps = [("x", 3)]
+    with pytest.raises(Reject, match="no removable cube"):
+        _removed_cube_option(SEED_77, [SEED_77_GAP], looks, steps)
+    kept = _removed_cube_option(SEED_77, [SEED_77_GAP, (4, 3, 0)], looks, steps)
+    assert OptionData.from_json(kept.data).removed == (4, 3, 0)
+    options = [Option(op == "rotation", op, "", image=stack_picture(
+        s, framing, colors=dict.fromkeys(s, SAND))) for op, s in shapes]
+    with pytest.raises(Reject, match="a remove_cube option draws like a rotation"):
+        must_look_wrong(SEED_77, options, [list(s) for _, s in shapes], framing)
+    must_look_wrong(SEED_77, options[:3], [list(s) for _, s in shapes[:3]], framing)
+
+
+def test_drawn_alike_decides_as_the_drawn_pictures():
+    """unseen.drawn_alike finds a rival exactly when the drawn pictures of a rival and the
+    option (in the option's framing) differ in fewer than unseen.tolerance pixels, on every
+    removed-cube stack of a random stack turned every way; the outline shortcut refuses no
+    rival that would draw alike."""
+    rng = np.random.default_rng(48)
+    found = tried = 0
+    for _ in range(3):
+        stack = random_stack(rng, (4, 4, 4), 0.5)
+        turned = sorted({R.rotate(stack, m) for m in R.proper_rotations()})
+        framing = common_isometric_framing([stack], PANEL)
+        drawn = [stack_picture(t, framing, colors=dict.fromkeys(t, SAND)) for t in turned]
+        for cube in stack:
+            rest = [v for v in stack if v != cube]
+            if not is_connected(rest):
+                continue
+            option = R.rotate(rest, steps_matrix([("x", 1)]))
+            shown = stack_picture(option, framing, colors=dict.fromkeys(option, SAND))
+            brute = [t for t, picture in zip(turned, drawn, strict=True)
+                     if pixels_differing(shown, picture, unseen.SHADE)
+                     < unseen.tolerance(framing.scale)]
+            alike = unseen.drawn_alike(shown, option, turned, framing, SAND)
+            assert alike == (brute[0] if brute else None)
+            found += alike is not None
+            tried += 1
+    assert 0 < found < tried
 
 
 def test_unseen_changes_against_brute_force_pictures():

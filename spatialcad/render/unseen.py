@@ -28,9 +28,9 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import numpy as np
 
@@ -38,6 +38,7 @@ from spatialcad.geometry.colours import Colour
 from spatialcad.geometry.voxels import Voxel, normalized, view_labels
 from spatialcad.render import legibility, raster
 from spatialcad.render.camera import Camera, camera
+from spatialcad.render.opencv import cv2
 from spatialcad.render.pixels import pixels_differing
 from spatialcad.render.stacks import Framing, isometric_scale, stack_picture
 
@@ -88,6 +89,53 @@ def alike(a: Seen, b: Seen, limit: float) -> bool:
     if a[1].ndim == 3:
         return pixels_differing(a[1], b[1], SHADE) < limit
     return int(np.count_nonzero(a[1] != b[1])) < limit
+
+
+def apart(a: np.ndarray, b: np.ndarray, scale: float) -> bool:
+    """Whether two pictures of one size, drawn at ``scale`` px per unit, differ (by more
+    than ``SHADE`` in a channel) in at least as many pixels as a cube must show to count as
+    shown (:func:`tolerance`)."""
+    return pixels_differing(a, b, SHADE) >= tolerance(scale)
+
+
+def drawn_alike(shown: np.ndarray, cubes: Sequence[Voxel], rivals: Iterable[Sequence[Voxel]],
+                framing: Framing, colour: Colour | None = None) -> tuple[Voxel, ...] | None:
+    """The first of ``rivals`` whose picture cannot be told from ``shown``, the picture of
+    ``cubes`` drawn in ``framing`` (without a centre: each picture centred on its own
+    stack's outline; cubes in ``colour``, else grey) and shown at its size or resized:
+    the rival drawn alike (and resized alike) differs from it in fewer than
+    :func:`tolerance` pixels at the scale shown.  None when every rival's picture shows
+    a difference.
+
+    A rival of another outline than ``cubes`` lies elsewhere in its picture, which
+    differs by a whole strip of cubes, and is not drawn (as :func:`unseen_changes`
+    refuses a change that moves the outline).  Each drawn rival is remembered by the
+    renderer's memo, so an item's verifier asking again draws nothing."""
+    if framing.center is not None:
+        raise ValueError("drawn_alike compares pictures centred on their own stacks")
+    where = _spans(cubes, framing.cam)
+    height, width = shown.shape[:2]
+    factor = min(width / framing.size[0], height / framing.size[1])
+    for rival in rivals:
+        cells = tuple((int(x), int(y), int(z)) for x, y, z in rival)
+        if _spans(cells, framing.cam) != where:
+            continue
+        colors = None if colour is None else dict.fromkeys(cells, colour)
+        drawn = raster.remembered_as(
+            ("rival picture", cells, colour, framing),
+            partial(stack_picture, cells, framing, colors=colors))
+        if drawn.shape != shown.shape:
+            drawn = cv2.resize(drawn, (width, height), interpolation=cv2.INTER_AREA)
+        if not apart(shown, drawn, framing.scale * factor):
+            return cells
+    return None
+
+
+def change_unseen(cubes: Sequence[Voxel], change: Change, pictures: Sequence[Picture]) -> bool:
+    """Whether one change of ``cubes`` draws every one of ``pictures`` alike (as
+    :func:`unseen_changes` decides it, whatever stacks the scene allows)."""
+    stack = [(int(x), int(y), int(z)) for x, y, z in cubes]
+    return next(_unseen(stack, [change], pictures, lambda _: True), None) is not None
 
 
 # Whether a change moves a picture (``place(changed(stack, change)) != place(stack)``),
@@ -229,6 +277,13 @@ def _outline(cubes: Sequence[Voxel], cam: Camera) -> tuple[float, ...]:
     """The least and greatest projected (u, v) of the cubes' corners, rounded to 9 places:
     the extremes of each cube's own (:func:`_corner_bounds`), the same numbers."""
     return _rounded(_extremes(_bounds(cubes, cam)))
+
+
+def _spans(cubes: Sequence[Voxel], cam: Camera) -> tuple[float, ...]:
+    """The width and height of the cubes' projected outline, rounded like :func:`_outline`:
+    pictures centred on their outlines place stacks of equal spans alike."""
+    lo_u, lo_v, hi_u, hi_v = _extremes(_bounds(cubes, cam))
+    return _rounded((hi_u - lo_u, hi_v - lo_v, 0.0, 0.0))[:2]
 
 
 def _bounds(cubes: Sequence[Voxel], cam: Camera) -> list[Bounds]:

@@ -142,6 +142,7 @@ class Generator(base.Generator):
                 raise Reject("a wrong option differs from a rotation only in hidden cubes")
         for option, vox in zip(options, shown[1:], strict=True):
             option.image = stack_picture(vox, framing, colors=dict.fromkeys(vox, SAND))
+        must_look_wrong(stack, options, shown[1:], framing)
         looks_of = [looks.look(s) for s in shown[1:]]
         for i in range(4):
             for j in range(i):
@@ -166,6 +167,20 @@ def must_read(stack: list[Voxel], framing: Framing, views: Sequence[str] = VIEWS
     change = unseen.first_unseen(stack, unseen.framed(seen), voxels.is_connected)
     if change is not None:
         raise Reject(f"the reference pictures do not show {unseen.describe(change)}")
+
+
+def must_look_wrong(stack: list[Voxel], options: list[Option], cubes: list[list[Voxel]],
+                    framing: Framing) -> None:
+    """Reject a wrong option whose own picture (one view, drawn in ``framing``) could be
+    the picture of a rotation of the stack: the rotation drawn alike differs from it in
+    fewer pixels than a cube must show (``unseen.drawn_alike``).  A removed cube whose
+    gap bares a look-alike cube behind it, or a mirror differing only in cubes its view
+    hides, would make it a right answer to a solver who sees only that picture."""
+    turned = sorted({rotations.rotate(stack, m) for m in rotations.proper_rotations()})
+    for option, vox in zip(options, cubes, strict=True):
+        if option.operator != "rotation" and option.image is not None and unseen.drawn_alike(
+                option.image, vox, turned, framing, SAND) is not None:
+            raise Reject(f"a {option.operator} option draws like a rotation of the stack")
 
 
 def must_not_hide(stack: list[Voxel], views: Sequence[str] = VIEWS) -> None:
@@ -336,13 +351,32 @@ def _removed_cube_option(
         rest = [v for v in stack if v != cube]
         if not voxels.is_connected(rest):
             continue
-        turned = rotations.rotate(rest, steps_matrix(steps))
-        if looks.like_a_rotation(turned):
+        m = steps_matrix(steps)
+        turned = rotations.rotate(rest, m)
+        if _gap_unseen(rest, cube, m) or looks.like_a_rotation(turned):
             continue
         text = (f"It is the stack with the cube at {list(cube)} removed, turned "
                 f"{steps_words(steps)}: {len(rest)} cubes instead of {len(stack)}.")
         return _option("remove_cube", text, OptionData(list(turned), steps, removed=cube))
     raise Reject("no removable cube gives a visibly different stack")
+
+
+# The picture a removed cube's gap is first looked for in: the smallest scale a panel is
+# drawn at (legible_framing), where a gap shows least; must_look_wrong decides at the
+# panel's own scale.
+PROBE = unseen.framed([Framing(ISOMETRIC, legibility.min_scale(ISOMETRIC), PANEL)])
+
+
+def _gap_unseen(rest: list[Voxel], cube: Voxel, m: np.ndarray) -> bool:
+    """Whether the stack turned by ``m`` draws like ``rest`` (the stack without ``cube``)
+    turned alike: the cube is hidden in that view, or its gap bares a look-alike behind
+    it, so the option would picture the turned stack itself."""
+    return unseen.change_unseen([_turn(v, m) for v in rest], ("add", _turn(cube, m)), PROBE)
+
+
+def _turn(cube: Voxel, m: np.ndarray) -> Voxel:
+    x, y, z = (int(c) for c in m @ np.array(cube))
+    return x, y, z
 
 
 def _option(op: str, text: str, data: OptionData) -> Option:

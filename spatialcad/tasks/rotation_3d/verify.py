@@ -10,7 +10,10 @@ draws the same reference pictures could change the key.  Pictures: each panel mu
 the drawing of its voxels with legible cubes, and each wrong option must look wrong (its
 picture is unlike every rotation's, none of its rotations draws the reference picture, and
 against each nearest turned copy of the reference a cube in which they differ shows in
-its picture).
+its picture), proved on the stored option picture: every turned copy of the reference
+drawn in the option's panel differs from it in at least as many pixels as a cube must
+show (render/unseen.py: a removed cube whose gap bares a look-alike behind it draws the
+turned stack itself).
 
 Step-by-step solutions (spatialcad/run/verification.py: check_steps) are replayed from the
 answer's data with right-handed quarter turns defined here: its mirror or removed cube
@@ -181,7 +184,10 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
                                        spec.panel)
     scale = framing.scale
     fitting = []
-    for o, data in zip(record["options"], options, strict=True):
+    boxes = record["layout"]["options"]
+    if len(boxes) != len(options):
+        return failures + [f"the image has {len(boxes)} option panels, not {len(options)}"]
+    for o, data, box in zip(record["options"], options, boxes, strict=True):
         name = f"option {o['letter']}"
         copies = _turned_copies(data.voxels)
         congruent = copies[0] == reference
@@ -198,6 +204,12 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
                                             [(camera("isometric"), scale)]):
                 failures.append(f"{name} differs from a turned copy of the reference only "
                                 "in cubes its picture does not show")
+            rival = unseen.drawn_alike(crop(image, box), data.voxels, turned, framing,
+                                       spec.colour)
+            if rival is not None:
+                failures.append(f"{name} is drawn like the reference turned to "
+                                f"{[list(v) for v in rival]}: its picture does not show what "
+                                "makes it wrong")
     seen = [Framing(OPPOSITE_CORNERS[v], scale, spec.panel) for v in spec.views]
     for change in unseen.unseen_changes(spec.voxels, unseen.framed(seen), is_connected):
         failures.append(f"the reference pictures do not pin the stack down: "
