@@ -172,8 +172,8 @@ def scoring_benchmark(results: Path, meta: dict[str, Any],
         if bench is None:
             names = ", ".join(f"{b.root} ({runner.benchmark_digest(b.root)[:12]}...)"
                               for b in given)
-            raise ValueError(f"{results} scored the benchmark whose benchmark.json has SHA-256 "
-                             f"{str(digest)[:12]}..., not {names}: refused")
+            raise ValueError(f"{results} scored another benchmark (benchmark.json SHA-256 "
+                             f"{str(digest)[:12]}...) than {names}: refused")
         return bench
     own = meta.get("benchmark")
     if not isinstance(own, str) or not (Path(own) / BENCHMARK).is_file():
@@ -468,8 +468,8 @@ def build(columns: list[Column]) -> tuple[str, dict[str, Any]]:
     """The markdown report and a JSON-able summary of ``columns``."""
     flagged = audit_verdicts(columns)
     md = ["# spatialcad evaluation report", ""]
-    md += _scored_against(columns)
     md += _incomplete(columns)
+    md += _scored_against(columns)
     md += _overview(columns)
     md += _breakdown(columns, "category", by_category, {})
     md += _breakdown(columns, "task", by_task, flagged)
