@@ -380,17 +380,19 @@ def _generate_level(run: _LevelRun, n: int, seed: int, jobs: int, overwrite: boo
     _passed_over(summary.skipped, summary.repeats, run.names, run.level, options)
 
 
-def _passed_over(skipped: Mapping[str, int], repeats: int, names: list[str], level: int,
-                 options: Mapping[str, Any]) -> None:
+def _passed_over(skipped: Mapping[str, int], repeats: Mapping[str, int], names: list[str],
+                 level: int, options: Mapping[str, Any]) -> None:
     """The summary's lines on inputs skipped (by reason) and items repeating a scene."""
     if skipped:
         ordered = sorted(skipped.items(), key=lambda kv: (-kv[1], kv[0]))
         click.echo(f"skipped {sum(skipped.values())} inputs that could not make an item: "
                    + ", ".join(f"{k} {v}" for k, v in ordered))
     if repeats:
-        space = _space_text(names, level, options)
-        click.echo(f"{repeats} items repeat the scene of an earlier item: the level holds "
-                   f"fewer distinct scenes than asked ({space}; scenes are kept apart within "
+        repeated = [t for t in names if repeats.get(t)]
+        space = _space_text(repeated, level, options)
+        per_task = ", ".join(f"{t} {repeats[t]}" for t in repeated)
+        click.echo(f"{sum(repeats.values())} items repeat the scene of an earlier item of the "
+                   f"run ({per_task}; the level holds {space}; scenes are kept apart within "
                    f"blocks of {SCENE_BLOCK} items of a task)")
 
 

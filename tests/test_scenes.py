@@ -3,6 +3,7 @@ earlier scenes, whatever --jobs, shards, resumes or the API; spent spaces are re
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from click.testing import CliRunner
 from conftest import tree_bytes
 
 from spatialcad import api, cli
+from spatialcad.record.benchmark import Benchmark, repeats_of
 from spatialcad.run import pipeline, scenes, shards, verification
 from spatialcad.run.pipeline import GenerationError, ItemResult, settled
 from spatialcad.run.plan import Shard
@@ -66,7 +68,7 @@ def _hashes(out: Path) -> list[str]:
 def test_no_level0_run_of_40_items_repeats_a_scene(task, tmp_path):
     """The issue's bar, for every task: 40 level-0 items, 40 scenes."""
     summary = pipeline.generate([task], 0, 40, 5, tmp_path, jobs=1)
-    assert summary.repeats == 0
+    assert summary.repeats == {}
     assert len(set(_hashes(tmp_path))) == 40
 
 
@@ -114,4 +116,33 @@ def test_a_spent_space_is_reported_in_the_summary(monkeypatch, tmp_path):
                                           "--n", "4", "--seed", "1", "--out",
                                           str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
-    assert "3 items repeat the scene of an earlier item" in result.output
+    assert "3 items repeat the scene of an earlier item of the run (rotation_2d 3;" in \
+        result.output
+
+
+def test_repeats_are_counted_over_the_whole_run_not_per_block(monkeypatch, tmp_path):
+    """Four scenes in all and blocks of 5 items: each block finds its scenes new again, yet
+    the summary, the manifest and verify count every item whose scene any earlier item of
+    the run holds (the true count, from the records)."""
+    def four_scenes(task, spec):
+        return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:1] \
+            .translate(str.maketrans("0123456789abcdef", "0123012301230123"))
+    for module in (pipeline, verification):
+        monkeypatch.setattr(module, "scene_hash", four_scenes)
+    monkeypatch.setattr(scenes, "SCENE_BLOCK", 5)
+    monkeypatch.setattr(pipeline, "SCENE_BLOCK", 5)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli.cli, ["generate", "--task", "rotation_2d", "--level", "0",
+                                          "--n", "15", "--seed", "1", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    hashes = _hashes(out)
+    true = sum(h in hashes[:k] for k, h in enumerate(hashes))
+    assert true >= 11  # 15 items, at most 4 scenes
+    assert f"{true} items repeat the scene of an earlier item of the run" in result.output
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["repeated_scenes"] == {"2DRotation/Level0": true}
+    bench = Benchmark.checked(out)
+    assert repeats_of(bench.records) == manifest["repeated_scenes"]
+    manifest["repeated_scenes"] = {"2DRotation/Level0": 0}
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    assert any("repeated scenes" in why for _, why in Benchmark.open(out).problems())

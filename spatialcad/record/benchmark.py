@@ -76,12 +76,39 @@ def counts_of(records: Iterable[Record]) -> dict[str, int]:
     return counts
 
 
+def repeats_of(records: Iterable[Record]) -> dict[str, int]:
+    """Per task/level, how many records hold the scene (``scene_hash``) of an earlier record
+    of their task and level: the run-wide count of repeated scenes."""
+    seen = SceneTally()
+    for r in records:
+        seen.add(r)
+    return seen.repeats
+
+
+class SceneTally:
+    """The scenes of a run's records so far, and how many records repeated one."""
+
+    def __init__(self) -> None:
+        self._held: dict[str, set[str]] = {}
+        self.repeats: dict[str, int] = {}
+
+    def add(self, record: Record) -> None:
+        key = f"{record['Task']}/{record['Level']}"
+        held = self._held.setdefault(key, set())
+        scene = str(record.get("scene_hash"))
+        self.repeats[key] = self.repeats.get(key, 0) + (scene in held)
+        held.add(scene)
+
+
 def manifest_bytes(params: dict[str, Any], counts: dict[str, int], items: int,
                    files: dict[str, str], shard: dict[str, Any] | None = None,
-                   environment: dict[str, str] | None = None) -> bytes:
+                   environment: dict[str, str] | None = None,
+                   repeats: dict[str, int] | None = None) -> bytes:
     """manifest.json: parameters, the library versions that made the bytes
-    (:mod:`spatialcad.record.versions`), counts per task/level, the checksum of every file (sorted
-    by path components); a shard's manifest also says which shard it is."""
+    (:mod:`spatialcad.record.versions`), counts per task/level, the items per task/level
+    whose scene an earlier item of the same task and level holds (``repeated_scenes``,
+    counted over all the directory's items), the checksum of every file (sorted by path
+    components); a shard's manifest also says which shard it is."""
     manifest = {
         "generator": GENERATOR,
         "version": __version__,
@@ -90,6 +117,7 @@ def manifest_bytes(params: dict[str, Any], counts: dict[str, int], items: int,
         "environment": environment if environment is not None else versions.byte_versions(),
         **({"shard": shard} if shard is not None else {}),
         "counts": counts,
+        "repeated_scenes": repeats if repeats is not None else dict.fromkeys(counts, 0),
         "items": items,
         "files": {k: files[k] for k in sorted(files, key=lambda k: PurePosixPath(k).parts)},
     }
@@ -120,6 +148,7 @@ class BenchmarkWriter:
         self._params = json.loads(json.dumps(params))  # as the spool's header holds them
         self._files: dict[str, str] = {}  # the checksum of every file written
         self._counts: dict[str, int] = {}  # items per task/level
+        self.scenes = SceneTally()  # items repeating a scene, per task/level
         self._digest = hashlib.sha256()  # of the list's bytes so far
         spool = self.root / SPOOL
         header = {"run": params, "environment": self.environment}
@@ -195,6 +224,7 @@ class BenchmarkWriter:
         self._files.update(_entry_files(entry))
         key = f"{record['Task']}/{record['Level']}"
         self._counts[key] = self._counts.get(key, 0) + 1
+        self.scenes.add(record)
         first = sum(self._counts.values()) == 1
         chunk = (("[\n" if first else ",\n") + _record_text(record)).encode()
         self._list.write(chunk)
@@ -211,7 +241,7 @@ class BenchmarkWriter:
         files = {**self._files, BENCHMARK: self._digest.hexdigest()}
         (self.root / MANIFEST).write_bytes(
             manifest_bytes(self._params, self._counts, sum(self._counts.values()), files,
-                           shard, self.environment))
+                           shard, self.environment, self.scenes.repeats))
 
     def close(self) -> None:
         self._spool.close()
@@ -372,6 +402,10 @@ class Benchmark:
         if m.get("counts") != counts:
             out.append((MANIFEST, f"its counts per task and level {m.get('counts')} differ from "
                                   f"the records' {counts}"))
+        repeats = repeats_of(self.records)
+        if "repeated_scenes" in m and m["repeated_scenes"] != repeats:
+            out.append((MANIFEST, f"its repeated scenes per task and level "
+                                  f"{m['repeated_scenes']} differ from the records' {repeats}"))
         try:
             plan, level = _plan_of(m)
         except (KeyError, TypeError, ValueError):

@@ -107,17 +107,18 @@ def run_shard(run: ShardedRun, k: int) -> dict[str, Any]:
                                 with_steps=run.with_steps)
     return {"items": summary.items, "rejected": summary.rejected,
             "unverified": summary.unverified, "resumed": summary.resumed,
-            "skipped": summary.skipped, "repeats": summary.repeats}
+            "skipped": summary.skipped}
 
 
 @dataclass
 class Merged:
-    """A finished sharded run: its items, and what its shards passed over (their jobs'
-    summaries: inputs skipped by reason, items repeating a scene of their block)."""
+    """A finished sharded run: its items, what its shards passed over (their jobs'
+    summaries: inputs skipped by reason), and its items repeating a scene of an earlier item
+    (per task, counted over the merged run)."""
 
     items: int
     skipped: dict[str, int]
-    repeats: int
+    repeats: dict[str, int]
 
 
 @dataclass
@@ -321,10 +322,11 @@ def run(run: ShardedRun, out: Path, overwrite: bool, kind: str, slurm: SlurmSett
             shutil.rmtree(run.work, ignore_errors=True)
         raise
     items = shards.merge([run.shard_dir(k) for k in range(run.count)], out, overwrite)
-    Benchmark.checked(out)
+    merged = Benchmark.checked(out)
     results = [job.result() for job in done]
     shutil.rmtree(run.work, ignore_errors=True)
     skipped: Counter[str] = Counter()
     for r in results:
         skipped.update(r.get("skipped", {}))
-    return Merged(items, dict(skipped), sum(r.get("repeats", 0) for r in results))
+    return Merged(items, dict(skipped),
+                  pipeline.by_task(merged.manifest["repeated_scenes"], run.tasks))

@@ -10,7 +10,7 @@ import signal
 import sys
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -334,7 +334,8 @@ class RunSummary:
     resumed: int = 0  # items an earlier, interrupted run had made
     unverified: int = 0  # of the ``rejected``: those that failed verification
     skipped: Mapping[str, int] = field(default_factory=dict)  # inputs passed over, by reason
-    repeats: int = 0  # items made now whose scene an earlier item of their block holds
+    # per task: the run's items whose scene an earlier item of the run holds (run-wide)
+    repeats: Mapping[str, int] = field(default_factory=dict)
 
 
 def generate(
@@ -381,7 +382,7 @@ def generate(
             positions = range(start - remade, stop)  # from the block's start (scenes.py)
             work = ((t, level, i, n, seed, options, split, with_steps)
                     for t, i in map(plan.item, positions))
-            rejected = unverified = repeats = 0
+            rejected = unverified = 0
             skipped = Counter[str]()
             groups = SceneGroups()
             firsts = parallel_map(make_item, work, jobs, workers)
@@ -390,20 +391,26 @@ def generate(
             for position, first in bar:
                 t, i = plan.item(position)
                 again = _again(workers, (t, level, i, n, seed, options, split, with_steps))
-                result, repeat = settled(groups.of(t, i), first, again)
+                result, _ = settled(groups.of(t, i), first, again)
                 if position < start:
                     continue  # an earlier item of the block, made only for its scene
                 writer.add(result.record, result.png, result.step_pngs)
                 rejected += result.rejected
                 unverified += result.unverified
                 skipped.update(result.skipped)
-                repeats += repeat
             writer.finish(manifest_entry(shard, plan.total) if shard else None)
+            repeats = {key.split("/")[0]: n for key, n in writer.scenes.repeats.items()}
         finally:
             writer.close()
     return RunSummary(len(plan), rejected, per_task, resumed=done, unverified=unverified,
                       skipped=dict(sorted(skipped.items(), key=lambda kv: (-kv[1], kv[0]))),
-                      repeats=repeats)
+                      repeats=by_task(repeats, tasks))
+
+
+def by_task(repeats: Mapping[str, int], tasks: Sequence[str]) -> dict[str, int]:
+    """``repeats`` keyed by record task name, keyed by CLI task name (those above 0)."""
+    names = {registry.task(t).record_task: t for t in tasks}
+    return {names.get(k, k): n for k, n in repeats.items() if n}
 
 
 def _again(pool: ProcessPoolExecutor | None, args: tuple[Any, ...]
