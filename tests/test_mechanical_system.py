@@ -26,6 +26,7 @@ from spatialcad.tasks import registry
 from spatialcad.tasks.base import Reject
 from spatialcad.tasks.mechanical_system import generate as g
 from spatialcad.tasks.mechanical_system import spec as sp
+from spatialcad.tasks.mechanical_system import turns
 from spatialcad.tasks.mechanical_system import verify as v
 from spatialcad.tasks.mechanical_system.explain import explanation
 from spatialcad.tasks.mechanical_system.generate import Generator
@@ -559,7 +560,9 @@ def test_choices_and_every_text_name_parts_as_labelled():
         spec = parse_spec(record["spec"])
         labels = {p.name for p in spec.parts}
         for choice in record["Choices"]:
-            if choice != "Nothing can move.":
+            if spec.question == "turns":
+                assert re.fullmatch(r"\d+(/\d+)? turns?", choice), choice
+            elif choice != "Nothing can move.":
                 named_here = re.findall(r"(?:gear|Gear|pulley|Pulley|rack|Rack|drum|Drum|weight|"
                                         r"Weight) (\S+?)\b", choice)
                 assert named_here and set(named_here) <= labels, choice
@@ -822,3 +825,80 @@ def test_every_step_picture_shows_the_contact_it_uses():
                     assert not said, (record["Image_id"], step.text, said)
                     checked += 1
     assert checked >= 6
+
+
+def turns_item(asked="G", n=5):
+    """fastest_item asking how many turns ``asked`` makes while E makes ``n``."""
+    return dataclasses.replace(fastest_item(), question="turns", asked=[asked], driver_turns=n,
+                               open_answer="")
+
+
+def test_turns_are_the_driver_turns_times_the_tooth_ratio_along_the_links():
+    """E 12 -> F 18 -> G 10: G turns 12/18 x 18/10 = 6/5 of E; E 12 -> K 24: 1/2 of E."""
+    for asked, n, want in (("G", 5, "6"), ("K", 5, "5/2"), ("F", 4, "8/3"), ("G", 2, "12/5")):
+        spec = turns_item(asked, n)
+        assert v._truth(spec, v.solve(spec)) == (OptionData(turns=want), want)
+    assert explained(turns_item("G", 5), {"turns": "6"}) == (
+        "Right: Gear F, meshing with gear E, turns at 1 × 12/18 = 2/3 times E's speed; gear G, "
+        "meshing with gear F, turns at 2/3 × 18/10 = 6/5 times E's speed; so while E makes 5 "
+        "turns, gear G makes 5 × 6/5 = 6 turns.")
+    assert explained(turns_item("K", 5), {"turns": "10"}) == (
+        "Wrong: Gear K, meshing with gear E, turns at 1 × 12/24 = 1/2 times E's speed; so while "
+        "E makes 5 turns, gear K makes 5 × 1/2 = 5/2 turns, not 10.")
+    said = texts(turns_item("K", 5), [OptionData(turns="5/2"), OptionData(turns="1")])
+    assert said.choices == ["5/2 turns", "1 turn"]
+    assert " Tooth counts: E 12, F 18, G 10, K 24. A motor" in said.question
+    assert said.question.endswith(
+        "While gear E makes 5 turns, how many turns does gear K make? Answer with A, B, C or D.")
+    assert said.question_direct.endswith("Answer with a whole number or a fraction in lowest "
+                                         "terms (such as 7/2).")
+    assert said.judge[1] is not None and said.judge[1].endswith(
+        "Does gear K make 1 turn while gear E makes 5 turns? Answer yes or no.")
+
+
+def test_a_number_of_turns_is_a_positive_fraction_in_lowest_terms():
+    assert OptionData(turns="9/2").turns == "9/2"
+    for bad in ("6/4", "0", "-3", "3/1", "x", "1/0"):
+        with pytest.raises(sp.SpecError):
+            OptionData(turns=bad)
+
+
+def test_turns_options_are_the_slips_and_put_the_answer_at_every_rank():
+    """Four different numbers, the right one first; the slips (ratio inverted, the driver's
+    count kept, one driver turn) come before scaled answers; the answer is the smallest,
+    second, third and largest option about equally often."""
+    ranks = Counter()
+    for seed in range(400):
+        rng = np.random.default_rng(seed)
+        data, ops = turns.options(Fraction(6, 5), 5, rng)
+        values = [sp.turns_value(d.turns or "") for d in data]
+        assert values[0] == 6 and len(set(values)) == 4 and ops[0] == "exact_turns"
+        for value, op in zip(values[1:], ops[1:], strict=True):
+            assert value == {"ratio_inverted": Fraction(25, 6), "driver_turns_kept": 5,
+                             "one_driver_turn": Fraction(6, 5)}.get(op, value)
+        below = sum(x < 6 for x in values[1:])
+        if below:  # every slip lies below 6: the lower options are slips
+            assert set(ops[1:1 + below]) <= {"ratio_inverted", "driver_turns_kept",
+                                              "one_driver_turn"}
+        ranks[below] += 1
+    assert set(ranks) == {0, 1, 2, 3} and min(ranks.values()) > 70
+
+
+def test_generated_turns_items_verify_and_a_wrong_count_fails():
+    record, image = next((copy.deepcopy(r), i) for r, i in generated_items(
+        "mechanical_system", (1,), 6, seed=0) if r["spec"]["question"] == "turns")
+    assert v.verify(record, image) == []
+    spec = parse_spec(record["spec"])
+    right = next(o for o in record["options"] if o["is_answer"])
+    assert record["Answer_direct"] == right["data"]["turns"] == spec.open_answer
+    more = copy.deepcopy(record)
+    more["spec"]["driver_turns"] = spec.driver_turns + 1
+    assert f"options that are right: [], answer {record['Answer']}" in v.verify(more, image)
+    wrong = copy.deepcopy(record)
+    wrong["spec"]["open_answer"] = next(o for o in record["options"]
+                                        if not o["is_answer"])["data"]["turns"]
+    assert any("the open answer" in f for f in v.verify(wrong, image))
+    dropped = copy.deepcopy(record)
+    del dropped["spec"]["driver_turns"]
+    assert "the driver's turns are stated exactly when the question asks turns" in \
+        v.verify(dropped, image)

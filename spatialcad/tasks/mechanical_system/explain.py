@@ -25,6 +25,7 @@ from spatialcad.tasks.mechanical_system.spec import (
     motion_text,
     named,
     sentence,
+    turns_text,
     verb,
 )
 
@@ -211,6 +212,8 @@ def _loops(spec: Spec, motion: Motion) -> str:
 
 def explanation(spec: Spec, option: OptionData, motion: Motion) -> str:
     """The option's explanation: "Right: ..." or "Wrong: ..." and why."""
+    if spec.question == "turns":
+        return _turns_explanation(spec, option, motion)
     if spec.question != "motion":
         return _speed_explanation(spec, option, motion)
     if motion.clash is not None:
@@ -249,3 +252,17 @@ def _speed_explanation(spec: Spec, option: OptionData, motion: Motion) -> str:
             f"{_speed(motion, option.part)} and {named(spec.part(best))} at "
             f"{_speed(motion, best)} times {spec.driver}'s speed: {best} turns "
             f"{'faster' if fastest else 'slower'}.")
+
+
+def _turns_explanation(spec: Spec, option: OptionData, motion: Motion) -> str:
+    """How many turns: the asked part's speed ratio along the links, times the driver's
+    turns."""
+    asked = spec.asked[0]
+    n = Fraction(spec.driver_turns or 0)
+    turns = n * _speed(motion, asked)
+    said = sentence("; ".join(chain(spec, motion, [asked], senses=False, rates=True)))
+    made = (f"so while {spec.driver} makes {turns_text(n)}, {named(spec.part(asked))} makes "
+            f"{n} × {_speed(motion, asked)} = {turns_text(turns)}")
+    if option.turns == str(turns):
+        return RIGHT + f"{said}; {made}."
+    return WRONG + f"{said}; {made}, not {option.turns}."

@@ -8,17 +8,19 @@ above) and a drum winding a rope that lifts a weight; the part count grows by on
 up to 18 at level 13, the last (the labels run out).
 
 Questions: "which way do X and Y turn or move?" (text options: the four combinations of
-their two motions, and "Nothing can move"), and "which of four parts turns fastest /
-slowest?".  Balance: the driver's stated sense is drawn 50/50 (so every asked motion is
-clockwise as often as counterclockwise); whether the first asked part turns the driver's
-way is drawn 50/50 before the mechanism; a third of the motion items are jammed (an extra
-gear meshing two others so that two paths disagree), and the other items offer "Nothing
-can move" as a wrong option half the time, so that it is right about as often as it is
-offered wrongly.  A jam always shows in the senses (two paths turn a part opposite ways),
-never in speeds alone.
+their two motions, and "Nothing can move"), and from level 1 "which of four parts turns
+fastest / slowest?" and "while E makes 3 turns, how many turns does J make?" (turns.py),
+a ninth of the items each. Balance: the driver's stated sense is drawn 50/50 (so every
+asked motion is clockwise as often as counterclockwise); whether the first asked part
+turns the driver's way is drawn 50/50 before the mechanism; a third of the motion items
+are jammed (an extra gear meshing two others so that two paths disagree), and the other
+items offer "Nothing can move" as a wrong option half the time, so that it is right
+about as often as it is offered wrongly. A jam always shows in the senses (two paths
+turn a part opposite ways), never in speeds alone.
 
 Every option's explanation (explain.py) follows the motion from the driver along the links
-to where the option errs; fastest / slowest items state the tooth counts and pulley radii.
+to where the option errs; fastest / slowest and turns items state the tooth counts and
+pulley radii.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from spatialcad.render import mechanism_drawing as md
 from spatialcad.render import mechanism_legibility as legibility
 from spatialcad.tasks import base
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
+from spatialcad.tasks.mechanical_system import turns
 from spatialcad.tasks.mechanical_system.explain import explanation
 from spatialcad.tasks.mechanical_system.spec import (
     OPEN_JAMMED,
@@ -613,8 +616,8 @@ class Generator(base.Generator):
         if p["one_of"]:  # one module every item of the level shows, drawn
             p["needs"] = [*p["needs"], p["one_of"][int(rng.integers(len(p["one_of"])))]]
         kind = "motion"
-        if p["fastest"] and rng.integers(4) == 0:
-            kind = "fastest" if rng.integers(2) else "slowest"
+        if p["fastest"] and rng.integers(3) == 0:  # a third ask for speeds, a ninth each
+            kind = ("fastest", "slowest", "turns")[int(rng.integers(3))]
         jammed = kind == "motion" and rng.integers(3) == 0
         same = bool(rng.integers(2))  # the first asked part turns the driver's way
         sense = SENSES[int(rng.integers(2))]
@@ -641,7 +644,14 @@ def _item(b: Build, parts: list[Part], speeds: dict[str, Fraction] | None, kind:
           sense: str, same: bool, offer_jam: bool, rng: np.random.Generator) -> Draft | None:
     driver = parts[0]
     others = parts[1:]
-    if kind == "motion":
+    n_turns = None
+    if kind == "turns":
+        n_turns = turns.driver_turns(rng)
+        asked_part = None if speeds is None else turns.asked_part(parts, speeds, n_turns, rng)
+        if asked_part is None:
+            return None
+        asked = [asked_part.name]
+    elif kind == "motion":
         firsts = others if speeds is None else [
             q for q in others if not (q.turns and _front(q)) or
             (_word(q, speeds[q.name]) == sense) == same]
@@ -661,10 +671,13 @@ def _item(b: Build, parts: list[Part], speeds: dict[str, Fraction] | None, kind:
     if kind == "motion":
         answer_word = OPEN_JAMMED if speeds is None else _word(
             next(q for q in parts if q.name == asked[0]), speeds[asked[0]])
+    elif kind == "turns" and speeds is not None and n_turns is not None:
+        answer_word = str(n_turns * abs(speeds[asked[0]]))
     else:
         answer_word = asked[0]
     spec = Spec(parts=spec_parts, links=links, driver=driver.name, driver_sense=sense,
-                oblique=b.oblique, question=kind, asked=asked, open_answer=answer_word)
+                oblique=b.oblique, question=kind, asked=asked, open_answer=answer_word,
+                driver_turns=n_turns)
     motion = exact_motion(spec)
     if motion.clash is not None and not motion.sense_clash:
         return None  # a jam of speeds alone: the picture cannot show it without teeth counted
@@ -711,6 +724,8 @@ def _options(spec: Spec, parts: list[Part], speeds: dict[str, Fraction] | None,
              asked: list[str], offer_jam: bool,
              rng: np.random.Generator) -> tuple[list[OptionData], list[str]]:
     """The answer's data first, then three wrong ones, and each one's operator."""
+    if spec.question == "turns" and speeds is not None and spec.driver_turns is not None:
+        return turns.options(abs(speeds[asked[0]]), spec.driver_turns, rng)
     if spec.question != "motion":
         return [OptionData(part=n) for n in asked], ["extreme_speed"] + ["other_part"] * 3
     x, y = (spec.part(n) for n in asked)

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from spatialcad.record.spec import YES_NO, JsonSpec, SpecError, Texts, one_of, optional, scene_text
 
 PART_KINDS = ("gear", "ring", "pulley", "drum", "bevel", "rack", "weight")
 LINK_KINDS = ("mesh", "belt", "crossed", "rope", "shaft")
-QUESTIONS = ("motion", "fastest", "slowest")
+QUESTIONS = ("motion", "fastest", "slowest", "turns")
 SENSES = ("clockwise", "counterclockwise")
 VIEWS = {"front": (0.0, 0.0, 1.0), "above": (0.0, 1.0, 0.0)}  # towards the viewer
 JAMMED = "Nothing can move."
@@ -64,9 +65,11 @@ class Spec(JsonSpec):
     driver_sense: str  # the sense the driver is pushed in, seen from its seen_from
     oblique: bool  # drawn in a cabinet projection (depth shown) rather than from the front
     question: str  # one of QUESTIONS
-    asked: list[str]  # "motion": the two parts asked about; else the four candidates
-    open_answer: str  # the first asked part's word or OPEN_JAMMED; else the part's name
+    asked: list[str]  # "motion": the two parts asked about; "turns": the one; else four
+    open_answer: str  # the first asked part's word or OPEN_JAMMED; "turns": its turns
+    # ("9/2"); else the part's name
     coordinates: str = COORDINATES
+    driver_turns: int | None = optional()  # "turns": how many turns the driver makes
 
     def __post_init__(self) -> None:
         one_of(self.question, QUESTIONS, "spec.question")
@@ -81,16 +84,36 @@ class Spec(JsonSpec):
 
 @dataclass(frozen=True)
 class OptionData(JsonSpec):
-    """Exactly one of: ``motions`` (asked part -> its word), ``jammed``, ``part``."""
+    """Exactly one of: ``motions`` (asked part -> its word), ``jammed``, ``part``,
+    ``turns`` (the asked part's turns as a fraction in lowest terms, "9/2" or "3")."""
 
     motions: dict[str, str] | None = optional()
     jammed: bool | None = optional()
     part: str | None = optional()
+    turns: str | None = optional()
 
     def __post_init__(self) -> None:
-        if sum(x is not None for x in (self.motions, self.jammed, self.part)) != 1 or \
-                self.jammed is False:
-            raise SpecError("option: expected exactly one of 'motions', 'jammed' and 'part'")
+        if sum(x is not None for x in (self.motions, self.jammed, self.part, self.turns)) \
+                != 1 or self.jammed is False:
+            raise SpecError("option: expected exactly one of 'motions', 'jammed', 'part' and "
+                            "'turns'")
+        if self.turns is not None and (str(turns_value(self.turns)) != self.turns or
+                                       turns_value(self.turns) <= 0):
+            raise SpecError(f"option: turns {self.turns!r} is no positive fraction in lowest "
+                            "terms")
+
+
+def turns_value(text: str) -> Fraction:
+    """A number of turns written as a fraction ("9/2", "3"); SpecError if it is none."""
+    try:
+        return Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise SpecError(f"turns {text!r} is no fraction") from None
+
+
+def turns_text(value: Fraction) -> str:
+    """"9/2 turns", "1 turn"."""
+    return f"{value} turn{'' if value == 1 else 's'}"
 
 
 def parse_spec(data: Any) -> Spec:
@@ -133,6 +156,8 @@ def option_text(spec: Spec, o: OptionData) -> str:
         return JAMMED
     if o.part is not None:
         return sentence(named(spec.part(o.part)))
+    if o.turns is not None:
+        return sentence(turns_text(turns_value(o.turns)))
     assert o.motions is not None
     return sentence(motion_text(spec, o.motions))
 
@@ -167,6 +192,10 @@ def _asked_text(spec: Spec) -> str:
     if spec.question == "motion":
         a, b = (named(spec.part(n)) for n in spec.asked)
         return f"Which way do {a} and {b} turn or move?"
+    if spec.question == "turns":
+        return (f"While {named(spec.part(spec.driver))} makes "
+                f"{turns_text(Fraction(spec.driver_turns or 0))}, how many turns does "
+                f"{named(spec.part(spec.asked[0]))} make?")
     listed = ", ".join(named(spec.part(n)) for n in spec.asked[:-1])
     return (f"Which of {listed} and {named(spec.part(spec.asked[-1]))} turns "
             f"{spec.question} (the most turns per minute)?" if spec.question == "fastest"
@@ -188,6 +217,13 @@ def texts(spec: Spec, options: Sequence[OptionData]) -> Texts:
             f"{setting}Is this what happens: "
             f"{'nothing can move' if o.motions is None else motion_text(spec, o.motions)}?"
             f"{YES_NO}" for o in options]
+    elif spec.question == "turns":
+        direct = (_asked_text(spec) + " Answer with a whole number or a fraction in lowest "
+                  "terms (such as 7/2).")
+        judge = [f"{setting}Does {named(spec.part(spec.asked[0]))} make "
+                 f"{turns_text(turns_value(o.turns or '0'))} while "
+                 f"{named(spec.part(spec.driver))} makes "
+                 f"{turns_text(Fraction(spec.driver_turns or 0))}?{YES_NO}" for o in options]
     else:
         direct = _asked_text(spec) + " Answer with the letter that labels it."
         judge = [f"{setting}Does {named(spec.part(o.part or ''))} turn {spec.question} of "

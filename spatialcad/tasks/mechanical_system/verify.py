@@ -263,8 +263,14 @@ def _check_spec(spec: Spec) -> list[str]:
             failures.append(f"{p.name}: its axis does not point at its viewpoint")
     if spec.question == "motion" and (len(set(spec.asked)) != 2 or spec.driver in spec.asked):
         failures.append("the question must name two parts other than the driver")
-    if spec.question != "motion" and len(set(spec.asked)) != 4:
+    if spec.question in ("fastest", "slowest") and len(set(spec.asked)) != 4:
         failures.append("the question must name four parts")
+    if (spec.question == "turns") != (spec.driver_turns is not None):
+        failures.append("the driver's turns are stated exactly when the question asks turns")
+    if spec.question == "turns" and (len(spec.asked) != 1 or spec.driver in spec.asked or
+                                     (spec.driver_turns or 0) < 1):
+        failures.append("a turns question names one part other than the driver, and the "
+                        "driver's turns, a positive whole number")
     if not spec.part(spec.driver).turns:
         failures.append("the driver does not turn")
     return failures
@@ -279,11 +285,24 @@ def _truth(spec: Spec, speeds: dict[str, float] | None) -> tuple[OptionData, str
         return OptionData(motions=said), said[spec.asked[0]]
     if speeds is None or any(not spec.part(n).turns for n in spec.asked):
         return None
+    if spec.question == "turns":
+        return _turns_truth(spec, speeds)
     ranked = sorted(spec.asked, key=lambda n: abs(speeds[n]), reverse=spec.question == "fastest")
     a, b = abs(speeds[ranked[0]]), abs(speeds[ranked[1]])
     if not ((a >= b * MARGIN) if spec.question == "fastest" else (b >= a * MARGIN)):
         return None
     return OptionData(part=ranked[0]), ranked[0]
+
+
+def _turns_truth(spec: Spec, speeds: dict[str, float]) -> tuple[OptionData, str] | None:
+    """The asked part's turns while the driver makes its stated turns, as the fraction of
+    sizes the solved speed ratio is; None if it is no such fraction, or a part on the
+    driver's axle is asked (its turns are the driver's)."""
+    value = (spec.driver_turns or 0) * abs(speeds[spec.asked[0]] / speeds[spec.driver])
+    turns = Fraction(value).limit_denominator(RATIO_DENOMINATOR)
+    if not _close(float(turns), value) or math.isclose(value, spec.driver_turns or 0):
+        return None
+    return OptionData(turns=str(turns)), str(turns)
 
 
 def _picture_failures(spec: Spec, panel: np.ndarray, jammed: bool) -> list[str]:
@@ -382,6 +401,8 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
             failures.append(f"option {o['letter']} does not name a motion of each asked part")
         if data.part is not None and data.part not in spec.asked:
             failures.append(f"option {o['letter']} names a part not asked about")
+        if (data.turns is None) != (spec.question != "turns"):
+            failures.append(f"option {o['letter']} does not answer the question asked")
     hits = [o["letter"] for o, data in zip(record["options"], options, strict=True)
             if data == right]
     if hits != [record["Answer"]]:
