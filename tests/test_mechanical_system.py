@@ -886,7 +886,7 @@ def test_turns_options_are_the_slips_and_put_the_answer_at_every_rank():
 
 def test_generated_turns_items_verify_and_a_wrong_count_fails():
     record, image = next((copy.deepcopy(r), i) for r, i in generated_items(
-        "mechanical_system", (1,), 6, seed=0) if r["spec"]["question"] == "turns")
+        "mechanical_system", (1,), 20, seed=0) if r["spec"]["question"] == "turns")
     assert v.verify(record, image) == []
     spec = parse_spec(record["spec"])
     right = next(o for o in record["options"] if o["is_answer"])
