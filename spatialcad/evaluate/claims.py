@@ -149,11 +149,15 @@ def _token(m: re.Match[str], kinds: frozenset[str], alone: bool) -> Token | None
     return Token(kind, value, start, end) if kind in kinds else None
 
 
-def tokens(text: str, kinds: frozenset[str] = OPEN_KINDS) -> list[Token]:
-    """The answers ``text`` names (no refusal rules): for reading a gold answer."""
-    text = unwrapped(plain(text))
+def _found(text: str, kinds: frozenset[str]) -> list[Token]:
+    """The tokens of ``kinds`` in ``text`` (already unwrapped and plain)."""
     found = (_token(m, kinds, len(text) == 1) for m in _TOKEN.finditer(text))
     return [t for t in found if t is not None]
+
+
+def tokens(text: str, kinds: frozenset[str] = OPEN_KINDS) -> list[Token]:
+    """The answers ``text`` names (no refusal rules): for reading a gold answer."""
+    return _found(unwrapped(plain(text)), kinds)
 
 
 def _negated(text: str, spans: list[tuple[int, int]]) -> bool:
@@ -193,7 +197,6 @@ def read(text: str, kinds: frozenset[str] = OPEN_KINDS) -> Claim:
     if len(text) > MAX_ANSWER:  # checked before the work of plain() and the tokens
         return Claim(refused="too long")
     text = unwrapped(plain(text))
-    found = [t for t in (_token(m, kinds, len(text) == 1) for m in _TOKEN.finditer(text))
-             if t is not None]
+    found = _found(text, kinds)
     why = refusal(text, [(t.start, t.end) for t in found])
     return Claim(refused=why) if why else Claim(tuple(found))
