@@ -21,6 +21,9 @@ turn a part opposite ways), never in speeds alone.
 Every option's explanation (explain.py) follows the motion from the driver along the links
 to where the option errs; fastest / slowest and turns items state the tooth counts and
 pulley radii.
+
+From level 1 some items show a linkage or a cam instead (linkage.py): levers from level 1,
+slider-cranks, four-bars and cams from level 2.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ from spatialcad.render import mechanism_drawing as md
 from spatialcad.render import mechanism_legibility as legibility
 from spatialcad.tasks import base
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
-from spatialcad.tasks.mechanical_system import turns
+from spatialcad.tasks.mechanical_system import linkage, turns
 from spatialcad.tasks.mechanical_system.explain import explanation
 from spatialcad.tasks.mechanical_system.spec import (
     OPEN_JAMMED,
@@ -610,6 +613,9 @@ class Generator(base.Generator):
                 "oblique": True, "fastest": True}
 
     def build(self, level: int, rng: np.random.Generator) -> Draft:
+        chosen = linkage.family(level, rng)  # levers, slider-cranks, four-bars, cams
+        if chosen is not None:
+            return linkage.build(chosen, rng)
         p = dict(self.params(level))
         if isinstance(p["parts"], list):
             p["parts"] = int(p["parts"][int(rng.integers(len(p["parts"])))])

@@ -5,6 +5,7 @@ Also the question texts."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -12,15 +13,22 @@ from typing import Any
 
 from spatialcad.record.spec import YES_NO, JsonSpec, SpecError, Texts, one_of, optional, scene_text
 
-PART_KINDS = ("gear", "ring", "pulley", "drum", "bevel", "rack", "weight")
-LINK_KINDS = ("mesh", "belt", "crossed", "rope", "shaft")
-QUESTIONS = ("motion", "fastest", "slowest", "turns")
+PART_KINDS = ("gear", "ring", "pulley", "drum", "bevel", "rack", "weight",
+              *("lever", "crank", "rod", "slider", "rocker", "cam", "follower"))
+LINKAGE_KINDS = ("lever", "crank", "rod", "slider", "rocker", "cam", "follower")
+SLIDING = ("rack", "weight", "rod", "slider", "follower")  # no fixed axle (a rod floats)
+LINK_KINDS = ("mesh", "belt", "crossed", "rope", "shaft", "pin", "cam")
+# linkage texts below: "travel" (a lever's other end), "moves" (a slider, a cam's follower),
+# "full_turn" (a four-bar's rocker, and whether its crank turns all the way round)
+QUESTIONS = ("motion", "fastest", "slowest", "turns", "travel", "moves", "full_turn")
 SENSES = ("clockwise", "counterclockwise")
 VIEWS = {"front": (0.0, 0.0, 1.0), "above": (0.0, 1.0, 0.0)}  # towards the viewer
 JAMMED = "Nothing can move."
 OPEN_JAMMED = "cannot move"
 NOUN = {"gear": "gear", "ring": "ring gear", "pulley": "pulley", "drum": "drum",
-        "bevel": "bevel gear", "rack": "rack", "weight": "weight"}
+        "bevel": "bevel gear", "rack": "rack", "weight": "weight", "lever": "lever arm",
+        "crank": "crank", "rod": "connecting rod", "slider": "slider", "rocker": "rocker",
+        "cam": "cam", "follower": "follower"}
 COORDINATES = ("modules; x right, y up, z towards the viewer; a turning part's axis by the "
                "right-hand rule, a sliding part's axis its positive direction")
 
@@ -36,6 +44,10 @@ class PartSpec(JsonSpec):
     teeth: int  # 0 without teeth
     phase: float  # the first tooth's angle (racks: its offset along the axis)
     seen_from: str | None = optional()  # turning parts: "front" or "above" (VIEWS)
+    # a cam's profile: (angle in degrees of the cam's own frame, lift over its radius) knots
+    # (geometry/linkages.py: cam_lift); linkage bars (lever, crank, rod, rocker) lie from
+    # their centre along angle ``phase`` for ``radius``
+    profile: list[float] | None = optional()
 
     def __post_init__(self) -> None:
         one_of(self.kind, PART_KINDS, "part.kind")
@@ -44,7 +56,7 @@ class PartSpec(JsonSpec):
 
     @property
     def turns(self) -> bool:
-        return self.kind not in ("rack", "weight")
+        return self.kind not in SLIDING
 
 
 @dataclass(frozen=True)
@@ -70,6 +82,7 @@ class Spec(JsonSpec):
     # ("9/2"); else the part's name
     coordinates: str = COORDINATES
     driver_turns: int | None = optional()  # "turns": how many turns the driver makes
+    driver_travel: int | None = optional()  # "travel": how far the driven lever end moves
 
     def __post_init__(self) -> None:
         one_of(self.question, QUESTIONS, "spec.question")
@@ -85,18 +98,25 @@ class Spec(JsonSpec):
 @dataclass(frozen=True)
 class OptionData(JsonSpec):
     """Exactly one of: ``motions`` (asked part -> its word), ``jammed``, ``part``,
-    ``turns`` (the asked part's turns as a fraction in lowest terms, "9/2" or "3")."""
+    ``turns`` (the asked part's turns as a fraction in lowest terms, "9/2" or "3"),
+    ``travel`` (a lever end's way and distance, "up 9/2"), ``moves`` (the asked part's
+    word, or "still"; with ``full_turn`` on four-bar items: whether the crank turns all
+    the way round)."""
 
     motions: dict[str, str] | None = optional()
     jammed: bool | None = optional()
     part: str | None = optional()
     turns: str | None = optional()
+    travel: str | None = optional()
+    moves: str | None = optional()
+    full_turn: bool | None = optional()
 
     def __post_init__(self) -> None:
-        if sum(x is not None for x in (self.motions, self.jammed, self.part, self.turns)) \
-                != 1 or self.jammed is False:
-            raise SpecError("option: expected exactly one of 'motions', 'jammed', 'part' and "
-                            "'turns'")
+        if sum(x is not None for x in (self.motions, self.jammed, self.part, self.turns,
+                                       self.travel, self.moves)) != 1 or self.jammed is False \
+                or (self.full_turn is not None and self.moves is None):
+            raise SpecError("option: expected exactly one of 'motions', 'jammed', 'part', "
+                            "'turns', 'travel' and 'moves' ('full_turn' only with 'moves')")
         if self.turns is not None and (str(turns_value(self.turns)) != self.turns or
                                        turns_value(self.turns) <= 0):
             raise SpecError(f"option: turns {self.turns!r} is no positive fraction in lowest "
@@ -158,6 +178,8 @@ def option_text(spec: Spec, o: OptionData) -> str:
         return sentence(named(spec.part(o.part)))
     if o.turns is not None:
         return sentence(turns_text(turns_value(o.turns)))
+    if o.travel is not None or o.moves is not None:
+        return sentence(linkage_claim(spec, o))
     assert o.motions is not None
     return sentence(motion_text(spec, o.motions))
 
@@ -204,6 +226,8 @@ def _asked_text(spec: Spec) -> str:
 
 
 def texts(spec: Spec, options: Sequence[OptionData]) -> Texts:
+    if spec.question in LINKAGE_QUESTIONS:
+        return linkage_texts(spec, options)
     setting = _setting(spec)
     choices = [option_text(spec, o) for o in options]
     question = setting + _asked_text(spec) + " Answer with A, B, C or D."
@@ -234,3 +258,118 @@ def texts(spec: Spec, options: Sequence[OptionData]) -> Texts:
 def scene_key(spec: Spec) -> str:
     return scene_text([spec.question, spec.driver, spec.asked,
                        [p.to_json() for p in spec.parts], [lk.to_json() for lk in spec.links]])
+
+
+# --- linkages and cams: levers, slider-cranks, four-bars, cams with their followers ----
+
+LINKAGE_QUESTIONS = ("travel", "moves", "full_turn")
+STILL = "still"  # a "moves" word: the asked part stays where it is at the drawn moment
+
+
+def linkage_words(part: PartSpec) -> tuple[str, str]:
+    """The asked part's two motion words (a follower's: down, up)."""
+    return SENSES if part.turns else words(part)
+
+
+def lever_travel(text: str) -> tuple[str, Fraction]:
+    """A lever end's claimed travel "up 9/2" as ("up", 9/2); SpecError if it is none."""
+    way, _, size = text.partition(" ")
+    if way not in ("up", "down"):
+        raise SpecError(f"travel {text!r} does not start with up or down")
+    return way, turns_value(size)
+
+
+def _units(value: Fraction) -> str:
+    return f"{value} unit{'' if value == 1 else 's'}"
+
+
+def linkage_claim(spec: Spec, o: OptionData) -> str:
+    """What an option of a linkage item says happens ("the end of lever arm F moves up
+    6 units", "slider G moves left", "rocker G turns clockwise, and crank E cannot turn
+    all the way round")."""
+    asked = spec.part(spec.asked[0])
+    if o.travel is not None:
+        way, size = lever_travel(o.travel)
+        return f"the end of {named(asked)} moves {way} {_units(size)}"
+    said = (f"{named(asked)} stays where it is" if o.moves == STILL else
+            f"{named(asked)} {verb(asked)} {o.moves}")
+    if o.full_turn is None:
+        return said
+    crank = named(spec.part(spec.driver))
+    return f"{said}, and {crank} {'can' if o.full_turn else 'cannot'} turn all the way round"
+
+
+def _linkage_setting(spec: Spec) -> str:
+    kinds = {p.kind for p in spec.parts}
+    parts = ["Bars are joined by pins (small circles) about which they turn against each "
+             "other; a triangle on hatching is a pivot fixed to the ground."]
+    if "slider" in kinds:
+        parts.append("The slider moves along its guide.")
+    if "cam" in kinds:
+        parts.append("The follower moves up and down in its guide, its tip resting on the "
+                     "cam.")
+    driver = spec.part(spec.driver)
+    return ("The picture shows a mechanism, seen from the front. " + " ".join(parts) +
+            " Clockwise and counterclockwise are as seen from the front." +
+            _linkage_sizes(spec) + f" A motor turns {named(driver)} {spec.driver_sense} "
+            "(red arrow). ")
+
+
+def _linkage_sizes(spec: Spec) -> str:
+    """The lengths a lever's travel or a four-bar's full turn follows from."""
+    if spec.question == "travel":
+        arms = [p for p in spec.parts if p.kind == "lever"]
+        return " Arm lengths from the pivot: " + ", ".join(
+            f"{p.name} {p.radius:g}" for p in arms) + " units."
+    if spec.question == "full_turn":
+        bars = [p for p in spec.parts if p.kind in ("crank", "rod", "rocker")]
+        crank, rocker = spec.part(spec.driver), spec.part(spec.asked[0])
+        ground = math.dist(crank.centre[:2], rocker.centre[:2])
+        return " Link lengths: " + ", ".join(f"{named(p)} {p.radius:g}" for p in bars) + \
+            f", and {ground:g} between the fixed pivots."
+    return ""
+
+
+def _linkage_asked(spec: Spec) -> str:
+    asked = named(spec.part(spec.asked[0]))
+    if spec.question == "travel":
+        driver = named(spec.part(spec.driver))
+        return (f"It turns until the end of {driver} has moved "
+                f"{_units(Fraction(spec.driver_travel or 0))}. Which way and how far does "
+                f"the end of {asked} move?")
+    if spec.question == "full_turn":
+        return (f"At the moment drawn, which way does {asked} turn, and can "
+                f"{named(spec.part(spec.driver))} turn all the way round?")
+    return f"At the moment drawn, which way does {asked} move, if at all?"
+
+
+def linkage_open(spec: Spec, o: OptionData) -> str:
+    """An option's answer in the open form: "up 6", "left", "still", "clockwise, no"."""
+    if o.jammed:
+        return OPEN_JAMMED
+    if o.travel is not None:
+        return o.travel
+    assert o.moves is not None
+    return o.moves if o.full_turn is None else f"{o.moves}, {'yes' if o.full_turn else 'no'}"
+
+
+def linkage_texts(spec: Spec, options: Sequence[OptionData]) -> Texts:
+    setting = _linkage_setting(spec)
+    asked = _linkage_asked(spec)
+    question = setting + asked + " Answer with A, B, C or D."
+    first = spec.part(spec.asked[0])
+    lo, hi = linkage_words(first)
+    if spec.question == "travel":
+        form = ("Answer with up or down and the distance in units, a whole number or a "
+                "fraction in lowest terms (such as \"down 7/2\").")
+    elif spec.question == "full_turn":
+        form = (f"Answer with {lo} or {hi}, a comma, and yes or no (such as \"{hi}, no\").")
+    else:
+        form = (f"Answer with one of: {lo}, {hi}, {STILL} (it stays where it is), or "
+                f"\"{OPEN_JAMMED}\" if nothing can move.")
+    judge: list[str | None] = [
+        f"{setting}Is this what happens: "
+        f"{'nothing can move' if o.jammed else linkage_claim(spec, o)}?{YES_NO}"
+        for o in options]
+    return Texts(question, setting + asked + " " + form, spec.open_answer,
+                 [option_text(spec, o) for o in options], judge)

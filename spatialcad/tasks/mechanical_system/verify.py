@@ -39,8 +39,10 @@ from spatialcad.geometry import mechanisms as mech
 from spatialcad.record.spec import SpecError
 from spatialcad.render import mechanism_drawing as md
 from spatialcad.render import mechanism_legibility as legibility
+from spatialcad.tasks.mechanical_system import verify_linkage
 from spatialcad.tasks.mechanical_system.explain import Motion, explanation, walk
 from spatialcad.tasks.mechanical_system.spec import (
+    LINKAGE_QUESTIONS,
     OPEN_JAMMED,
     VIEWS,
     LinkSpec,
@@ -378,6 +380,8 @@ def _pair_rule(spec: Spec, x: str, y: str, meshed: set[frozenset[str]]) -> bool 
 
 def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
     spec = parse_spec(record["spec"])
+    if spec.question in LINKAGE_QUESTIONS:  # levers, slider-cranks, four-bars, cams
+        return verify_linkage.verify(spec, record, image)
     failures = _check_spec(spec)
     if failures:
         return failures

@@ -1,0 +1,391 @@
+"""Drawings of linkages and cams seen from the front (geometry/linkages.py): levers,
+cranks, connecting rods and rockers as bars, pins as small white circles, fixed pivots as
+triangles on hatched ground, a slider's block between its guide rails, a cam's profile
+and its follower in a guide.  Every part is labelled; the driver gets the red arrow.
+
+Parts are :class:`mechanisms.Part` (``centre``: a bar's pivot or first end, ``radius``
+its length, ``phase`` its angle; a slider's and follower's ``centre`` is its pin or tip,
+``axis`` its direction of motion); a cam's profile knots come in ``profiles``.  The
+drawing uses mechanism_drawing's shapes, frame, labels and painting, and
+:func:`failures` proves on the owner map (who shows at each pixel) the readability rules
+of mechanism_legibility.py: every part shows at least ``MIN_OUTLINE`` of its outline,
+every joint and fixed pivot shows only its own parts, every label is legible, apart and
+on its part or over white with a leader line.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from spatialcad.geometry import exact
+from spatialcad.geometry import linkages as lk
+from spatialcad.geometry.colours import WHITE, Colour
+from spatialcad.geometry.mechanisms import Part
+
+from . import mechanism_drawing as md
+from . import mechanism_legibility as legibility
+from .opencv import cv2
+from .raster import remembered_as
+
+COLOURS: dict[str, Colour] = {
+    "lever": (185, 205, 235), "crank": (185, 205, 235), "rod": (230, 210, 170),
+    "rocker": (190, 225, 190), "slider": (205, 205, 210), "cam": (230, 190, 205),
+    "follower": (205, 205, 210), "ground": (120, 120, 125),
+}
+BAR = 0.45  # a bar's half width (units)
+PIN = 0.28  # a pin's radius
+MAX_SCALE = 120.0  # px per unit at most
+PIVOTED = ("lever", "crank", "rocker", "cam")  # turning about a fixed pivot
+Profiles = Mapping[str, Sequence[float]]
+Joints = Sequence[tuple[str, str, str]]  # (kind, a, b): "pin", "cam" or "shaft"
+
+
+def _pt(x: float, y: float) -> list[float]:
+    return [x, y, 0.0]
+
+
+def _capsule(a: Sequence[float], b: Sequence[float], half: float) -> np.ndarray:
+    """A bar's outline from a to b with round ends."""
+    ang = math.atan2(b[1] - a[1], b[0] - a[0])
+    pts = []
+    for end, start in ((b, ang - math.pi / 2), (a, ang + math.pi / 2)):
+        for k in range(13):
+            t = start + math.pi * k / 12
+            pts.append(_pt(end[0] + half * math.cos(t), end[1] + half * math.sin(t)))
+    return np.array(pts)
+
+
+def _disc(c: Sequence[float], r: float, count: int = 24) -> np.ndarray:
+    ring = r * exact.cos_sin(2 * math.pi * np.arange(count) / count)
+    return np.concatenate([ring + np.array([[c[0], c[1]]]), np.zeros((count, 1))], axis=1)
+
+
+def end(p: Part) -> tuple[float, float]:
+    """A bar's far end (a slider's or follower's own point)."""
+    if p.kind in ("slider", "follower"):
+        return (float(p.centre[0]), float(p.centre[1]))
+    return lk.bar_end(p.centre, p.radius, p.phase)
+
+
+def cam_outline(p: Part, knots: Sequence[float], count: int = 180) -> np.ndarray:
+    """A cam's profile turned by its phase (radians), world points."""
+    out = []
+    for k in range(count):
+        psi = 360.0 * k / count
+        r = p.radius + lk.cam_lift(knots, psi)
+        t = math.radians(psi) + p.phase
+        out.append(_pt(p.centre[0] + r * math.cos(t), p.centre[1] + r * math.sin(t)))
+    return np.array(out)
+
+
+def _ground(owner: str, c: Sequence[float]) -> list[md.Shape]:
+    """A fixed pivot: a triangle under the pin on a hatched base."""
+    x, y = float(c[0]), float(c[1])
+    tri = np.array([_pt(x, y), _pt(x - 0.9, y - 1.4), _pt(x + 0.9, y - 1.4)])
+    out = [md.Shape(owner, tri, COLOURS["ground"], 1.0),
+           md.Shape(owner, np.array([_pt(x - 1.3, y - 1.4), _pt(x + 1.3, y - 1.4)]), None, 1.5)]
+    for k in range(5):
+        u = x - 1.1 + 0.5 * k
+        out.append(md.Shape(owner, np.array([_pt(u, y - 1.4), _pt(u - 0.4, y - 1.9)]), None, 1.0))
+    return out
+
+
+def _rails(owner: str, c: Sequence[float], axis: Sequence[float], half: float,
+           reach: float) -> list[md.Shape]:
+    """Two guide rails either side of a sliding part, ``half`` from its line."""
+    d = np.array([float(axis[0]), float(axis[1]), 0.0])
+    n = np.array([-d[1], d[0], 0.0])
+    c3 = np.array([float(c[0]), float(c[1]), 0.0])
+    return [md.Shape(owner, np.array([c3 - reach * d + s * half * n,
+                                      c3 + reach * d + s * half * n]), None, 1.5)
+            for s in (-1, 1)]
+
+
+def part_shapes(p: Part, profiles: Profiles) -> list[md.Shape]:
+    """The outlines that draw ``p``, its silhouette first."""
+    fill = COLOURS[p.kind]
+    if p.kind in ("lever", "crank", "rod", "rocker"):
+        a, b = (float(p.centre[0]), float(p.centre[1])), end(p)
+        out = [md.Shape(p.name, _capsule(a, b, BAR), fill, 1.0)]
+        if p.kind == "lever":  # a tick across the arm at every unit from the pivot
+            u = (math.cos(p.phase), math.sin(p.phase))
+            for k in range(1, int(round(p.radius))):
+                m = (a[0] + k * u[0], a[1] + k * u[1])
+                out.append(md.Shape(p.name, np.array([
+                    _pt(m[0] - BAR * u[1], m[1] + BAR * u[0]),
+                    _pt(m[0] + BAR * u[1], m[1] - BAR * u[0])]), None, 1.0))
+        return out
+    if p.kind == "slider":
+        d = np.array([float(p.axis[0]), float(p.axis[1]), 0.0])
+        n = np.array([-d[1], d[0], 0.0])
+        c = np.array([float(p.centre[0]), float(p.centre[1]), 0.0])
+        box = np.array([c + sx * p.radius * d + sy * 0.8 * n for sx, sy in
+                        ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+        return [md.Shape(p.name, box, fill, 1.0)]
+    if p.kind == "cam":
+        return [md.Shape(p.name, cam_outline(p, profiles[p.name]), fill, 1.0)]
+    # a follower: a knife-edge tip and a stem rising from it along its axis
+    x, y = float(p.centre[0]), float(p.centre[1])
+    top = y + p.radius
+    stem = np.array([_pt(x, y), _pt(x + 0.35, y + 0.6), _pt(x + 0.35, top), _pt(x - 0.35, top),
+                     _pt(x - 0.35, y + 0.6)])
+    return [md.Shape(p.name, stem, fill, 1.0)]
+
+
+def _joint_points(by_name: Mapping[str, Part], joints: Joints) -> list[tuple[str, np.ndarray]]:
+    """Each pin joint's point (owner "pin:a-b") and each fixed pivot's ("pivot:a")."""
+    out = []
+    for kind, a, b in joints:
+        if kind == "pin":
+            e = end(by_name[a])
+            out.append((f"pin:{a}-{b}", np.array([e[0], e[1], 0.0])))
+    for p in by_name.values():
+        if p.kind in PIVOTED and not any(o == f"pivot:{q.name}" for o, _ in out
+                                         for q in by_name.values() if q.shaft == p.shaft):
+            out.append((f"pivot:{p.name}", np.array([p.centre[0], p.centre[1], 0.0])))
+    return out
+
+
+def shapes(parts: Sequence[Part], joints: Joints, profiles: Profiles) -> list[md.Shape]:
+    """Every shape in drawing order: grounds and guides, cams, bars (rods over cranks and
+    rockers), sliders and followers, then the pins."""
+    by_name = {p.name: p for p in parts}
+    pins = _joint_points(by_name, joints)
+    out: list[md.Shape] = []
+    for owner, c in pins:
+        if owner.startswith("pivot:"):
+            out += _ground(owner.replace("pivot:", "ground:"), c)
+    for p in parts:
+        if p.kind == "slider":  # rails along the slider's travel, centred on its middle
+            crank = next(q for q in parts if q.kind == "crank")
+            rod = next(q for q in parts if q.kind == "rod")
+            side = 1.0 if p.centre[0] > crank.centre[0] else -1.0
+            c = (crank.centre[0] + side * rod.radius, p.centre[1])
+            out += _rails(f"guide:{p.name}", c, p.axis, 0.8 + 0.12,
+                          crank.radius + p.radius + 0.6)
+        if p.kind == "follower":
+            top = (p.centre[0], p.centre[1] + 0.7 * p.radius)
+            out += _rails(f"guide:{p.name}", top, p.axis, 0.35 + 0.15, 0.2 * p.radius)
+    order = {"cam": 0, "lever": 1, "crank": 1, "rocker": 1, "rod": 2, "slider": 3, "follower": 3}
+    for p in sorted(parts, key=lambda q: order[q.kind]):
+        out += part_shapes(p, profiles)
+    for owner, c in pins:
+        out.append(md.Shape(owner, _disc(c, PIN), WHITE, 1.0))
+    return out
+
+
+def _arrow_part(p: Part, profiles: Profiles) -> Part:
+    """The disc the driver's arrow goes round: a cam's largest radius, a small one round
+    a crank's or lever's pivot."""
+    reach = p.radius + max(profiles[p.name][1::2]) if p.kind == "cam" else 1.1
+    return Part(p.name, "pulley", p.shaft, p.centre, p.axis, reach)
+
+
+def frame(parts: Sequence[Part], joints: Joints, profiles: Profiles,
+          arrows: Sequence[md.Shape] | None = None) -> md.Frame:
+    """The frame holding every shape and the ``arrows`` (None: room for an arrow round
+    every pivot), filling the panel in one direction."""
+    pts = [s.points[:, :2] for s in shapes(parts, joints, profiles)]
+    if arrows is None:
+        for p in parts:
+            if p.kind in PIVOTED:
+                room = _arrow_part(p, profiles).radius + 2.8
+                pts.append(_disc(p.centre, room, 16)[:, :2])
+    else:
+        pts += [s.points[:, :2] for s in arrows]
+    flat = np.concatenate(pts)
+    lo, hi = flat.min(axis=0), flat.max(axis=0)
+    span = hi - lo
+    scale = min(MAX_SCALE, (md.PANEL_W - 2 * md.MARGIN_PX) / float(span[0]),
+                (md.PANEL_H - 2 * md.MARGIN_PX) / float(span[1]))
+    size = (min(md.PANEL_W, int(math.ceil(span[0] * scale)) + 2 * md.MARGIN_PX),
+            min(md.PANEL_H, int(math.ceil(span[1] * scale)) + 2 * md.MARGIN_PX))
+    return md.Frame(scale, float(lo[0]) - md.MARGIN_PX / scale,
+                    float(hi[1]) + md.MARGIN_PX / scale, size)
+
+
+def _anchor(p: Part) -> np.ndarray:
+    """Where a part's label points: a bar's middle, a slider's or cam's centre, a
+    follower's stem."""
+    if p.kind in ("lever", "crank", "rod", "rocker"):
+        e = end(p)
+        return np.array([(p.centre[0] + e[0]) / 2, (p.centre[1] + e[1]) / 2, 0.0])
+    if p.kind == "follower":
+        return np.array([p.centre[0], p.centre[1] + 0.85 * p.radius, 0.0])
+    if p.kind == "cam":
+        return np.array([p.centre[0], p.centre[1] - 0.6 * p.radius, 0.0])
+    return np.array([p.centre[0] + 0.7 * p.radius * p.axis[0],
+                     p.centre[1] + 0.7 * p.radius * p.axis[1], 0.0])
+
+
+@functools.lru_cache(maxsize=32)
+def _plan(parts: tuple[Part, ...], joints: tuple[tuple[str, str, str], ...],
+          profiles: tuple[tuple[str, tuple[float, ...]], ...],
+          arrows: tuple[tuple[str, int], ...]) -> tuple[md.Plan, list[md.Shape]]:
+    prof = dict(profiles)
+    base = shapes(parts, joints, prof)
+    arrow = _arrows(parts, frame(parts, joints, prof), base, prof, dict(arrows))
+    fr = frame(parts, joints, prof, arrow)  # tight round the drawing and its arrow
+    owners: list[str] = []
+    for s in [*base, *arrow]:
+        if s.owner not in owners:
+            owners.append(s.owner)
+    shown = np.zeros((fr.size[1], fr.size[0]), np.int16)
+    for s in [*base, *arrow]:
+        md.paint(shown, fr, s, False, owners.index(s.owner) + 1)
+    shown.flags.writeable = False
+    labels = _labels(parts, fr, owners, shown)
+    return md.Plan(fr, base, owners, shown, labels), arrow
+
+
+def plan(parts: Sequence[Part], joints: Joints, profiles: Profiles,
+         arrows: Mapping[str, int]) -> tuple[md.Plan, list[md.Shape]]:
+    """The drawing's plan (its owner map holds the arrows too) and the arrows' shapes."""
+    return _plan(tuple(parts), tuple(tuple(j) for j in joints),
+                 tuple(sorted((k, tuple(v)) for k, v in profiles.items())),
+                 tuple(sorted(arrows.items())))
+
+
+def _arrows(parts: Sequence[Part], fr: md.Frame, base: list[md.Shape], profiles: Profiles,
+            arrows: Mapping[str, int]) -> list[md.Shape]:
+    """Each arrow at the first of twelve places round its part whose pixels meet the
+    fewest pixels of other parts' ink."""
+    by_name = {p.name: p for p in parts}
+    ink = np.zeros((fr.size[1], fr.size[0]), np.uint8)
+    for s in base:
+        md.paint(ink, fr, s, False, 1)
+    out: list[md.Shape] = []
+    for name, sign in sorted(arrows.items()):
+        disc = _arrow_part(by_name[name], profiles)
+        best: tuple[int, list[md.Shape]] | None = None
+        for k in range(12):
+            trial = md.arrow_shapes(disc, sign, math.radians(90 + 30 * k))
+            m = np.zeros_like(ink)
+            for s in trial:
+                md.paint(m, fr, s, False, 1)
+            grown = cv2.dilate(m, np.ones((7, 7), np.uint8))
+            hits = int((grown & ink).sum())
+            if best is None or hits < best[0]:
+                best = (hits, trial)
+        assert best is not None
+        out += best[1]
+    return out
+
+
+def _labels(parts: Sequence[Part], fr: md.Frame, owners: list[str],
+            shown: np.ndarray) -> list[md.Label]:
+    """Each part's label inside its visible area (clear of other ink by 2 px) when it has
+    room, else over white nearest its anchor with a leader line to the anchor."""
+    clear = cv2.distanceTransform((shown == 0).astype(np.uint8), cv2.DIST_L2, 5)
+    h, w = shown.shape
+    out: list[md.Label] = []
+    for p in parts:
+        pid = owners.index(p.name) + 1
+        r = md.label_radius(fr, p.name)
+        a = fr.pixel(_anchor(p)[None, :2])[0]
+        at = (int(round(float(a[0]))), int(round(float(a[1]))))
+        own = (shown == pid).astype(np.uint8)
+        room = cv2.distanceTransform(own, cv2.DIST_L2, 5)
+        yy, xx = np.nonzero(room >= r + 2)
+        if len(xx):
+            ok = md._apart(xx, yy, r, out)
+            if ok.any():
+                xx, yy = xx[ok], yy[ok]
+                k = int(np.argmin((xx - at[0]) ** 2 + (yy - at[1]) ** 2))
+                out.append(md.Label(p.name, (int(xx[k]), int(yy[k])), r, None))
+                continue
+        if not (0 <= at[0] < w and 0 <= at[1] < h) or shown[at[1], at[0]] != pid:
+            ys, xs = np.nonzero(shown == pid)
+            k = int(np.argmin((xs - at[0]) ** 2 + (ys - at[1]) ** 2))
+            at = (int(xs[k]), int(ys[k]))
+        best: tuple[float, md.Label] | None = None
+        for k in range(24):
+            t = math.radians(90 + 15 * k)
+            u = (math.cos(t), -math.sin(t))
+            for d in range(r + 8, r + 8 + int(6 * fr.scale), 3):
+                c = (int(round(at[0] + d * u[0])), int(round(at[1] + d * u[1])))
+                if not (r + 1 <= c[0] < w - r - 1 and r + 1 <= c[1] < h - r - 1):
+                    break
+                if clear[c[1], c[0]] < r + 2 or not md._apart(c[0], c[1], r, out):
+                    continue
+                start = (int(round(c[0] - r * u[0])), int(round(c[1] - r * u[1])))
+                line = md.leader_pixels(start, at)
+                seen = shown[line[:, 1], line[:, 0]]
+                crossing = int(((seen != 0) & (seen != pid)).sum())
+                score = d + 1000 * crossing
+                if best is None or score < best[0]:
+                    best = (score, md.Label(p.name, c, r, (start, at)))
+                break
+        out.append(best[1] if best is not None else md.Label(p.name, at, r, None))
+    return out
+
+
+def draw(parts: Sequence[Part], joints: Joints, profiles: Profiles,
+         arrows: Mapping[str, int]) -> np.ndarray:
+    """The mechanism with its arrows and labels (remembered: the verifier draws it
+    again)."""
+    key = ("linkage", tuple(parts), tuple(tuple(j) for j in joints),
+           tuple(sorted((k, tuple(v)) for k, v in profiles.items())),
+           tuple(sorted(arrows.items())))
+    return remembered_as(key, lambda: _draw(parts, joints, profiles, arrows))
+
+
+def _draw(parts: Sequence[Part], joints: Joints, profiles: Profiles,
+          arrows: Mapping[str, int]) -> np.ndarray:
+    pl, arrow = plan(parts, joints, profiles, arrows)
+    fr = pl.frame
+    w, h = fr.size
+    factor = md.SUPER if fr.scale < 2 * md.SCALE else 1
+    img = np.full((h * factor, w * factor, 3), 255, np.uint8)
+    for s in [*pl.shapes, *arrow]:
+        md.paint(img, fr, s, False, 0, factor, aa=True)
+    if factor > 1:
+        img = np.asarray(cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA), np.uint8)
+    for lb in pl.labels:
+        md._label(img, fr, lb)
+    return img
+
+
+def failures(parts: Sequence[Part], joints: Joints, profiles: Profiles,
+             arrows: Mapping[str, int]) -> list[str]:
+    """What keeps the drawing from being read: labels (mechanism_legibility's rules), a
+    part showing less than ``MIN_OUTLINE`` of its outline, a joint or fixed pivot under
+    anything but its own parts (pins, grounds)."""
+    pl, _ = plan(parts, joints, profiles, arrows)
+    names = list(pl.owners)
+    shown = pl.shown.copy()
+    out = legibility.label_failures(pl, names, shown)
+    md.paint_labels(shown, pl, names)
+    fr = pl.frame
+    prof = dict(profiles)
+    for p in parts:
+        (x0, y0, x1, y1), m = md.shape_mask(fr, part_shapes(p, prof)[0], False,
+                                            fr.size, 1)
+        edge = (m > 0) & (cv2.erode(m, np.ones((3, 3), np.uint8), borderValue=0) == 0)
+        total = int(edge.sum())
+        seen = int((shown[y0:y1, x0:x1][edge] == names.index(p.name) + 1).sum())
+        if not total or seen / total < legibility.MIN_OUTLINE:
+            out.append(f"{p.name} shows {seen / max(total, 1):.0%} of its outline")
+    by_name = {p.name: p for p in parts}
+    for owner, c in _joint_points(by_name, joints):
+        if owner.startswith("pin:"):
+            mine = set(owner[4:].split("-"))
+        else:
+            mine = {q.name for q in parts if q.kind in PIVOTED and
+                    q.shaft == by_name[owner[6:]].shaft}
+        allowed = {0, names.index(owner) + 1} | {names.index(n) + 1 for n in mine}
+        if owner.startswith("pivot:"):
+            allowed.add(names.index(owner.replace("pivot:", "ground:")) + 1)
+        xy = fr.pixel(c[None, :2])[0]
+        seen_ids = set(np.unique(md.disc_pixels(
+            shown, (int(round(float(xy[0]))), int(round(float(xy[1])))),
+            int(PIN * fr.scale) + 3)).tolist())
+        hiding = sorted(names[k - 1] for k in seen_ids - allowed)
+        if hiding:
+            out.append(f"the joint {owner} is under {', '.join(hiding)}")
+    return out
+
