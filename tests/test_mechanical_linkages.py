@@ -197,3 +197,32 @@ def test_levers_come_from_level_1_and_the_others_from_level_2():
     assert set(seen[1]) == {None, "lever"} and 70 < seen[1]["lever"] < 130
     assert set(seen[2]) == {None, *linkage.FAMILIES}
     assert all(30 < seen[2][k] < 70 for k in linkage.FAMILIES)
+
+
+@pytest.mark.parametrize("kind", linkage.FAMILIES)
+def test_a_linkages_one_step_replays_and_a_wrong_step_fails(kind):
+    from spatialcad.run.verification import check_steps
+    from spatialcad.steps import with_steps
+
+    task = registry.task("mechanical_system")
+    record, _ = _items(kind, range(2))[0]
+    stepped, pictures = with_steps(task, record)
+    assert len(stepped["steps"]) == 1 and check_steps(stepped, pictures) == []
+    wrong = copy.deepcopy(stepped)
+    wrong["steps"][0]["state"]["answer"] = "sideways"
+    assert check_steps(wrong, pictures)
+
+
+def test_a_linkage_explanation_gives_the_reason_and_what_a_wrong_option_says():
+    record, _ = _items("lever", range(1))[0]
+    lines = dict(line.split(": ", 1) for line in record["Explanation"].split("\n"))
+    for o in record["options"]:
+        said = lines[o["letter"]]
+        assert "turn as one about the pivot" in said and " x " in said
+        if o["is_answer"]:
+            assert said.startswith("Right: ") and "this option says" not in said
+        else:
+            way, size = o["data"]["travel"].split()
+            assert said.startswith("Wrong: ") and said.endswith(
+                f"this option says the end of lever arm F moves {way} {size} unit"
+                f"{'' if size == '1' else 's'}.")

@@ -59,7 +59,7 @@ def _capsule(a: Sequence[float], b: Sequence[float], half: float) -> np.ndarray:
     return np.array(pts)
 
 
-def _disc(c: Sequence[float], r: float, count: int = 24) -> np.ndarray:
+def _disc(c: Sequence[float] | np.ndarray, r: float, count: int = 24) -> np.ndarray:
     ring = r * exact.cos_sin(2 * math.pi * np.arange(count) / count)
     return np.concatenate([ring + np.array([[c[0], c[1]]]), np.zeros((count, 1))], axis=1)
 
@@ -82,7 +82,7 @@ def cam_outline(p: Part, knots: Sequence[float], count: int = 180) -> np.ndarray
     return np.array(out)
 
 
-def _ground(owner: str, c: Sequence[float]) -> list[md.Shape]:
+def _ground(owner: str, c: Sequence[float] | np.ndarray) -> list[md.Shape]:
     """A fixed pivot: a triangle under the pin on a hatched base."""
     x, y = float(c[0]), float(c[1])
     tri = np.array([_pt(x, y), _pt(x - 0.9, y - 1.4), _pt(x + 0.9, y - 1.4)])
@@ -164,8 +164,8 @@ def shapes(parts: Sequence[Part], joints: Joints, profiles: Profiles) -> list[md
             crank = next(q for q in parts if q.kind == "crank")
             rod = next(q for q in parts if q.kind == "rod")
             side = 1.0 if p.centre[0] > crank.centre[0] else -1.0
-            c = (crank.centre[0] + side * rod.radius, p.centre[1])
-            out += _rails(f"guide:{p.name}", c, p.axis, 0.8 + 0.12,
+            mid = (crank.centre[0] + side * rod.radius, p.centre[1])
+            out += _rails(f"guide:{p.name}", mid, p.axis, 0.8 + 0.12,
                           crank.radius + p.radius + 0.6)
         if p.kind == "follower":
             top = (p.centre[0], p.centre[1] + 0.7 * p.radius)
@@ -268,7 +268,7 @@ def _arrows(parts: Sequence[Part], fr: md.Frame, base: list[md.Shape], profiles:
             for s in trial:
                 md.paint(m, fr, s, False, 1)
             grown = cv2.dilate(m, np.ones((7, 7), np.uint8))
-            hits = int((grown & ink).sum())
+            hits = int((np.asarray(grown, np.uint8) & ink).sum())
             if best is None or hits < best[0]:
                 best = (hits, trial)
         assert best is not None

@@ -22,6 +22,7 @@ The asked motion's word is drawn first (balanced), then a pose that shows it.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -104,12 +105,11 @@ Made = tuple[Spec, list[OptionData], list[str], Facts] | None
 
 
 def _spec(parts: list[PartSpec], links: list[LinkSpec], sense: str, question: str,
-          asked: str, right: OptionData, **extra: int) -> Spec:
+          asked: str, right: OptionData, driver_travel: int | None = None) -> Spec:
     draft = Spec(parts=parts, links=links, driver=parts[0].name, driver_sense=sense,
-                 oblique=False, question=question, asked=[asked], open_answer="", **extra)
-    return Spec(parts=parts, links=links, driver=parts[0].name, driver_sense=sense,
-                oblique=False, question=question, asked=[asked],
-                open_answer=linkage_open(draft, right), **extra)
+                 oblique=False, question=question, asked=[asked], open_answer="",
+                 driver_travel=driver_travel)
+    return replace(draft, open_answer=linkage_open(draft, right))
 
 
 def _lever(sense: str, rng: np.random.Generator) -> Made:

@@ -13,9 +13,20 @@ import numpy as np
 
 from spatialcad.geometry import mechanisms as mech
 from spatialcad.render import mechanism_drawing as md
+from spatialcad.render import mechanism_linkage as ml
 from spatialcad.tasks.base import Step
 from spatialcad.tasks.mechanical_system.explain import Motion, clause, disagreement, walk
-from spatialcad.tasks.mechanical_system.spec import LinkSpec, OptionData, Spec, sentence, words
+from spatialcad.tasks.mechanical_system.spec import (
+    LINKAGE_QUESTIONS,
+    LinkSpec,
+    OptionData,
+    Spec,
+    linkage_claim,
+    linkage_open,
+    named,
+    sentence,
+    words,
+)
 
 
 def _parts(spec: Spec) -> dict[str, mech.Part]:
@@ -48,6 +59,10 @@ def exact_motion(spec: Spec) -> Motion:
 
 
 def steps(spec: Spec, answer: OptionData) -> list[Step]:
+    if spec.question in LINKAGE_QUESTIONS:  # one step: the driver's turn moves the part
+        return [Step(sentence(f"{named(spec.part(spec.driver))} turns {spec.driver_sense}, "
+                              f"so {linkage_claim(spec, answer)}") + ".",
+                     {"answer": linkage_open(spec, answer)})]
     motion = exact_motion(spec)
     speeds = {spec.driver: motion.speeds[spec.driver]}
     out = []
@@ -66,7 +81,11 @@ def _state(speeds: dict[str, Fraction], jammed: bool) -> dict[str, Any]:
 
 
 def picture(spec: Spec, answer: OptionData, state: Any) -> np.ndarray:
-    """The mechanism with an arrow on every part moving so far."""
+    """The mechanism with an arrow on every part moving so far (a linkage: its picture)."""
+    if spec.question in LINKAGE_QUESTIONS:
+        return ml.draw(list(_parts(spec).values()), [(lk.kind, lk.a, lk.b) for lk in spec.links],
+                       {p.name: p.profile for p in spec.parts if p.profile is not None},
+                       {spec.driver: -1 if spec.driver_sense == "clockwise" else 1})
     arrows = {n: 1 if Fraction(v) > 0 else -1 for n, v in state["speeds"].items()}
     return md.draw(list(_parts(spec).values()), [(lk.kind, lk.a, lk.b) for lk in spec.links],
                    spec.oblique, arrows)

@@ -49,6 +49,7 @@ from spatialcad.tasks.mechanical_system.spec import (
     OptionData,
     PartSpec,
     Spec,
+    linkage_open,
     parse_option,
     parse_spec,
     words,
@@ -489,6 +490,8 @@ def _violated(spec: Spec, link: LinkSpec, speeds: dict[str, float]) -> bool:
 
 
 def step_start(spec: Spec, answer: OptionData) -> dict[str, Any]:
+    if spec.question in LINKAGE_QUESTIONS:
+        return {}
     return {"speeds": {spec.driver: _fraction(_driver_speed(spec))}, "jammed": False}
 
 
@@ -496,6 +499,8 @@ def step_next(spec: Spec, answer: OptionData, state: Any, k: int) -> Any:
     """The state after the next link that hands motion to a part not moving yet (links
     in the spec's order); when none is left, the first link whose two ends would move
     against each other (the mechanism jams); None when that is done too."""
+    if spec.question in LINKAGE_QUESTIONS:
+        return verify_linkage.step_goal(spec) if not state else None
     if state["jammed"]:
         return None
     speeds = {n: float(Fraction(v)) for n, v in state["speeds"].items()}
@@ -511,6 +516,9 @@ def step_next(spec: Spec, answer: OptionData, state: Any, k: int) -> Any:
 
 def step_goal(spec: Spec, answer: OptionData) -> dict[str, Any]:
     """Every part's speed and whether the mechanism jams, as the answer says."""
+    if spec.question in LINKAGE_QUESTIONS:
+        goal = verify_linkage.step_goal(spec)
+        return goal if goal.get("answer") == linkage_open(spec, answer) else {}
     speeds = solve(spec)
     if speeds is None:
         if not answer.jammed:

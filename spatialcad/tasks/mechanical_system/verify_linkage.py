@@ -253,3 +253,11 @@ def verify(spec: Spec, record: dict[str, Any], image: np.ndarray) -> list[str]:
     failures += ml.failures(parts, joints, profiles, arrows)
     failures += legibility.fill_failures(image, record["layout"]["reference"][0])
     return failures
+
+
+def step_goal(spec: Spec) -> dict[str, Any]:
+    """The one step's state: the answer the solve gives ({} if it gives none)."""
+    try:
+        return {"answer": linkage_open(spec, _right(spec, facts(spec)))}
+    except Unsound:
+        return {}
