@@ -1,6 +1,9 @@
 """The FreeCAD scene of a MechanicalSystem item: gears as extruded tooth profiles, ring
 gears, pulleys and drums on their axles, belts as thin bands along their spans, racks as
-extruded toothed bars, the rope and the weight."""
+extruded toothed bars, the rope and the weight; linkages and cams as their drawing's
+outlines extruded (bars, sliders, cams, followers, fixed pivots), connecting rods a layer
+in front of the cranks and rockers, pins as cylinders through both layers, guide rails
+and hatching as thin rods."""
 
 from __future__ import annotations
 
@@ -13,7 +16,8 @@ from spatialcad.cad.scene import Piece, Record, Scene
 from spatialcad.geometry import mechanisms as mech
 from spatialcad.geometry.colours import MECHANISM_COLOURS as COLOURS
 from spatialcad.render import mechanism_drawing as md
-from spatialcad.tasks.mechanical_system.spec import parse_spec
+from spatialcad.render import mechanism_linkage as ml
+from spatialcad.tasks.mechanical_system.spec import LINKAGE_QUESTIONS, Spec, parse_spec
 
 THICK = 1.5  # modules: the thickness of every part
 
@@ -27,6 +31,9 @@ def _face(points: np.ndarray) -> Any:
 def build(scene: Scene, record: Record) -> None:
     FreeCAD, Part = freecad_env.load()
     spec = parse_spec(record["spec"])
+    if spec.question in LINKAGE_QUESTIONS:
+        scene.put("Mechanism", _linkage(spec))
+        return
     parts = {p.name: mech.Part(p.name, p.kind, p.shaft, p.centre, p.axis, p.radius, p.teeth,
                                p.phase) for p in spec.parts}
     pieces = []
@@ -51,3 +58,39 @@ def build(scene: Scene, record: Record) -> None:
                                      FreeCAD.Vector(*(b - a)))
             pieces.append(Piece(f"{lk.kind} {lk.a}-{lk.b} {k + 1}", band, s.colour))
     scene.put("Mechanism", pieces)
+
+
+LAYER = {"rod": 1, "slider": 1, "follower": 1}  # in front of the cranks, rockers and cams
+
+
+def _linkage(spec: Spec) -> list[Piece]:
+    """The linkage's pieces, one a part (its silhouette extruded), pin, fixed pivot or
+    guide."""
+    FreeCAD, Part = freecad_env.load()
+    parts = [mech.Part(p.name, p.kind, p.shaft, p.centre, p.axis, p.radius, 0, p.phase)
+             for p in spec.parts]
+    kinds = {p.name: p.kind for p in spec.parts}
+    shapes = ml.shapes(parts, [(lk.kind, lk.a, lk.b) for lk in spec.links],
+                       {p.name: p.profile for p in spec.parts if p.profile is not None})
+    solids: dict[str, list[Any]] = {}
+    colours: dict[str, tuple[int, int, int]] = {}
+    for s in shapes:
+        z = FreeCAD.Vector(0, 0, THICK * LAYER.get(kinds.get(s.owner, ""), 0))
+        if s.owner.startswith("pin:") or s.owner.startswith("pivot:"):  # through both layers
+            c = s.points.mean(axis=0)
+            solid = Part.makeCylinder(ml.PIN, 2 * THICK + 0.2, FreeCAD.Vector(c[0], c[1], -0.1))
+        elif s.fill is not None:
+            solid = _face(s.points).extrude(FreeCAD.Vector(0, 0, THICK)).translated(z)
+        else:
+            a, b = s.points[0], s.points[-1]
+            solid = Part.makeCylinder(0.08, float(np.linalg.norm(b - a)),
+                                      FreeCAD.Vector(*a) + z, FreeCAD.Vector(*(b - a)))
+        solids.setdefault(s.owner, []).append(solid)
+        if s.fill is not None and s.owner not in colours:
+            colours[s.owner] = s.fill
+    pieces = []
+    for owner, found in solids.items():
+        shape = found[0] if len(found) == 1 else found[0].fuse(found[1:])
+        label = f"{kinds[owner]} {owner}" if owner in kinds else owner.replace(":", " ")
+        pieces.append(Piece(label, shape, colours.get(owner, md.INK)))
+    return pieces
