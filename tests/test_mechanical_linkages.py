@@ -152,6 +152,14 @@ def test_a_lever_1_to_3_moves_its_other_end_three_times_as_far_the_other_way(e_r
     assert (f.word, f.travel) == (word, Fraction(3))
 
 
+@pytest.mark.parametrize(("sense", "word"), [("clockwise", "down"), ("counterclockwise", "up")])
+def test_a_lever_with_both_arms_on_one_side_moves_both_ends_one_way(sense, word):
+    parts = [bar("E", "lever", (0.0, 0.0), 6, 0.0), bar("F", "lever", (0.0, 0.0), 2, 0.0)]
+    spec = _spec(parts, [("shaft", "E", "F")], sense, "travel", "F", driver_travel=3)
+    f = vl.facts(spec)
+    assert (f.word, f.travel) == (word, Fraction(1))
+
+
 def _items(kind, seeds=range(6)):
     from spatialcad.run.pipeline import assemble
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -37,6 +38,7 @@ COLOURS: dict[str, Colour] = {
     "follower": (205, 205, 210), "ground": (120, 120, 125),
 }
 BAR = 0.45  # a bar's half width (units)
+INNER, INNER_WIDTH = (120, 150, 210), 0.5  # a lever arm along a longer one: colour, width
 PIN = 0.28  # a pin's radius
 MAX_SCALE = 120.0  # px per unit at most
 PIVOTED = ("lever", "crank", "rocker", "cam")  # turning about a fixed pivot
@@ -105,19 +107,29 @@ def _rails(owner: str, c: Sequence[float], axis: Sequence[float], half: float,
             for s in (-1, 1)]
 
 
-def part_shapes(p: Part, profiles: Profiles) -> list[md.Shape]:
-    """The outlines that draw ``p``, its silhouette first."""
-    fill = COLOURS[p.kind]
+def inner_arms(parts: Sequence[Part]) -> set[str]:
+    """Lever arms lying along a longer arm of their lever (one side of the pivot): drawn
+    narrower, over it, in ``INNER``."""
+    return {p.name for p in parts for q in parts
+            if p.kind == q.kind == "lever" and p.shaft == q.shaft and q.radius > p.radius and
+            abs(math.remainder(p.phase - q.phase, 2 * math.pi)) < 1e-6}
+
+
+def part_shapes(p: Part, profiles: Profiles, inner: bool = False) -> list[md.Shape]:
+    """The outlines that draw ``p`` (``inner``: a lever arm along a longer one), its
+    silhouette first."""
+    fill = INNER if inner else COLOURS[p.kind]
     if p.kind in ("lever", "crank", "rod", "rocker"):
         a, b = (float(p.centre[0]), float(p.centre[1])), end(p)
-        out = [md.Shape(p.name, _capsule(a, b, BAR), fill, 1.0)]
+        half = BAR * (INNER_WIDTH if inner else 1.0)
+        out = [md.Shape(p.name, _capsule(a, b, half), fill, 1.0)]
         if p.kind == "lever":  # a tick across the arm at every unit from the pivot
             u = (math.cos(p.phase), math.sin(p.phase))
             for k in range(1, int(round(p.radius))):
                 m = (a[0] + k * u[0], a[1] + k * u[1])
                 out.append(md.Shape(p.name, np.array([
-                    _pt(m[0] - BAR * u[1], m[1] + BAR * u[0]),
-                    _pt(m[0] + BAR * u[1], m[1] - BAR * u[0])]), None, 1.0))
+                    _pt(m[0] - half * u[1], m[1] + half * u[0]),
+                    _pt(m[0] + half * u[1], m[1] - half * u[0])]), None, 1.0))
         return out
     if p.kind == "slider":
         d = np.array([float(p.axis[0]), float(p.axis[1]), 0.0])
@@ -171,8 +183,9 @@ def shapes(parts: Sequence[Part], joints: Joints, profiles: Profiles) -> list[md
             top = (p.centre[0], p.centre[1] + 0.7 * p.radius)
             out += _rails(f"guide:{p.name}", top, p.axis, 0.35 + 0.15, 0.2 * p.radius)
     order = {"cam": 0, "lever": 1, "crank": 1, "rocker": 1, "rod": 2, "slider": 3, "follower": 3}
-    for p in sorted(parts, key=lambda q: order[q.kind]):
-        out += part_shapes(p, profiles)
+    inner = inner_arms(parts)
+    for p in sorted(parts, key=lambda q: (order[q.kind], q.name in inner)):
+        out += part_shapes(p, profiles, p.name in inner)
     for owner, c in pins:
         out.append(md.Shape(owner, _disc(c, PIN), WHITE, 1.0))
     return out
@@ -263,7 +276,8 @@ def _arrows(parts: Sequence[Part], fr: md.Frame, base: list[md.Shape], profiles:
         disc = _arrow_part(by_name[name], profiles)
         best: tuple[int, list[md.Shape]] | None = None
         for k in range(12):
-            trial = md.arrow_shapes(disc, sign, math.radians(90 + 30 * k))
+            trial = _smaller_head(md.arrow_shapes(disc, sign, math.radians(90 + 30 * k)),
+                                  min(1.0, 0.5 + disc.radius / 8))
             m = np.zeros_like(ink)
             for s in trial:
                 md.paint(m, fr, s, False, 1)
@@ -274,6 +288,14 @@ def _arrows(parts: Sequence[Part], fr: md.Frame, base: list[md.Shape], profiles:
         assert best is not None
         out += best[1]
     return out
+
+
+def _smaller_head(arrow: list[md.Shape], k: float) -> list[md.Shape]:
+    """A turning arrow with its head shrunk by ``k`` about the arc's end (a small arc
+    round a pivot gets a smaller head)."""
+    arc, head = arrow
+    tip = (head.points[1] + head.points[2]) / 2
+    return [arc, replace(head, points=tip + k * (head.points - tip))]
 
 
 def _labels(parts: Sequence[Part], fr: md.Frame, owners: list[str],
@@ -362,8 +384,9 @@ def failures(parts: Sequence[Part], joints: Joints, profiles: Profiles,
     md.paint_labels(shown, pl, names)
     fr = pl.frame
     prof = dict(profiles)
+    inner = inner_arms(parts)
     for p in parts:
-        (x0, y0, x1, y1), m = md.shape_mask(fr, part_shapes(p, prof)[0], False,
+        (x0, y0, x1, y1), m = md.shape_mask(fr, part_shapes(p, prof, p.name in inner)[0], False,
                                             fr.size, 1)
         edge = (m > 0) & (cv2.erode(m, np.ones((3, 3), np.uint8), borderValue=0) == 0)
         total = int(edge.sum())

@@ -113,18 +113,20 @@ def _spec(parts: list[PartSpec], links: list[LinkSpec], sense: str, question: st
 
 
 def _lever(sense: str, rng: np.random.Generator) -> Made:
-    """Two arms of one lever on opposite sides of its pivot; the driven end moves
-    ``d`` units (at most half its arm: a small turn)."""
+    """Two arms of one lever, on opposite sides of its pivot or (half the levers) on one
+    side; the driven end moves ``d`` units (at most half its arm: a small turn)."""
     r_e = int(rng.integers(2, 9))
     r_f = int(rng.choice([n for n in range(1, 9) if n != r_e]))
     d = int(rng.integers(1, r_e // 2 + 1))
     e_right = bool(rng.integers(2))
+    one_side = bool(rng.integers(2))
     phase_e = 0.0 if e_right else math.pi
     arms = [_bar("E", "lever", 0, (0.0, 0.0), r_e, phase_e),
-            _bar("F", "lever", 0, (0.0, 0.0), r_f, phase_e + math.pi)]
-    # the driven end moves down when it is right of the pivot and turns clockwise
+            _bar("F", "lever", 0, (0.0, 0.0), r_f, phase_e + (0.0 if one_side else math.pi))]
+    # the driven end moves down when it is right of the pivot and turns clockwise; the
+    # other end moves the other way, or the same way on the driven end's side
     e_down = e_right == (sense == "clockwise")
-    way, other = ("up", "down") if e_down else ("down", "up")
+    way, other = ("down", "up") if e_down == one_side else ("up", "down")
     travel, inverted = Fraction(d * r_f, r_e), Fraction(d * r_e, r_f)
     claims = [(way, travel, "true_travel"), (other, travel, "direction_reversed"),
               (way, inverted, "ratio_inverted"), (other, inverted, "both_reversed")]
