@@ -278,11 +278,14 @@ def _arrows(parts: Sequence[Part], fr: md.Frame, base: list[md.Shape], profiles:
         for k in range(12):
             trial = _smaller_head(md.arrow_shapes(disc, sign, math.radians(90 + 30 * k)),
                                   min(1.0, 0.5 + disc.radius / 8))
-            m = np.zeros_like(ink)
+            boxes = [md.window(fr, s, False, fr.size, 3) for s in trial]
+            x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+            x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+            m = np.zeros((y1 - y0, x1 - x0), np.uint8)
             for s in trial:
-                md.paint(m, fr, s, False, 1)
-            grown = cv2.dilate(m, np.ones((7, 7), np.uint8))
-            hits = int((np.asarray(grown, np.uint8) & ink).sum())
+                md.paint(m, fr, s, False, 1, offset=(x0, y0))
+            grown = np.asarray(cv2.dilate(m, np.ones((7, 7), np.uint8)), np.uint8)
+            hits = int((grown & ink[y0:y1, x0:x1]).sum())
             if best is None or hits < best[0]:
                 best = (hits, trial)
         assert best is not None
@@ -302,7 +305,7 @@ def _labels(parts: Sequence[Part], fr: md.Frame, owners: list[str],
             shown: np.ndarray) -> list[md.Label]:
     """Each part's label inside its visible area (clear of other ink by 2 px) when it has
     room, else over white nearest its anchor with a leader line to the anchor."""
-    clear = cv2.distanceTransform((shown == 0).astype(np.uint8), cv2.DIST_L2, 5)
+    clear: list[np.ndarray] = []  # how far each pixel is from ink, made when first needed
     h, w = shown.shape
     out: list[md.Label] = []
     for p in parts:
@@ -310,9 +313,14 @@ def _labels(parts: Sequence[Part], fr: md.Frame, owners: list[str],
         r = md.label_radius(fr, p.name)
         a = fr.pixel(_anchor(p)[None, :2])[0]
         at = (int(round(float(a[0]))), int(round(float(a[1]))))
-        own = (shown == pid).astype(np.uint8)
-        room = cv2.distanceTransform(own, cv2.DIST_L2, 5)
+        x0, y0, x1, y1 = md.window(fr, part_shapes(p, {}, False)[0] if p.kind != "cam" else
+                                   md.Shape(p.name, _disc(p.centre, 2 * p.radius), None),
+                                   False, fr.size)
+        own = np.zeros((y1 - y0 + 2, x1 - x0 + 2), np.uint8)  # a border of others round it
+        own[1:-1, 1:-1] = shown[y0:y1, x0:x1] == pid
+        room = cv2.distanceTransform(own, cv2.DIST_L2, 5)[1:-1, 1:-1]
         yy, xx = np.nonzero(room >= r + 2)
+        xx, yy = xx + x0, yy + y0
         if len(xx):
             ok = md._apart(xx, yy, r, out)
             if ok.any():
@@ -324,6 +332,8 @@ def _labels(parts: Sequence[Part], fr: md.Frame, owners: list[str],
             ys, xs = np.nonzero(shown == pid)
             k = int(np.argmin((xs - at[0]) ** 2 + (ys - at[1]) ** 2))
             at = (int(xs[k]), int(ys[k]))
+        if not clear:
+            clear.append(cv2.distanceTransform((shown == 0).astype(np.uint8), cv2.DIST_L2, 5))
         best: tuple[float, md.Label] | None = None
         for k in range(24):
             t = math.radians(90 + 15 * k)
@@ -332,7 +342,7 @@ def _labels(parts: Sequence[Part], fr: md.Frame, owners: list[str],
                 c = (int(round(at[0] + d * u[0])), int(round(at[1] + d * u[1])))
                 if not (r + 1 <= c[0] < w - r - 1 and r + 1 <= c[1] < h - r - 1):
                     break
-                if clear[c[1], c[0]] < r + 2 or not md._apart(c[0], c[1], r, out):
+                if clear[0][c[1], c[0]] < r + 2 or not md._apart(c[0], c[1], r, out):
                     continue
                 start = (int(round(c[0] - r * u[0])), int(round(c[1] - r * u[1])))
                 line = md.leader_pixels(start, at)
