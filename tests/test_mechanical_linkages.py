@@ -234,3 +234,16 @@ def test_a_linkage_explanation_gives_the_reason_and_what_a_wrong_option_says():
             assert said.startswith("Wrong: ") and said.endswith(
                 f"this option says the end of lever arm F moves {way} {size} unit"
                 f"{'' if size == '1' else 's'}.")
+
+
+@pytest.mark.parametrize("kind", linkage.FAMILIES)
+def test_the_open_answer_scores_its_own_reply_and_not_a_wrong_options(kind):
+    from spatialcad.evaluate.extract import extract, is_correct
+    from spatialcad.tasks.mechanical_system.spec import linkage_open, parse_option, parse_spec
+
+    record, _ = _items(kind, range(1))[0]
+    spec = parse_spec(record["spec"])
+    for o in record["options"]:
+        reply = linkage_open(spec, parse_option(o["data"]))
+        said = extract("open", f"<answer>{reply}</answer>").value
+        assert is_correct("open", said, record["Answer_direct"]) is o["is_answer"], reply
