@@ -84,16 +84,51 @@ def cam_outline(p: Part, knots: Sequence[float], count: int = 180) -> np.ndarray
     return np.array(out)
 
 
-def _ground(owner: str, c: Sequence[float] | np.ndarray) -> list[md.Shape]:
-    """A fixed pivot: a triangle under the pin on a hatched base."""
+def _ground(owner: str, c: Sequence[float] | np.ndarray,
+            d: tuple[float, float] = (0.0, -1.0)) -> list[md.Shape]:
+    """A fixed pivot: a triangle from the pin towards ``d`` on a hatched base."""
+    n = (-d[1], d[0])
     x, y = float(c[0]), float(c[1])
-    tri = np.array([_pt(x, y), _pt(x - 0.9, y - 1.4), _pt(x + 0.9, y - 1.4)])
-    out = [md.Shape(owner, tri, COLOURS["ground"], 1.0),
-           md.Shape(owner, np.array([_pt(x - 1.3, y - 1.4), _pt(x + 1.3, y - 1.4)]), None, 1.5)]
+
+    def at(a: float, b: float) -> list[float]:  # a along d, b along n
+        return _pt(x + a * d[0] + b * n[0], y + a * d[1] + b * n[1])
+
+    out = [md.Shape(owner, np.array([at(0, 0), at(1.4, -0.9), at(1.4, 0.9)]),
+                    COLOURS["ground"], 1.0),
+           md.Shape(owner, np.array([at(1.4, -1.3), at(1.4, 1.3)]), None, 1.5)]
     for k in range(5):
-        u = x - 1.1 + 0.5 * k
-        out.append(md.Shape(owner, np.array([_pt(u, y - 1.4), _pt(u - 0.4, y - 1.9)]), None, 1.0))
+        u = -1.1 + 0.5 * k
+        out.append(md.Shape(owner, np.array([at(1.4, -u), at(1.9, -u + 0.4)]), None, 1.0))
     return out
+
+
+GROUND_WAYS = ((0.0, -1.0), (-1.0, 0.0), (1.0, 0.0), (0.0, 1.0))  # down, left, right, up
+
+
+def _segment_gap(q: np.ndarray, a: Sequence[float], b: Sequence[float]) -> float:
+    ab = (b[0] - a[0], b[1] - a[1])
+    t = ((q[0] - a[0]) * ab[0] + (q[1] - a[1]) * ab[1]) / max(1e-12, ab[0] ** 2 + ab[1] ** 2)
+    t = min(1.0, max(0.0, t))
+    return math.hypot(q[0] - a[0] - t * ab[0], q[1] - a[1] - t * ab[1])
+
+
+def ground_way(c: np.ndarray, parts: Sequence[Part],
+               lines: Sequence[md.Shape]) -> tuple[float, float]:
+    """The way a fixed pivot's triangle points: of down, left, right and up, the first
+    whose triangle keeps farthest from the bars, sliders, followers and guide rails."""
+    segments = [((p.centre[0], p.centre[1]), end(p), BAR if p.kind != "slider" else 1.6)
+                for p in parts if p.kind != "cam"]
+    segments += [((s.points[0][0], s.points[0][1]), (s.points[1][0], s.points[1][1]), 0.1)
+                 for s in lines]
+    best, way = -math.inf, GROUND_WAYS[0]
+    for d in GROUND_WAYS:
+        n = (-d[1], d[0])
+        samples = [np.array([c[0] + a * d[0] + b * n[0], c[1] + a * d[1] + b * n[1]])
+                   for a, b in ((0.8, 0.0), (1.4, -1.3), (1.4, 1.3), (1.4, 0.0), (1.9, 0.0))]
+        score = min(_segment_gap(q, a, b) - half for q in samples for a, b, half in segments)
+        if score > best + 1e-9:
+            best, way = score, d
+    return way
 
 
 def _rails(owner: str, c: Sequence[float], axis: Sequence[float], half: float,
@@ -167,21 +202,23 @@ def shapes(parts: Sequence[Part], joints: Joints, profiles: Profiles) -> list[md
     rockers), sliders and followers, then the pins."""
     by_name = {p.name: p for p in parts}
     pins = _joint_points(by_name, joints)
-    out: list[md.Shape] = []
-    for owner, c in pins:
-        if owner.startswith("pivot:"):
-            out += _ground(owner.replace("pivot:", "ground:"), c)
+    rails: list[md.Shape] = []
     for p in parts:
         if p.kind == "slider":  # rails along the slider's travel, centred on its middle
             crank = next(q for q in parts if q.kind == "crank")
             rod = next(q for q in parts if q.kind == "rod")
             side = 1.0 if p.centre[0] > crank.centre[0] else -1.0
             mid = (crank.centre[0] + side * rod.radius, p.centre[1])
-            out += _rails(f"guide:{p.name}", mid, p.axis, 0.8 + 0.12,
-                          crank.radius + p.radius + 0.6)
+            rails += _rails(f"guide:{p.name}", mid, p.axis, 0.8 + 0.12,
+                            crank.radius + p.radius + 0.6)
         if p.kind == "follower":
             top = (p.centre[0], p.centre[1] + 0.7 * p.radius)
-            out += _rails(f"guide:{p.name}", top, p.axis, 0.35 + 0.15, 0.2 * p.radius)
+            rails += _rails(f"guide:{p.name}", top, p.axis, 0.35 + 0.15, 0.2 * p.radius)
+    out: list[md.Shape] = []
+    for owner, c in pins:  # a cam's axle is a pin on the cam (the cam hides its ground)
+        if owner.startswith("pivot:") and by_name[owner[6:]].kind != "cam":
+            out += _ground(owner.replace("pivot:", "ground:"), c, ground_way(c, parts, rails))
+    out += rails
     order = {"cam": 0, "lever": 1, "crank": 1, "rocker": 1, "rod": 2, "slider": 3, "follower": 3}
     inner = inner_arms(parts)
     for p in sorted(parts, key=lambda q: (order[q.kind], q.name in inner)):
@@ -411,8 +448,12 @@ def failures(parts: Sequence[Part], joints: Joints, profiles: Profiles,
             mine = {q.name for q in parts if q.kind in PIVOTED and
                     q.shaft == by_name[owner[6:]].shaft}
         allowed = {0, names.index(owner) + 1} | {names.index(n) + 1 for n in mine}
-        if owner.startswith("pivot:"):
-            allowed.add(names.index(owner.replace("pivot:", "ground:")) + 1)
+        ground = owner.replace("pivot:", "ground:")
+        if ground in names:
+            allowed.add(names.index(ground) + 1)
+            share = _shown_share(pl, shown, names.index(ground) + 1, ground)
+            if share < legibility.MIN_OUTLINE:
+                out.append(f"the fixed pivot of {owner[6:]} shows {share:.0%} of its ink")
         xy = fr.pixel(c[None, :2])[0]
         seen_ids = set(np.unique(md.disc_pixels(
             shown, (int(round(float(xy[0]))), int(round(float(xy[1])))),
@@ -422,3 +463,13 @@ def failures(parts: Sequence[Part], joints: Joints, profiles: Profiles,
             out.append(f"the joint {owner} is under {', '.join(hiding)}")
     return out
 
+
+def _shown_share(pl: md.Plan, shown: np.ndarray, pid: int, owner: str) -> float:
+    """The share of ``owner``'s own pixels (all its shapes) that show."""
+    fr = pl.frame
+    mask = np.zeros(shown.shape, np.uint8)
+    for s in pl.shapes:
+        if s.owner == owner:
+            md.paint(mask, fr, s, False, 1)
+    total = int(mask.sum())
+    return float((shown[mask > 0] == pid).sum()) / total if total else 0.0

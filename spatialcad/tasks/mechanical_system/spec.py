@@ -306,8 +306,8 @@ def _linkage_setting(spec: Spec) -> str:
     if "slider" in kinds:
         parts.append("The slider moves along its guide.")
     if "cam" in kinds:
-        parts.append("The follower moves up and down in its guide, its tip resting on the "
-                     "cam.")
+        parts.append("The cam turns on a fixed axle (the small circle); the follower moves "
+                     "up and down in its guide, its tip resting on the cam.")
     driver = spec.part(spec.driver)
     return ("The picture shows a mechanism, seen from the front. " + " ".join(parts) +
             " Clockwise and counterclockwise are as seen from the front." +
