@@ -189,6 +189,26 @@ def test_generated_linkages_verify_and_a_reversed_driver_fails(kind):
         assert run_verifier(turned, image)
 
 
+def test_every_linkage_distractor_is_rejected_as_the_answer():
+    from conftest import only_the_answer_verifies
+
+    kinds = set()
+    for kind in linkage.FAMILIES:
+        for record, image in _items(kind, range(3)):
+            kinds |= only_the_answer_verifies(record, image)
+    assert {"direction_reversed", "ratio_inverted", "reversed", "still", "wrongly_jammed",
+            "rocker_reversed", "grashof_wrong"} <= kinds
+
+
+def test_a_pin_that_does_not_join_its_parts_is_refused():
+    spec = slider_crank(60, "clockwise")
+    g = spec.parts[2]
+    moved = PartSpec(g.name, g.kind, g.shaft, (g.centre[0] + 0.5, 0.0, 0.0), g.axis, g.radius,
+                     0, 0.0)
+    with pytest.raises(vl.Unsound, match="does not join"):
+        vl.facts(Spec(**{**spec.__dict__, "parts": [*spec.parts[:2], moved]}))
+
+
 def test_a_changed_answer_letter_fails():
     from spatialcad.run.verification import run_verifier
 
