@@ -209,6 +209,14 @@ def test_a_pin_that_does_not_join_its_parts_is_refused():
         vl.facts(Spec(**{**spec.__dict__, "parts": [*spec.parts[:2], moved]}))
 
 
+def test_a_question_that_does_not_fit_its_part_is_refused():
+    spec = slider_crank(60, "clockwise")
+    with pytest.raises(vl.Unsound, match="does not ask about"):
+        vl.facts(Spec(**{**spec.__dict__, "question": "full_turn"}))
+    with pytest.raises(vl.Unsound, match="other than the driver"):
+        vl.facts(Spec(**{**spec.__dict__, "asked": ["E"]}))
+
+
 def test_a_changed_answer_letter_fails():
     from spatialcad.run.verification import run_verifier
 

@@ -80,6 +80,8 @@ def _omega(sense: str) -> int:
 
 
 def build(kind: str, rng: np.random.Generator) -> Draft:
+    """An item of the linkage ``kind`` (one of ``FAMILIES``): the driver's sense drawn
+    50/50, then the pose; Reject when no pose was found or its drawing is not legible."""
     sense = SENSES[int(rng.integers(2))]
     made = {"lever": _lever, "slider_crank": _slider_crank, "four_bar": _four_bar,
             "cam": _cam}[kind](sense, rng)

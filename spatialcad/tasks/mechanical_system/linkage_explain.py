@@ -5,6 +5,7 @@ option what it says instead."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -67,8 +68,9 @@ def _reason(spec: Spec, f: Facts) -> str:
 
 
 def _ground(spec: Spec) -> int:
+    """The distance between a four-bar's fixed pivots (a whole number of units)."""
     crank, rocker = spec.part(spec.driver), spec.part(spec.asked[0])
-    return int(round(abs(rocker.centre[0] - crank.centre[0])))
+    return int(round(math.dist(crank.centre[:2], rocker.centre[:2])))
 
 
 def explanation(spec: Spec, o: OptionData, f: Facts) -> str:

@@ -94,8 +94,7 @@ def cam_gradient(cam: PartSpec, angle_deg: float) -> float:
     return (up - down) / math.radians(2 * STEP)
 
 
-def _cam_row(spec: Spec, cam: PartSpec, f: PartSpec, col: dict[str, int],
-             width: int) -> np.ndarray:
+def _cam_row(cam: PartSpec, f: PartSpec, col: dict[str, int], width: int) -> np.ndarray:
     if cam.kind != "cam" or f.kind != "follower" or cam.profile is None:
         raise Unsound(f"{cam.name} and {f.name} are not a cam and its follower")
     tip = np.array(f.centre[:2]) - np.array(cam.centre[:2])
@@ -130,7 +129,7 @@ def system(spec: Spec) -> tuple[np.ndarray, dict[str, int]]:
                 raise Unsound(f"{a.name} and {b.name} are not arms of one lever")
             continue
         if link.kind == "cam":
-            rows.append(_cam_row(spec, a, b, col, width))
+            rows.append(_cam_row(a, b, col, width))
             continue
         if link.kind != "pin":
             raise Unsound(f"a {link.kind} link in a linkage")
@@ -172,9 +171,15 @@ def crank_turns_fully(spec: Spec) -> bool:
 
 def facts(spec: Spec) -> Facts:
     """What the solve says of the asked part."""
+    if len({p.name for p in spec.parts}) != len(spec.parts) or len(spec.asked) != 1 or \
+            spec.driver in spec.asked:
+        raise Unsound("the question must name one part other than the driver")
+    driver, asked = spec.part(spec.driver), spec.part(spec.asked[0])
+    if (spec.question == "full_turn") != (asked.kind == "rocker") or \
+            (spec.question == "moves") != (asked.kind in ("slider", "follower")):
+        raise Unsound(f"a {spec.question} question does not ask about {asked.kind} {asked.name}")
     x = solve(spec)
     col = _columns(spec)
-    driver, asked = spec.part(spec.driver), spec.part(spec.asked[0])
     speed = float(x[col[asked.name]])
     if spec.question == "travel":
         if asked.kind != "lever" or driver.kind != "lever" or spec.driver_travel is None:
