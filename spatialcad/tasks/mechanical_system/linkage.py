@@ -48,7 +48,7 @@ Z = (0.0, 0.0, 1.0)
 DEAD_MARGIN = 25.0  # degrees between a drawn crank and a dead centre
 EDGE_MARGIN = 15.0  # degrees between a cam's contact and the end of its segment
 TOGGLE = 0.3  # least sine of a four-bar's angles at the coupler's two ends
-POSE_TRIES = 60
+POSE_TRIES = 200  # poses (and a four-bar's lengths) tried before the draw is refused
 FAMILIES = ("lever", "slider_crank", "four_bar", "cam")
 
 
