@@ -87,6 +87,9 @@ class Generator(base.Generator):
         stack = voxels.random_stack(rng, tuple(p["space"]), p["fill"])
         if len(stack) < p["min_cubes"]:
             raise Reject("stack too small")
+        # the stack's own outline needs a panel no larger than the options' common one:
+        # a stack too large for the composite is rejected before any option is built
+        legible_framing([stack])
         must_not_hide(stack)
         kind = KINDS[int(rng.integers(2))]
         looks = _Looks(stack)
