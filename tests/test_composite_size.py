@@ -13,6 +13,7 @@ from spatialcad.render.layout import (
     GAP,
     LABEL_H,
     MAX_PIXELS,
+    Shape,
     TooLarge,
     arrangement,
     caption_width,
@@ -59,29 +60,36 @@ def _panel(w: int, h: int, seed: int) -> np.ndarray:
     return np.random.default_rng(seed).integers(0, 256, (h, w, 3)).astype(np.uint8)
 
 
-# (reference sizes, option sizes) whose usual rows exceed MAX_PIXELS, the arrangement of
-# the smallest area that fits and its size (worked out by hand from layout's constants:
+# (reference sizes, option sizes) whose usual rows exceed MAX_PIXELS, the shape of the
+# smallest area that fits and its size (worked out by hand from layout's constants:
 # caption band 44 under a reference, letter band 60 under an option, 30 between the
-# references and the options and between option rows, 24 between panels, 16 around)
+# references and the options and between option rows, 20 between reference rows, 24
+# between panels, 16 around)
 ARRANGED = [
-    # 3DRotation's 350 px panels: the rows would be 1512 x 866; the grid is 756 x 1306,
-    # the references beside the grid 1136 x 882 (1,001,952 px), one row too wide
-    ([(350, 350)] * 2, [(350, 350)] * 4, "grid", (756, 1306)),
+    # 3DRotation's 350 px panels: the rows would be 1504 x 866; the options' 2 x 2 grid
+    # under the references is 756 x 1306, the references stacked beside that grid
+    # 1136 x 882 (1,001,952 px), one row too wide
+    ([(350, 350)] * 2, [(350, 350)] * 4, Shape(2, 2), (756, 1306)),
     # a tall reference beside the grid (the grid beneath it is 716 x 1576, one row 1784 x 736)
-    ([(330, 660)], [(330, 330)] * 4, "beside", (1076, 842)),
-    # 3ViewProjection's tall thin part: the rows would be 1280 x 906
+    ([(330, 660)], [(330, 330)] * 4, Shape(1, 2, beside=True), (1076, 842)),
+    # 3ViewProjection's tall thin part: the rows would be 1280 x 906, everything in one row
+    # is 1863 x 462 (the references in a column beside a column of options 733 x 1342)
     ([(280, 280), (301, 370), (120, 301)], [(370, 120), (120, 370), (120, 370), (370, 120)],
-     "one row", (1863, 462)),
+     Shape(3, 4, beside=True), (1863, 462)),
+    # PaperFolding's five folds and punch from level 5: the rows would be 1592 x 646; the
+    # references in rows of two over the grid are 536 x 1584 (in rows of three beside the
+    # grid 1310 x 662, 867,220 px)
+    ([(240, 240)] * 6, [(240, 240)] * 4, Shape(2, 2), (536, 1584)),
 ]
 
 
-@pytest.mark.parametrize(("refs", "opts", "name", "size"), ARRANGED)
-def test_an_arrangement_is_chosen_when_the_rows_would_exceed_the_limit(refs, opts, name, size):
+@pytest.mark.parametrize(("refs", "opts", "shape", "size"), ARRANGED)
+def test_an_arrangement_is_chosen_when_the_rows_would_exceed_the_limit(refs, opts, shape, size):
     """The panels keep their size, each reference over its caption and each option over
     its letter (no two of these cells overlap), and the layout's boxes are where the
     panels are; the same panels give the same bytes."""
     plan = arrangement(refs, opts)
-    assert plan is not None and (plan.name, plan.width, plan.height) == (name, *size)
+    assert plan is not None and (plan.shape, plan.width, plan.height) == (shape, *size)
     references = [(_panel(w, h, k), f"View {k}") for k, (w, h) in enumerate(refs)]
     options = [_panel(w, h, 10 + k) for k, (w, h) in enumerate(opts)]
     image, layout = compose(references, options)
@@ -113,8 +121,8 @@ def test_an_arrangement_is_chosen_when_the_rows_would_exceed_the_limit(refs, opt
 def test_the_rows_are_kept_where_they_fit():
     """CrossSection's plan: 300 px panels make 1304 x 766, under the limit, in rows."""
     plan = arrangement([(300, 300)] * 3, [(300, 300)] * 4)
-    assert plan is not None and (plan.name, plan.width, plan.height) == (
-        "rows", 1304, 766)
+    assert plan is not None and (plan.shape, plan.width, plan.height) == (
+        Shape(3, 4), 1304, 766)
 
 
 def test_fits_predicts_the_composite_of_3d_rotation():

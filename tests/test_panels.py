@@ -14,7 +14,7 @@ from test_faults import tampered
 
 from spatialcad import panels
 from spatialcad.forms import judge_image
-from spatialcad.render.layout import arrangement, compose
+from spatialcad.render.layout import Shape, arrangement, compose
 from spatialcad.render.png import decode_png, encode_png
 
 
@@ -62,19 +62,19 @@ def test_a_judged_option_is_the_candidate_and_text_options_have_no_panel():
 # panels too large for the usual rows within layout.MAX_PIXELS, laid out as the options
 # in a 2 x 2 grid under the references, the references beside that grid, and one row
 ARRANGED = {
-    "grid": ([(350, 350)] * 2, [(350, 350)] * 4),
-    "beside": ([(330, 660)], [(330, 330)] * 4),
-    "one row": ([(280, 280), (301, 370), (120, 301)],
-                [(370, 120), (120, 370), (120, 370), (370, 120)]),
+    Shape(2, 2): ([(350, 350)] * 2, [(350, 350)] * 4),
+    Shape(1, 2, beside=True): ([(330, 660)], [(330, 330)] * 4),
+    Shape(3, 4, beside=True): ([(280, 280), (301, 370), (120, 301)],
+                               [(370, 120), (120, 370), (120, 370), (370, 120)]),
 }
 
 
-@pytest.mark.parametrize("name", ARRANGED)
-def test_panels_are_cut_in_every_arrangement(name):
+@pytest.mark.parametrize("shape", ARRANGED)
+def test_panels_are_cut_in_every_arrangement(shape):
     """``--images panels`` sends each panel of a rearranged composite, after its caption,
     and a judged option's image shows the references and that option alone."""
-    refs, opts = ARRANGED[name]
-    assert arrangement(refs, opts).name == name
+    refs, opts = ARRANGED[shape]
+    assert arrangement(refs, opts).shape == shape
     references = [(_picture(w, h, k), f"View {k}") for k, (w, h) in enumerate(refs)]
     options = [_picture(w, h, 10 + k) for k, (w, h) in enumerate(opts)]
     image, layout = compose(references, options)
@@ -90,7 +90,7 @@ def test_panels_are_cut_in_every_arrangement(name):
         assert np.array_equal(panels.panels(record, image, option=k)[-1].image, option)
         judged = judge_image(record, image, k)
         h, w = option.shape[:2]
-        if name == "grid":  # the references and rule above, the option centred beneath
+        if not shape.beside:  # the references and rule above, the option centred beneath
             kept, at = (slice(0, top), slice(None)), (top, (layout["width"] - w) // 2)
         else:  # everything left of the options, the option beside it at their top
             kept, at = (slice(None), slice(0, left)), (top, left)

@@ -1,6 +1,6 @@
 """The composite image of one item: a captioned reference row and a lettered options row,
 or, where those rows would hold more than ``MAX_PIXELS``, the same panels arranged
-otherwise (``ARRANGEMENTS``), each at its own size.
+otherwise (:func:`arrangement`), each at its own size.
 
 ``MAX_PIXELS`` is Qwen2.5-VL's default ``max_pixels``, below which the usual vision front
 ends (Qwen2.5-VL, GPT-4o, Claude) show a picture at its own size: a larger composite would
@@ -82,7 +82,7 @@ def caption_width(panel_w: int) -> int:
 
 def height(reference_h: int, options_h: int) -> int:
     """The composite's height for a captioned reference row and an options row of these
-    panel heights (the vertical plan of the ``"rows"`` arrangement, without a title)."""
+    panel heights (the vertical plan of the usual rows, without a title)."""
     return PAD + reference_h + 4 + CAPTION_H + 10 + 20 + options_h + LABEL_H + PAD
 
 
@@ -91,10 +91,20 @@ Row = tuple[str, tuple[int, ...]]  # "reference" or "options", and the panels' i
 
 
 @dataclass(frozen=True)
+class Shape:
+    """An arrangement of the panels: the references in rows of ``reference_columns``, the
+    options in rows of ``option_columns``, beneath them or (``beside``) to their right."""
+
+    reference_columns: int
+    option_columns: int
+    beside: bool = False
+
+
+@dataclass(frozen=True)
 class Plan:
     """Where :func:`compose` puts everything, decided by the panels' sizes alone."""
 
-    name: str  # one of ARRANGEMENTS
+    shape: Shape  # how the panels are arranged
     width: int
     height: int
     reference: list[list[int]]  # [x, y, w, h] of each reference panel
@@ -147,10 +157,10 @@ class _Planner:
             return SEPARATION if k > 0 or self.title else 0
         return ROW_GAP if k > 0 else 0
 
-    def plan(self, arrangement: str, sections: Sequence[Sequence[Row]],
-             width: int | None = None) -> Plan:
-        """The plan of ``sections`` side by side (one section: as wide as ``width``, or as
-        its widest row)."""
+    def plan(self, shape: Shape, width: int | None = None) -> Plan:
+        """The plan of ``shape`` (its sections side by side; one section: as wide as
+        ``width``, or as its widest row)."""
+        sections = self.sections(shape)
         widths = [max((self.row_width(r) for r in rows), default=0) for rows in sections]
         if width is None:
             width = 2 * PAD + sum(widths) + SEPARATION * (len(sections) - 1)
@@ -186,7 +196,7 @@ class _Planner:
             xr = PAD + sum(widths[:k]) + SEPARATION * (k - 1) + SEPARATION // 2
             rules.append((xr, self.top, xr, height - 1 - PAD))
         return Plan(
-            name=arrangement, width=width, height=height,
+            shape=shape, width=width, height=height,
             reference=[boxes["reference"][i] for i in range(len(self.sizes["reference"]))],
             options=[boxes["options"][i] for i in range(len(self.sizes["options"]))],
             caption_y=[bands["reference"][i] for i in range(len(self.sizes["reference"]))],
@@ -198,57 +208,47 @@ class _Planner:
     def all(self, kind: str) -> tuple[int, ...]:
         return tuple(range(len(self.sizes[kind])))
 
-    def rows(self) -> list[list[Row]]:
-        """The one section of the ``"rows"``: the reference row over the options row."""
-        return [[(kind, self.all(kind)) for kind in ("reference", "options") if self.all(kind)]]
-
-    def sections(self, arrangement: str) -> list[list[Row]] | None:
-        """The rows of each section of ``arrangement``; None when it does not apply (the
-        grid needs three options or more, "beside" references, "one row" references and
-        options)."""
-        if arrangement == "rows":
-            return self.rows()
+    def sections(self, shape: Shape) -> list[list[Row]]:
+        """The rows of each section of ``shape``: the reference rows, then the option rows
+        (beside: in a second section)."""
         refs, opts = self.all("reference"), self.all("options")
-        applies = {"grid": len(opts) >= 3, "beside": bool(refs), "one row": bool(refs and opts)}
-        if not applies[arrangement]:
-            return None
-        reference_row: list[Row] = [("reference", refs)] if refs else []
-        grid: list[Row] = [("options", opts[k : k + 2]) for k in range(0, len(opts), 2)]
-        if arrangement == "grid":
-            return [reference_row + grid]
-        if arrangement == "beside":
-            column: list[Row] = [("reference", (i,)) for i in refs]
-            return [column, grid] if opts else [column]
-        return [reference_row, [("options", opts)]]  # "one row"
+        ref_rows: list[Row] = [("reference", refs[k : k + shape.reference_columns])
+                               for k in range(0, len(refs), shape.reference_columns)]
+        opt_rows: list[Row] = [("options", opts[k : k + shape.option_columns])
+                               for k in range(0, len(opts), shape.option_columns)]
+        return [ref_rows, opt_rows] if shape.beside else [ref_rows + opt_rows]
 
+    def rows(self) -> Shape:
+        """The usual shape: the references in one row, the options in one row beneath."""
+        return Shape(max(1, len(self.sizes["reference"])), max(1, len(self.sizes["options"])))
 
-ARRANGEMENTS = ("rows", "grid", "beside", "one row")
-"""How :func:`compose` can lay an item out, each panel at its own size with its caption or
-letter beneath it:
-
-- ``"rows"``: the reference panels in a row, the options in a row beneath (the usual plan,
-  at least ``WIDTH`` wide);
-- ``"grid"``: the reference row, the options in rows of two beneath (four: A B over C D);
-- ``"beside"``: the reference panels stacked on the left, the options (if any) in rows of
-  two on the right;
-- ``"one row"``: the reference panels, then the options, all in one row.
-"""
+    def shapes(self) -> list[Shape]:
+        """Every shape, the usual rows first: the references in rows of any length (the
+        longest first), the options in one row, rows of two or one column, beneath the
+        references or (when there are both) beside them."""
+        n, m = len(self.sizes["reference"]), len(self.sizes["options"])
+        option_columns = sorted({max(1, m), max(1, (m + 1) // 2), 1}, reverse=True)
+        placements = (False, True) if n and m else (False,)
+        return [Shape(r, o, beside) for beside in placements
+                for r in range(max(1, n), 0, -1) for o in option_columns]
 
 
 def arrangement(reference: Sequence[Size], options: Sequence[Size], *,
                 captioned: bool = True, title: bool = False) -> Plan | None:
-    """The plan :func:`compose` follows for panels of these (width, height) sizes: the
-    ``"rows"`` when they fit the composite (``Plan.fits``) at their own size, else the
-    other arrangement of the smallest area that fits (the first of ``ARRANGEMENTS`` among
-    equal areas); None when none fits.  ``captioned``: the reference panels have
-    captions (a caption band beneath them)."""
+    """The plan :func:`compose` follows for panels of these (width, height) sizes, each
+    panel at its own size with its caption or letter beneath it: the usual rows (the
+    references in a row, the options in a row beneath, at least ``WIDTH`` wide) when they
+    fit the composite (``Plan.fits``), else the :class:`Shape` of the smallest area that
+    fits (the first of ``_Planner.shapes`` among equal areas), e.g. the options in a 2 x 2
+    grid under the references, the references stacked beside that grid, or everything in
+    one row; None when none fits.  ``captioned``: the reference panels have captions (a
+    caption band beneath them)."""
     planner = _Planner(reference, options, captioned=captioned, title=title)
     rows = planner.rows()
-    need = max((planner.row_width(r) for r in rows[0]), default=0) + 2 * PAD
-    if need <= MAX_WIDTH and (plan := planner.plan("rows", rows, max(WIDTH, need))).fits():
+    need = max((planner.row_width(r) for r in planner.sections(rows)[0]), default=0) + 2 * PAD
+    if need <= MAX_WIDTH and (plan := planner.plan(rows, max(WIDTH, need))).fits():
         return plan
-    plans = [planner.plan(name, sections) for name in ARRANGEMENTS[1:]
-             if (sections := planner.sections(name)) is not None]
+    plans = [planner.plan(shape) for shape in planner.shapes()[1:]]
     return min((p for p in plans if p.fits()), key=lambda p: p.width * p.height,
                default=None)
 
@@ -293,7 +293,7 @@ def compose(
         refs = _fit_row(refs, avail) if refs else []
         opts = _fit_row(opts, avail) if opts else []
         planner = _Planner(_sizes(refs), _sizes(opts), captioned=captioned, title=bool(title))
-        plan = planner.plan("rows", planner.rows(), width)
+        plan = planner.plan(planner.rows(), width)
     if (why := too_large(plan.width, plan.height)) is not None:
         raise TooLarge(why)
 

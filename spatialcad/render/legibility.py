@@ -27,8 +27,8 @@ as it is, and to a person at 100 % on a desktop screen, about 96 px per inch at 
 - The composite's longest side stays within ``layout.MAX_WIDTH`` (2048), and its area
   within ``layout.MAX_PIXELS`` (1,003,520: a model's front end would shrink it, and every
   size here with it): a panel may grow until no arrangement of its composite
-  (``layout.ARRANGEMENTS``: rows, options in a 2 x 2 grid, references beside them, one
-  row) keeps within both.
+  (``layout.arrangement``: the usual rows, or e.g. the options in a 2 x 2 grid, the
+  references beside them, everything in one row) keeps within both.
 - Engineering views (``render/engineering.py``): ``MIN_VIEW_PX = 40``, every orthographic
   view of a part is at least this wide and this high as drawn (1 degree of visual angle,
   the size of a cube edge and a half: room for the outline and a feature inside it; a flat
@@ -48,6 +48,7 @@ import math
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import cache
 
 import numpy as np
 
@@ -125,6 +126,7 @@ def grown_side(side: int, scale: float, need: float, margin: int = MARGIN) -> in
     return 2 * margin + math.ceil((side - 2 * margin) * need / scale)
 
 
+@cache
 def fits(panel_width: int, count: int, panel_height: int = 0,
          references: int | None = None) -> bool:
     """Whether ``references`` captioned reference panels (None: ``count``) and ``count``
