@@ -80,6 +80,9 @@ ARRANGED = [
     # references in rows of two over the grid are 536 x 1584 (in rows of three beside the
     # grid 1310 x 662, 867,220 px)
     ([(240, 240)] * 6, [(240, 240)] * 4, Shape(2, 2), (536, 1584)),
+    # narrow panels: the usual rows 1280 wide would be 1280 x 806 (1,031,680 px); as
+    # narrow as their rows they are 504 x 806
+    ([(460, 320)], [(100, 320)] * 4, Shape(1, 4), (504, 806)),
 ]
 
 

@@ -239,16 +239,17 @@ def arrangement(reference: Sequence[Size], options: Sequence[Size], *,
     panel at its own size with its caption or letter beneath it: the usual rows (the
     references in a row, the options in a row beneath, at least ``WIDTH`` wide) when they
     fit the composite (``Plan.fits``), else the :class:`Shape` of the smallest area that
-    fits (the first of ``_Planner.shapes`` among equal areas), e.g. the options in a 2 x 2
-    grid under the references, the references stacked beside that grid, or everything in
-    one row; None when none fits.  ``captioned``: the reference panels have captions (a
+    fits, each as narrow as its rows (the first of ``_Planner.shapes`` among equal areas):
+    e.g. the options in a 2 x 2 grid under the references, the references stacked beside
+    that grid, everything in one row, or the rows narrower than ``WIDTH``; None when none
+    fits.  ``captioned``: the reference panels have captions (a
     caption band beneath them)."""
     planner = _Planner(reference, options, captioned=captioned, title=title)
     rows = planner.rows()
     need = max((planner.row_width(r) for r in planner.sections(rows)[0]), default=0) + 2 * PAD
     if need <= MAX_WIDTH and (plan := planner.plan(rows, max(WIDTH, need))).fits():
         return plan
-    plans = [planner.plan(shape) for shape in planner.shapes()[1:]]
+    plans = [planner.plan(shape) for shape in planner.shapes()]
     return min((p for p in plans if p.fits()), key=lambda p: p.width * p.height,
                default=None)
 
