@@ -20,7 +20,7 @@ from spatialcad.tasks.mechanical_system.spec import LinkSpec, OptionData, Spec, 
 
 def _parts(spec: Spec) -> dict[str, mech.Part]:
     return {p.name: mech.Part(p.name, p.kind, p.shaft, p.centre, p.axis, p.radius, p.teeth,
-                              p.phase) for p in spec.parts}
+                              p.phase, bool(p.fixed)) for p in spec.parts}
 
 
 def _word(spec: Spec, name: str, speed: Fraction) -> str:
