@@ -103,3 +103,22 @@ def test_generated_planetary_items_verify(seed):
     # a flipped answer is caught
     wrong = dict(record, Answer="A" if record["Answer"] != "A" else "C")
     assert run_verifier(wrong, image) != []
+
+
+def test_planetary_steps_replay_in_the_verifier():
+    """The steps give the members' speeds (Willis), then the planets', and the
+    verifier's replay from its own solve reaches each step's state."""
+    from spatialcad.tasks.mechanical_system.steps import steps
+
+    spec = train("J", "E")
+    answer = v._truth(spec, v.solve(spec) or {})
+    assert answer is not None
+    made = steps(spec, answer[0])
+    assert [s.state["speeds"] for s in made] == [
+        {"E": "1", "H": "1/5", "J": "0"}, {"E": "1", "H": "1/5", "J": "0", "F": "-1/3",
+                                           "G": "-1/3"}]
+    state = v.step_start(spec, answer[0])
+    for k, s in enumerate(made):
+        state = v.step_next(spec, answer[0], state, k)
+        assert state == s.state
+    assert v.step_next(spec, answer[0], state, len(made)) is None

@@ -26,7 +26,7 @@ from spatialcad.tasks import registry
 from spatialcad.tasks.base import Reject
 from spatialcad.tasks.mechanical_system import generate as g
 from spatialcad.tasks.mechanical_system import spec as sp
-from spatialcad.tasks.mechanical_system import turns
+from spatialcad.tasks.mechanical_system import planetary, turns
 from spatialcad.tasks.mechanical_system import verify as v
 from spatialcad.tasks.mechanical_system.explain import explanation
 from spatialcad.tasks.mechanical_system.generate import Generator
@@ -66,7 +66,10 @@ def words(spec):
 
 
 def propagated(spec):
-    """Each part's speed by the generator's propagation (None when jammed)."""
+    """Each part's speed by the generator's propagation (None when jammed); a planetary
+    train's by Willis's rule."""
+    if planetary.is_planetary(spec):
+        return planetary.spec_speeds(spec)
     parts = v.geometry_parts(spec)
     named = {p.name: p for p in parts}
     links = [mech.Link(lk.kind, lk.a, lk.b, mech.factor(lk.kind, named[lk.a], named[lk.b]))

@@ -81,6 +81,39 @@ def is_planetary(spec: Spec) -> bool:
     return any(lk.kind == "carries" for lk in spec.links)
 
 
+def spec_speeds(spec: Spec) -> dict[str, Fraction]:
+    """Every member's signed speed by Willis's rule, from the spec's tooth counts."""
+    sun, ring, carrier, planets = members(spec)
+    held = next(p.name for p in spec.parts if p.fixed)
+    drive = Fraction(1 if spec.driver_sense == SENSES[1] else -1)
+    return speeds({p.name: p.teeth for p in spec.parts}, held, spec.driver, drive, sun, ring,
+                  carrier, planets)
+
+
+def step_groups(spec: Spec) -> list[list[str]]:
+    """The parts each step of the solution sets moving: the held member and the third
+    of sun, carrier and ring (Willis's rule), then the planets."""
+    sun, ring, carrier, planets = members(spec)
+    return [[n for n in (sun, carrier, ring) if n != spec.driver], planets]
+
+
+def step_texts(spec: Spec, w: dict[str, Fraction]) -> list[str]:
+    """The two steps' texts: the members' speeds, then the planets'."""
+    sun, ring, carrier, planets = members(spec)
+    teeth = {p.name: p.teeth for p in spec.parts}
+    held = next(p.name for p in spec.parts if p.fixed)
+    first = (f"{sentence(named(spec.part(held)))} is held; relative to "
+             f"{named(spec.part(carrier))} the gears turn as on fixed axles, so "
+             f"{teeth[sun]} × ({sun}'s speed − {carrier}'s) + {teeth[ring]} × ({ring}'s "
+             f"speed − {carrier}'s) = 0: {sun} turns at {_speed_text(w[sun])}, {carrier} at "
+             f"{_speed_text(w[carrier])}, {ring} at {_speed_text(w[ring])} (counterclockwise "
+             "positive).")
+    then = "; ".join(f"planet {p} turns at {_speed_text(w[carrier])} − {teeth[sun]}/"
+                     f"{teeth[p]} × {_speed_text(w[sun] - w[carrier])} = {_speed_text(w[p])}"
+                     for p in planets)
+    return [first, sentence(then) + "."]
+
+
 def truth(spec: Spec, w: dict[str, Fraction]) -> OptionData:
     """The right option of a planet question."""
     _, _, carrier, _ = members(spec)

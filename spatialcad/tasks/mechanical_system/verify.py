@@ -562,6 +562,8 @@ def step_next(spec: Spec, answer: OptionData, state: Any, k: int) -> Any:
     against each other (the mechanism jams); None when that is done too."""
     if state["jammed"]:
         return None
+    if planetary.is_planetary(spec):
+        return _planetary_next(spec, state)
     speeds = {n: float(Fraction(v)) for n, v in state["speeds"].items()}
     for link in spec.links:
         if (link.a in speeds) != (link.b in speeds):
@@ -571,6 +573,18 @@ def step_next(spec: Spec, answer: OptionData, state: Any, k: int) -> Any:
     if any(_violated(spec, link, speeds) for link in spec.links):
         return {"speeds": state["speeds"], "jammed": True}
     return None
+
+
+def _planetary_next(spec: Spec, state: Any) -> Any:
+    """A planetary train's next step: the next group of parts (members, then planets)
+    at the speeds this verifier solves; None when every part moves."""
+    solved = solve(spec)
+    group = next((g for g in planetary.step_groups(spec)
+                  if any(n not in state["speeds"] for n in g)), None)
+    if solved is None or group is None:
+        return None
+    return {"speeds": {**state["speeds"], **{n: _fraction(solved[n]) for n in group}},
+            "jammed": False}
 
 
 def step_goal(spec: Spec, answer: OptionData) -> dict[str, Any]:
