@@ -4,6 +4,7 @@ fractions; items that verify and hold their questions."""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -122,3 +123,27 @@ def test_planetary_steps_replay_in_the_verifier():
         state = v.step_next(spec, answer[0], state, k)
         assert state == s.state
     assert v.step_next(spec, answer[0], state, len(made)) is None
+
+
+def test_the_carrier_is_one_solid_of_band_spokes_hub_and_pins_in_the_scene():
+    from spatialcad import freecad_env, item_scene
+
+    FreeCAD, _ = freecad_env.load()
+    task = registry.task("mechanical_system")
+    draft = planetary.build("counterclockwise", np.random.default_rng(25))
+    assert draft is not None
+    record, _ = pipeline.assemble(task, draft, level=1, image_id="x", letter="A", item_seed=25)
+    doc = FreeCAD.newDocument("planetary")
+    try:
+        item_scene.build_scene(record, doc)
+        found = [o for g in doc.Objects if g.TypeId == "App::DocumentObjectGroup"
+                 for o in g.Group]
+        carrier = next(p for p in record["spec"]["parts"] if p["kind"] == "carrier")
+        solid = next(o for o in found if o.Label.endswith(f"carrier {carrier['name']}"))
+        assert solid.Shape.isValid() and len(solid.Shape.Solids) == 1
+        band = math.pi * ((carrier["radius"] + 0.7) ** 2 - (carrier["radius"] - 0.7) ** 2)
+        assert solid.Shape.Volume > band * 1.5 * 1.05  # the spokes and hub are fused on
+        axles = [o for o in found if "axle" in o.Label]
+        assert len(axles) == len(record["spec"]["parts"])  # one per member and planet
+    finally:
+        FreeCAD.closeDocument(doc.Name)
