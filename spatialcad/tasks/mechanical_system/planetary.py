@@ -45,6 +45,10 @@ Z = (0.0, 0.0, 1.0)
 CARRIER_DEPTH = 1.0  # the carrier arm lies in front of the gears
 PLANET_GAP = 2.5  # modules between neighbouring planets' tooth tips, at least
 FAST_MARGIN = Fraction(6, 5)
+# the ring gear turned by this share of its tooth pitch from centring the planets' teeth in
+# its gaps: each planet's tooth then rests on a ring tooth's flank, taking up the play a
+# large planet leaves in the drawn internal teeth (the verifier's mesh gap)
+RING_PLAY = 0.07
 
 
 def speeds(teeth: dict[str, int], held: str, driver: str, drive: Fraction,
@@ -169,20 +173,20 @@ def explanation(spec: Spec, option: OptionData, w: dict[str, Fraction]) -> str:
 
 def _train(rng: np.random.Generator) -> tuple[list[Part], list[tuple[str, str, str]]] | None:
     """Sun, planets, carrier and ring, their tooth phases meshing; None if the draw's
-    planets would not fit round the sun or mesh with both gears at once."""
+    planets would not fit round any sun."""
     n = 2 + int(rng.integers(2))
-    ns = int(rng.integers(12, 25))
     np_ = int(rng.integers(10, 21))
-    nr = ns + 2 * np_
-    if (ns + nr) % n:  # the planets, equally spaced, could not mesh both at once
+    # equally spaced planets mesh sun and ring at once when n divides Ns + Nr (= 2 Ns +
+    # 2 Np), and keep PLANET_GAP between their tips
+    suns = [ns for ns in range(12, 25) if (2 * ns + 2 * np_) % n == 0 and
+            (ns + np_) * math.sin(math.pi / n) >= np_ + 2 * mech.ADDENDUM + PLANET_GAP]
+    if not suns:
         return None
-    arm = (ns + np_) / 2
-    if 2 * arm * math.sin(math.pi / n) < np_ + 2 * mech.ADDENDUM + PLANET_GAP:
-        return None
+    ns = suns[int(rng.integers(len(suns)))]
     names = iter("EFGHJKLMN")
     sun = Part(next(names), "gear", 0, (0.0, 0.0, 0.0), Z, ns / 2, ns)
     first = 2 * math.pi * int(rng.integers(24)) / 24
-    return _assemble(sun, n, np_, nr, arm, first, names)
+    return _assemble(sun, n, np_, ns + 2 * np_, (ns + np_) / 2, first, names)
 
 
 def _assemble(sun: Part, n: int, np_: int, nr: int, arm: float, first: float,
@@ -208,6 +212,7 @@ def _assemble(sun: Part, n: int, np_: int, nr: int, arm: float, first: float,
     phases = mech.mesh_phases(parts, meshes)
     if phases is None:
         return None
+    phases[ring.name] += RING_PLAY * 2 * math.pi / nr
     return [replace(p, phase=round(phases[p.name], 9)) if p.kind != "carrier" else p
             for p in parts], links
 
@@ -244,8 +249,8 @@ def build(sense: str, rng: np.random.Generator) -> Draft | None:
                    (data[0].planet or [""])[0])
     arrows = {driver: 1 if w[driver] > 0 else -1}
     try:
-        if legibility.failures(parts, links, False, arrows, [*asked, driver, held],
-                               list(range(len(links)))) or _loose_mesh(parts, links):
+        if _loose_mesh(parts, links) or legibility.failures(
+                parts, links, False, arrows, [*asked, driver, held], list(range(len(links)))):
             return None
         picture = md.draw(parts, links, False, arrows)
     except md.TooLarge:
@@ -296,8 +301,9 @@ def _operator(truth_: list[str], claim: list[str]) -> str:
 
 
 def _loose_mesh(parts: list[Part], links: list[tuple[str, str, str]]) -> bool:
-    """Whether two gears in mesh are drawn farther apart than the verifier allows (large
-    planets in a ring gear may leave play between the drawn teeth)."""
+    """Whether two gears in mesh are drawn farther apart, or overlapping more, than the
+    verifier allows."""
     fr, masks = md.part_masks(parts, links, False)
-    return any(md.mask_gap(masks[a], masks[b]) > fr.mesh_gap
+    return any(md.mask_gap(masks[a], masks[b]) > fr.mesh_gap or
+               int((masks[a] & masks[b]).sum()) > fr.mesh_overlap
                for kind, a, b in links if kind == "mesh")
