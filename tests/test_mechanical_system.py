@@ -568,7 +568,7 @@ def test_choices_and_every_text_name_parts_as_labelled():
                 assert re.fullmatch(r"\d+(/\d+)? turns?", choice), choice
             elif choice != "Nothing can move.":
                 named_here = re.findall(r"(?:gear|Gear|pulley|Pulley|rack|Rack|drum|Drum|weight|"
-                                        r"Weight) (\S+?)\b", choice)
+                                        r"Weight|arm) (\S+?)\b", choice)
                 assert named_here and set(named_here) <= labels, choice
 
 
