@@ -7,6 +7,9 @@ view.  From level 2 also a bevel pair (a gear on a vertical axle, its sense seen
 above) and a drum winding a rope that lifts a weight; the part count grows by one a level
 up to 18 at level 13, the last (the labels run out).
 
+From level 1 a fifth of the items are planetary trains instead (planetary.py: how a planet
+gear turns and goes round, which member turns fastest).
+
 Questions: "which way do X and Y turn or move?" (text options: the four combinations of
 their two motions, and "Nothing can move"), and from level 1 "which of four parts turns
 fastest / slowest?" and "while E makes 3 turns, how many turns does J make?" (turns.py),
@@ -42,7 +45,7 @@ from spatialcad.render import mechanism_drawing as md
 from spatialcad.render import mechanism_legibility as legibility
 from spatialcad.tasks import base
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
-from spatialcad.tasks.mechanical_system import turns
+from spatialcad.tasks.mechanical_system import planetary, turns
 from spatialcad.tasks.mechanical_system.explain import explanation
 from spatialcad.tasks.mechanical_system.spec import (
     OPEN_JAMMED,
@@ -64,6 +67,7 @@ NESTED = 2.0  # modules by which a part on an axle is smaller than the one behin
 GROW_TRIES = 120
 BUILD_TRIES = 40
 FAST_MARGIN = Fraction(6, 5)  # the fastest (slowest) part beats the next by this ratio
+PLANETARY_SHARE = 5  # from level 1, one item in this many is a planetary train
 Z = (0.0, 0.0, 1.0)
 # a disc's footprint is shapely's buffer of its centre, 32 segments a quarter circle: its
 # corners lie on the circle and its sides fall short of it by at most this part of the radius
@@ -607,6 +611,13 @@ class Generator(base.Generator):
                 "oblique": True, "fastest": True}
 
     def build(self, level: int, rng: np.random.Generator) -> Draft:
+        if level >= 1 and rng.integers(PLANETARY_SHARE) == 0:
+            sense = SENSES[int(rng.integers(2))]
+            for _ in range(BUILD_TRIES):
+                draft = planetary.build(sense, rng)
+                if draft is not None:
+                    return draft
+            raise Reject("no planetary train met the item's draw")
         p = dict(self.params(level))
         if isinstance(p["parts"], list):
             p["parts"] = int(p["parts"][int(rng.integers(len(p["parts"])))])

@@ -12,15 +12,18 @@ from typing import Any
 
 from spatialcad.record.spec import YES_NO, JsonSpec, SpecError, Texts, one_of, optional, scene_text
 
-PART_KINDS = ("gear", "ring", "pulley", "drum", "bevel", "rack", "weight")
-LINK_KINDS = ("mesh", "belt", "crossed", "rope", "shaft")
-QUESTIONS = ("motion", "fastest", "slowest", "turns")
+PART_KINDS = ("gear", "ring", "pulley", "drum", "bevel", "rack", "weight", "carrier")
+LINK_KINDS = ("mesh", "belt", "crossed", "rope", "shaft", "carries")  # carries: a carrier
+# (a) holds the axle of a planet gear (b), which turns freely on it
+QUESTIONS = ("motion", "fastest", "slowest", "turns", "planet")  # planet: a planet gear's
+# turning about its own axle and its going round the sun gear (planetary.py)
 SENSES = ("clockwise", "counterclockwise")
 VIEWS = {"front": (0.0, 0.0, 1.0), "above": (0.0, 1.0, 0.0)}  # towards the viewer
 JAMMED = "Nothing can move."
+STILL = "still"  # a planet gear that does not go round (its carrier is held)
 OPEN_JAMMED = "cannot move"
 NOUN = {"gear": "gear", "ring": "ring gear", "pulley": "pulley", "drum": "drum",
-        "bevel": "bevel gear", "rack": "rack", "weight": "weight"}
+        "bevel": "bevel gear", "rack": "rack", "weight": "weight", "carrier": "carrier arm"}
 COORDINATES = ("modules; x right, y up, z towards the viewer; a turning part's axis by the "
                "right-hand rule, a sliding part's axis its positive direction")
 
@@ -36,6 +39,7 @@ class PartSpec(JsonSpec):
     teeth: int  # 0 without teeth
     phase: float  # the first tooth's angle (racks: its offset along the axis)
     seen_from: str | None = optional()  # turning parts: "front" or "above" (VIEWS)
+    fixed: bool | None = optional()  # True: held still (a planetary train's held member)
 
     def __post_init__(self) -> None:
         one_of(self.kind, PART_KINDS, "part.kind")
@@ -85,18 +89,25 @@ class Spec(JsonSpec):
 @dataclass(frozen=True)
 class OptionData(JsonSpec):
     """Exactly one of: ``motions`` (asked part -> its word), ``jammed``, ``part``,
-    ``turns`` (the asked part's turns as a fraction in lowest terms, "9/2" or "3")."""
+    ``turns`` (the asked part's turns as a fraction in lowest terms, "9/2" or "3"),
+    ``planet`` (the asked planet gear's sense about its own axle and the sense it goes
+    round in, or ``STILL`` if it does not go round)."""
 
     motions: dict[str, str] | None = optional()
     jammed: bool | None = optional()
     part: str | None = optional()
     turns: str | None = optional()
+    planet: list[str] | None = optional()
 
     def __post_init__(self) -> None:
-        if sum(x is not None for x in (self.motions, self.jammed, self.part, self.turns)) \
-                != 1 or self.jammed is False:
-            raise SpecError("option: expected exactly one of 'motions', 'jammed', 'part' and "
-                            "'turns'")
+        if sum(x is not None for x in (self.motions, self.jammed, self.part, self.turns,
+                                       self.planet)) != 1 or self.jammed is False:
+            raise SpecError("option: expected exactly one of 'motions', 'jammed', 'part', "
+                            "'turns' and 'planet'")
+        if self.planet is not None and (len(self.planet) != 2 or self.planet[0] not in SENSES
+                                        or self.planet[1] not in (*SENSES, STILL)):
+            raise SpecError(f"option: planet {self.planet!r} is no [sense, sense or "
+                            f"{STILL!r}]")
         if self.turns is not None and (str(turns_value(self.turns)) != self.turns or
                                        turns_value(self.turns) <= 0):
             raise SpecError(f"option: turns {self.turns!r} is no positive fraction in lowest "
@@ -158,8 +169,31 @@ def option_text(spec: Spec, o: OptionData) -> str:
         return sentence(named(spec.part(o.part)))
     if o.turns is not None:
         return sentence(turns_text(turns_value(o.turns)))
+    if o.planet is not None:
+        return sentence(planet_text(spec.part(spec.asked[0]), o.planet))
     assert o.motions is not None
     return sentence(motion_text(spec, o.motions))
+
+
+def planet_text(planet: PartSpec, said: Sequence[str]) -> str:
+    """"gear F turns clockwise and goes round counterclockwise", "... but does not go
+    round"."""
+    spin, revolution = said
+    return f"{named(planet)} turns {spin} " + (
+        "but does not go round" if revolution == STILL else f"and goes round {revolution}")
+
+
+def _planetary(spec: Spec) -> str:
+    """What a planetary train's picture shows that the gears do not: the carrier arm
+    holding the planets' axles, and the held member."""
+    carrier = next((p for p in spec.parts if p.kind == "carrier"), None)
+    if carrier is None:
+        return ""
+    planets = [lk.b for lk in spec.links if lk.kind == "carries"]
+    held = next(p for p in spec.parts if p.fixed)
+    return (f" {sentence(named(carrier))} holds the axles of the planet gears "
+            f"{', '.join(planets[:-1])} and {planets[-1]}, which turn freely on it as it "
+            f"turns about the middle axle; {named(held)} (hatched) is held fixed.")
 
 
 def _setting(spec: Spec) -> str:
@@ -172,17 +206,18 @@ def _setting(spec: Spec) -> str:
     driver = spec.part(spec.driver)
     return (f"The picture shows a mechanism, {view}. Parts drawn on one axle are fixed "
             "together and turn as one; gears mesh where their teeth interleave; belts and "
-            f"ropes do not slip. {senses}{_sizes(spec)} A motor tries to turn {named(driver)} "
-            f"{spec.driver_sense} (red arrow). ")
+            f"ropes do not slip.{_planetary(spec)} {senses}{_sizes(spec)} A motor tries to "
+            f"turn {named(driver)} {spec.driver_sense} (red arrow). ")
 
 
 def _sizes(spec: Spec) -> str:
     """Fastest / slowest items: the gears' tooth counts and the pulleys' radii, which
     settle the speeds with the links the picture shows (" Tooth counts: E 12, F 20.
     Pulley radii: G 5, H 3."); "" for motion items."""
-    if spec.question == "motion":
+    if spec.question in ("motion", "planet"):
         return ""
-    teeth = [f"{p.name} {p.teeth}" for p in spec.parts if p.turns and p.teeth]
+    teeth = [f"{p.name} {p.teeth}" for p in spec.parts if p.turns and p.teeth and
+             p.kind != "carrier"]
     radii = [f"{p.name} {p.radius:g}" for p in spec.parts if p.kind == "pulley"]
     return "".join(f" {what}: {', '.join(said)}." for what, said in
                    (("Tooth counts", teeth), ("Pulley radii", radii)) if said)
@@ -192,6 +227,9 @@ def _asked_text(spec: Spec) -> str:
     if spec.question == "motion":
         a, b = (named(spec.part(n)) for n in spec.asked)
         return f"Which way do {a} and {b} turn or move?"
+    if spec.question == "planet":
+        return (f"How does {named(spec.part(spec.asked[0]))} move: which way does it turn "
+                "about its own axle, and which way does it go round the middle axle?")
     if spec.question == "turns":
         return (f"While {named(spec.part(spec.driver))} makes "
                 f"{turns_text(Fraction(spec.driver_turns or 0))}, how many turns does "
@@ -217,6 +255,12 @@ def texts(spec: Spec, options: Sequence[OptionData]) -> Texts:
             f"{setting}Is this what happens: "
             f"{'nothing can move' if o.motions is None else motion_text(spec, o.motions)}?"
             f"{YES_NO}" for o in options]
+    elif spec.question == "planet":
+        planet = spec.part(spec.asked[0])
+        direct = (f"Which way does {named(planet)} turn about its own axle (as seen from the "
+                  "front)? Answer with one of: clockwise, counterclockwise.")
+        judge = [f"{setting}Is this what happens: {planet_text(planet, o.planet or [])}?"
+                 f"{YES_NO}" for o in options]
     elif spec.question == "turns":
         direct = (_asked_text(spec) + " Answer with a whole number or a fraction in lowest "
                   "terms (such as 7/2).")

@@ -14,13 +14,14 @@ import numpy as np
 from spatialcad.geometry import mechanisms as mech
 from spatialcad.render import mechanism_drawing as md
 from spatialcad.tasks.base import Step
+from spatialcad.tasks.mechanical_system import planetary
 from spatialcad.tasks.mechanical_system.explain import Motion, clause, disagreement, walk
 from spatialcad.tasks.mechanical_system.spec import LinkSpec, OptionData, Spec, sentence, words
 
 
 def _parts(spec: Spec) -> dict[str, mech.Part]:
     return {p.name: mech.Part(p.name, p.kind, p.shaft, p.centre, p.axis, p.radius, p.teeth,
-                              p.phase) for p in spec.parts}
+                              p.phase, bool(p.fixed)) for p in spec.parts}
 
 
 def _word(spec: Spec, name: str, speed: Fraction) -> str:
@@ -48,6 +49,8 @@ def exact_motion(spec: Spec) -> Motion:
 
 
 def steps(spec: Spec, answer: OptionData) -> list[Step]:
+    if planetary.is_planetary(spec):
+        return _planetary_steps(spec)
     motion = exact_motion(spec)
     speeds = {spec.driver: motion.speeds[spec.driver]}
     out = []
@@ -61,12 +64,25 @@ def steps(spec: Spec, answer: OptionData) -> list[Step]:
     return out
 
 
+def _planetary_steps(spec: Spec) -> list[Step]:
+    """A planetary train: the members' speeds by Willis's rule, then the planets'."""
+    w = planetary.spec_speeds(spec)
+    speeds = {spec.driver: w[spec.driver]}
+    out = []
+    for text, group in zip(planetary.step_texts(spec, w), planetary.step_groups(spec),
+                           strict=True):
+        speeds.update({n: w[n] for n in group})
+        out.append(Step(text, _state(speeds, False)))
+    return out
+
+
 def _state(speeds: dict[str, Fraction], jammed: bool) -> dict[str, Any]:
     return {"speeds": {n: str(v) for n, v in speeds.items()}, "jammed": jammed}
 
 
 def picture(spec: Spec, answer: OptionData, state: Any) -> np.ndarray:
     """The mechanism with an arrow on every part moving so far."""
-    arrows = {n: 1 if Fraction(v) > 0 else -1 for n, v in state["speeds"].items()}
+    arrows = {n: 1 if Fraction(v) > 0 else -1 for n, v in state["speeds"].items()
+              if Fraction(v) != 0}  # a held part has no arrow
     return md.draw(list(_parts(spec).values()), [(lk.kind, lk.a, lk.b) for lk in spec.links],
                    spec.oblique, arrows)
