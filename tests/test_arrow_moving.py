@@ -19,7 +19,7 @@ from spatialcad.run.pipeline import assemble, make_item
 from spatialcad.run.verification import run_verifier
 from spatialcad.seeding import derive_seed, item_rng
 from spatialcad.tasks import registry
-from spatialcad.tasks.arrow_moving.generate import _picture
+from spatialcad.tasks.arrow_moving.generate import Generator, _picture
 from spatialcad.tasks.arrow_moving.spec import (
     QUESTIONS,
     Arrow,
@@ -96,6 +96,34 @@ def test_boards_read_back():
         assert read_board(_picture(state, (side, side)), [side, side], palette) == _board(state)
 
 
+def test_boards_of_grids_longer_than_wide_read_back():
+    rng = np.random.default_rng(9)
+    palette = {c: list(v) for c, v in PALETTE.items()}
+    for size in ((3, 4), (4, 3)):
+        state = ar.random_state(rng, size, ["red"])
+        assert read_board(_picture(state, size), list(size), palette) == _board(state)
+
+
+def _scenes(size: tuple[int, int], moves: int) -> int:
+    """Level 0's scenes on one grid: a start (one arrow, any cell and heading) and ``moves``
+    valid moves ending elsewhere than the start (spec.scene_key: the question kind is always
+    "path")."""
+    def sequences(start: ar.State, state: ar.State, left: int) -> int:
+        if not left:
+            return int(state != start)
+        return sum(sequences(start, ar.apply(state, m, size), left - 1)
+                   for m in ar.valid_moves(state, size))
+
+    return sum(sequences(s, s, moves) for s in
+               (one((x, y), h) for x in range(size[0]) for y in range(size[1]) for h in range(4)))
+
+
+def test_level_0_holds_over_2000_scenes():
+    p = Generator().params(0)
+    assert p["arrows"] == 1 and p["kinds"] == ["path"]
+    assert sum(_scenes((cols, rows), p["moves"]) for cols, rows in p["grids"]) >= 2000
+
+
 def test_move_text():
     moves = [Move("red", "forward", 1), Move("blue", "left", 2)]
     assert move_text(moves, True) == "forward 1, left 2"
@@ -141,6 +169,12 @@ def _swap_answer(record: dict, letter: str) -> dict:
 @pytest.fixture(scope="module")
 def items():
     return [make_item("arrow_moving", level, i, 8, 2) for level in (0, 1, 2) for i in range(4)]
+
+
+def test_level_0_draws_its_grids(items):
+    grids = {tuple(g) for g in Generator().params(0)["grids"]}
+    drawn = [tuple(item.record["spec"]["grid"]) for item in items[:4]]  # the level 0 items
+    assert set(drawn) <= grids and len(set(drawn)) > 1, drawn
 
 
 def test_verifier_rejects_every_distractor_as_answer(items):

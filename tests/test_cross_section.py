@@ -14,6 +14,7 @@ from shapely.geometry import box
 from spatialcad import freecad_env
 from spatialcad.cad import section as cut
 from spatialcad.cad import solids, sweep, tessellate
+from spatialcad.derived import scene_hash
 from spatialcad.geometry import convex_pieces
 from spatialcad.geometry import section_shape as ss
 from spatialcad.geometry.colours import SOLID
@@ -105,6 +106,27 @@ def test_drafts_follow_the_level(drafts: dict) -> None:
         assert level < 2 or any(f in cut.OBLIQUE_FAMILIES for f in families[:3])
         assert all(o.image.shape == (300, 300, 3) for o in draft.options)
         json.dumps(draft.spec)
+
+
+def test_a_draft_is_the_stack_its_seed_draws_first(built: dict) -> None:
+    for level, (seed, draft) in built.items():
+        p = TASK.params(level)
+        stack = task_module.random_stack(np.random.default_rng(seed), p["solids"],
+                                         p["pointed_top"])
+        assert draft.spec["solids"] == stack
+
+
+@pytest.mark.parametrize("level", [0, 1, 2])
+def test_levels_hold_over_2000_scenes(level: int) -> None:
+    # A scene is the stack (spec.scene_key: its solids' kinds and sizes, to 0.01), which
+    # build draws first (above); 2,500 stacks drawn as items' first draws are nearly all
+    # distinct, so the level holds far more than 2,000 scenes (well over 2,000 of them
+    # build: a level rejects fewer than 1 candidate in 2)
+    p = TASK.params(level)
+    keys = {scene_hash(INFO, {"solids": task_module.random_stack(
+        np.random.default_rng([level, k]), p["solids"], p["pointed_top"]),
+        "views": [], "families": [], "scale": 1.0}) for k in range(2500)}
+    assert len(keys) >= 2450
 
 
 def test_verifier_accepts_built_items(drafts: dict) -> None:

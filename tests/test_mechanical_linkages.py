@@ -107,7 +107,8 @@ def cam(psi_deg, sense):
     knots = [0.0, 0.0, 90.0, 0.0, 180.0, 3.0, 270.0, 3.0]  # dwell, rise 3, dwell, fall
     phase = math.radians(90.0 - psi_deg) % (2 * math.pi)
     r = 4.0 + lk.cam_lift(knots, psi_deg)
-    parts = [PartSpec("E", "cam", 0, (0.0, 0.0, 0.0), Z, 4.0, 0, phase, "front", knots),
+    parts = [PartSpec("E", "cam", 0, (0.0, 0.0, 0.0), Z, 4.0, 0, phase, "front",
+                      profile=knots),
              PartSpec("F", "follower", -1, (0.0, r, 0.0), (0.0, 1.0, 0.0), 5.0, 0, 0.0)]
     return _spec(parts, [("cam", "E", "F")], sense, "moves", "F")
 

@@ -4,6 +4,8 @@ spec read and written back, and the texts proved."""
 from __future__ import annotations
 
 import copy
+import math
+from functools import cache
 
 import numpy as np
 import pytest
@@ -18,7 +20,7 @@ from spatialcad.render.thumbnails import answer_ranks, distances, thumbnail
 from spatialcad.run.pipeline import make_item
 from spatialcad.run.verification import run_verifier
 from spatialcad.tasks.paper_folding import spec as pf_spec
-from spatialcad.tasks.paper_folding.generate import OPERATORS, wrong_pool
+from spatialcad.tasks.paper_folding.generate import OPERATORS, Generator, wrong_pool
 from spatialcad.tasks.paper_folding.spec import Fold
 from spatialcad.tasks.paper_folding.verify import Sheet
 
@@ -174,6 +176,54 @@ def state_pos(state: pf.Paper, cell: tuple[int, int]) -> tuple[float, float]:
     centre = (cell[1] + 0.5, cell[0] + 0.5)
     layer = next(lay for lay in state.layers if lay.region.contains(Point(*centre)))
     return layer.place.apply(centre)
+
+
+def test_fold_sequences_of_a_three_by_three_sheet_by_hand():
+    # 4 first folds (a column or a row over its neighbour, from either side), then the
+    # 3x2 or 2x3 paper folds in half either way along its even side or along a grid line
+    # of its odd side (flap <= rest): 4 second folds each
+    sequences = list(pf.fold_sequences(3, 3, 2, diagonal=False))
+    assert len(sequences) == 16 == len({folds for folds, _ in sequences})
+    for folds, paper in sequences:
+        assert paper == pf.fold_all(3, 3, list(folds))[-1]
+    # a diagonal last fold needs a square paper: a 3x3 sheet folded once never is
+    assert list(pf.fold_sequences(3, 3, 2, diagonal=True)) == []
+    assert len(list(pf.fold_sequences(2, 2, 1, diagonal=True))) == 4
+
+
+@cache
+def _level_space(level: int) -> dict[tuple[int, int], dict[tuple[pf.Fold, ...], int]]:
+    """Per sheet size, every fold sequence the level can draw and its number of full cells
+    (a diagonal last fold is drawn half the time where the level allows it)."""
+    p = Generator().params(level)
+    return {(rows, cols): {folds: len(paper.full_cells())
+                           for diagonal in {False, p["diagonal"]}
+                           for folds, paper in pf.fold_sequences(rows, cols, p["folds"],
+                                                                 diagonal=diagonal)}
+            for rows, cols in p["sizes"]}
+
+
+@pytest.mark.parametrize("level", [0, 1])
+def test_levels_0_and_1_hold_over_2000_scenes(level):
+    # a scene is the sheet, its folds and the punched holes (spec.scene_key): the holes are
+    # any ``holes`` of the folded paper's full cells
+    holes = Generator().params(level)["holes"]
+    count = sum(math.comb(full, holes) for sequences in _level_space(level).values()
+                for full in sequences.values() if full >= holes)
+    assert count >= 2000
+
+
+def test_drawn_scenes_lie_in_the_listed_level_space(items):
+    for level, item in zip((0, 0, 1, 1), items, strict=False):  # the fixture's order
+        assert item.record["Level"] == f"Level{level}"
+        spec = pf_spec.parse_spec(item.record["spec"])
+        folds = tuple(pf.Fold(f.kind, tuple(f.line), f.flap) for f in spec.folds)
+        space = _level_space(level)
+        assert (spec.rows, spec.cols) in space
+        assert folds in space[spec.rows, spec.cols]
+        full = pf.fold_all(spec.rows, spec.cols, list(folds))[-1].full_cells()
+        assert len(spec.holes) == Generator().params(level)["holes"]
+        assert set(map(tuple, spec.holes)) <= set(full)
 
 
 def test_wrong_pool_differs_from_the_truth():

@@ -48,7 +48,10 @@ def expected_count(record: dict) -> int:
         return len(answer["moves"])
     if task == "PaperFolding":
         return len(spec["folds"])
-    if task == "MechanicalSystem":  # one step per part set moving, and the jam
+    if task == "MechanicalSystem":  # one step per part set moving, and the jam; a
+        # planetary train: its members by Willis's rule, then its planets
+        if any(lk["kind"] == "carries" for lk in spec["links"]):
+            return 2
         return len(spec["parts"]) - 1 + int(answer.get("jammed") is True)
     if task == "2DRotation":
         return {1: 1, 2: 2, 3: 1}[answer["transform"]["turns"] % 4]

@@ -29,7 +29,8 @@ from spatialcad.geometry import exact
 ADDENDUM = 1.0
 DEDENDUM = 1.25
 RIM = 1.6  # a ring gear's rim outside its tooth roots
-TURNING = ("gear", "ring", "pulley", "drum", "bevel")
+CARRIER_BAND = 0.7  # half the width of a planet carrier's band through its planets' axles
+TURNING = ("gear", "ring", "pulley", "drum", "bevel", "carrier")
 SLIDING = ("rack", "weight")
 Vec = tuple[float, float, float]
 Point = Sequence[float] | np.ndarray
@@ -38,7 +39,9 @@ Point = Sequence[float] | np.ndarray
 @dataclass(frozen=True)
 class Part:
     """One part.  ``radius``: pitch radius (gears), radius (pulleys, drums), half length
-    (racks), half side (weights).  ``teeth``: 0 for parts without teeth.  ``phase``: angle
+    (racks), half side (weights), arm length (a planet carrier: its axle to its planets'
+    axles).  ``teeth``: 0 for parts without teeth (a carrier: its number of arms, the
+    first at angle ``phase``).  ``phase``: angle
     of the first tooth (racks: offset of the first tooth along the axis)."""
 
     name: str
@@ -49,6 +52,7 @@ class Part:
     radius: float
     teeth: int = 0
     phase: float = 0.0
+    fixed: bool = False  # held still (drawn hatched): a planetary train's held member
 
     @property
     def turns(self) -> bool:
@@ -59,6 +63,8 @@ class Part:
         """Radius of the circle that holds the part's drawing."""
         if self.kind == "ring":
             return self.radius + DEDENDUM + RIM
+        if self.kind == "carrier":
+            return self.radius + CARRIER_BAND
         return self.radius + (ADDENDUM if self.teeth else 0.0)
 
 
@@ -140,7 +146,7 @@ def contact_points(kind: str, a: Part, b: Part) -> list[np.ndarray]:
     a ring and its pinion, a rack and its pinion ``a``, a bevel pair), the four points
     where a belt leaves its pulleys, where a rope leaves its drum ``a``; none for a shaft."""
     ca, cb = np.asarray(a.centre, dtype=float), np.asarray(b.centre, dtype=float)
-    if kind == "shaft":
+    if kind in ("shaft", "carries"):  # an axle; a carrier and a planet's axle on it
         return []
     if kind in ("belt", "crossed"):
         return [p for span in belt_world_spans(a, b, kind == "crossed") for p in span]

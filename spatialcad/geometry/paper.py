@@ -14,6 +14,7 @@ sheet.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -270,6 +271,22 @@ def random_folds(
             if len(paper.full_cells()) >= min_cells:
                 return folds
     return None
+
+
+def fold_sequences(rows: int, cols: int, count: int, *, diagonal: bool
+                   ) -> Iterator[tuple[tuple[Fold, ...], Paper]]:
+    """Every sequence of ``count`` legal folds :func:`random_folds` can draw (the last one
+    diagonal if asked), with the paper it folds, in a fixed order."""
+    def extend(folds: tuple[Fold, ...], paper: Paper
+               ) -> Iterator[tuple[tuple[Fold, ...], Paper]]:
+        if len(folds) == count:
+            yield folds, paper
+            return
+        last = diagonal and len(folds) == count - 1
+        for fold in (diagonal_folds if last else grid_folds)(paper):
+            yield from extend((*folds, fold), paper.fold(fold))
+
+    return extend((), Paper.sheet(rows, cols))
 
 
 def fold_all(rows: int, cols: int, folds: list[Fold]) -> list[Paper]:

@@ -33,6 +33,7 @@ from spatialcad.geometry.colours import WHITE, Colour
 from spatialcad.geometry.mechanisms import Part
 
 from . import layout
+from . import mechanism_planetary as planetary
 from .opencv import cv2
 from .raster import remembered_as
 
@@ -128,9 +129,23 @@ def rack_normal(part: Part) -> np.ndarray:
 
 @functools.lru_cache(maxsize=512)
 def part_shapes(part: Part) -> list[Shape]:
-    """The outlines that draw ``part`` (back to front), its silhouette first; do not
-    change them (remembered)."""
+    """The outlines that draw ``part`` (back to front), its silhouette first, and a held
+    part's hatching last; do not change them (remembered)."""
+    shapes = _own_shapes(part)
+    if part.fixed:
+        shapes += [Shape(part.name, in_plane(part, tick), None, 1.0)
+                   for tick in planetary.hatch_ticks(part)]
+    return shapes
+
+
+def _own_shapes(part: Part) -> list[Shape]:
     fill = COLOURS[part.kind]
+    if part.kind == "carrier":
+        outer, inner, spokes, hub, pins = planetary.carrier_outlines(part)
+        return [Shape(part.name, in_plane(part, outer), fill, 1.0, hole=in_plane(part, inner)),
+                *[Shape(part.name, in_plane(part, s), fill, 1.0) for s in spokes],
+                Shape(part.name, in_plane(part, hub), fill, 1.0),
+                *[Shape(part.name, in_plane(part, pin), AXLE, 1.0, AXLE) for pin in pins]]
     if part.kind in ("gear", "bevel"):
         teeth = in_plane(part, mech.tooth_outline(part.teeth, part.radius, part.phase))
         hub = in_plane(part, mech.circle(0.3 * part.radius))

@@ -5,7 +5,7 @@ into the other (text options; wrong sequences are valid but end elsewhere: one m
 direction, length or arrow changed, or two moves swapped).  "state": given the start state
 and the moves, which board is the final state (image options; wrong boards come from
 changed moves or from breaking a rule: an arrow keeping its heading after moving, or after
-being swapped).  Level 0 has one arrow on a 3x3 grid and asks "path"; from level 1 several
+being swapped).  Level 0 has one arrow on a small grid and asks "path"; from level 1 several
 coloured arrows swap when one moves onto another, and either kind is asked.
 
 Wrong options are chosen so that surface cues do not give the answer away: left alone,
@@ -83,11 +83,15 @@ class Scene:
 
 class Generator(base.Generator):
     def params(self, level: int) -> dict[str, Any]:
-        """L0: one arrow on 3x3, two moves; L1: three arrows on 3x3, two moves; then the
-        grid side, the arrows (up to the palette's eight) and the moves grow by one a level."""
+        """L0: one arrow on a 3x3, 3x4 or 4x3 grid, two moves; L1: three arrows on 3x3, two
+        moves; then the grid side, the arrows (up to the palette's eight) and the moves grow
+        by one a level.  ``grids``: the grids (columns, rows) a scene's is drawn from; level
+        0 draws among three so that it holds over 2,000 scenes (2,820; the 3x3 grid alone
+        held 540), one arrow and two moves on each."""
         if level == 0:
-            return {"grid": [3, 3], "arrows": 1, "moves": 2, "kinds": ["path"]}
-        return {"grid": [2 + level] * 2, "arrows": min(len(PALETTE), 2 + level),
+            return {"grids": [[3, 3], [3, 4], [4, 3]], "arrows": 1, "moves": 2,
+                    "kinds": ["path"]}
+        return {"grids": [[2 + level] * 2], "arrows": min(len(PALETTE), 2 + level),
                 "moves": 1 + level, "kinds": ["path", "state"]}
 
     def build(self, level: int, rng: np.random.Generator) -> Draft:
@@ -110,7 +114,9 @@ class Generator(base.Generator):
 
 def _scene(p: dict[str, Any], rng: np.random.Generator) -> Scene | None:
     """Start state, moves and end state; several arrows need a swap.  None if not drawn."""
-    size = (p["grid"][0], p["grid"][1])
+    grids = p["grids"]
+    grid = grids[int(rng.integers(len(grids)))] if len(grids) > 1 else grids[0]
+    size = (grid[0], grid[1])
     colours = list(PALETTE)[: p["arrows"]]
     start = ar.random_state(rng, size, colours)
     for _ in range(TRIES):

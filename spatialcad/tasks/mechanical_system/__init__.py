@@ -1,5 +1,6 @@
-"""MechanicalSystem: gears, belts, racks and ropes; a driven part turns: which way do the
-others turn or move, which turns fastest, or is the mechanism jammed?"""
+"""MechanicalSystem: gears, belts, racks and ropes, and planetary trains; a driven part
+turns: which way do the others turn or move (a planet: turn and go round), which turns
+fastest, or is the mechanism jammed?"""
 
 from spatialcad.tasks.registry import TaskInfo, declare
 

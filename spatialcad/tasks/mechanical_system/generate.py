@@ -7,6 +7,9 @@ view.  From level 2 also a bevel pair (a gear on a vertical axle, its sense seen
 above) and a drum winding a rope that lifts a weight; the part count grows by one a level
 up to 18 at level 13, the last (the labels run out).
 
+From level 1 a fifth of the items are planetary trains instead (planetary.py: how a planet
+gear turns and goes round, which member turns fastest).
+
 Questions: "which way do X and Y turn or move?" (text options: the four combinations of
 their two motions, and "Nothing can move"), and from level 1 "which of four parts turns
 fastest / slowest?" and "while E makes 3 turns, how many turns does J make?" (turns.py),
@@ -22,8 +25,8 @@ Every option's explanation (explain.py) follows the motion from the driver along
 to where the option errs; fastest / slowest and turns items state the tooth counts and
 pulley radii.
 
-From level 1 some items show a linkage or a cam instead (linkage.py): levers from level 1,
-slider-cranks, four-bars and cams from level 2.
+From level 1, of the items that are not planetary trains, some show a linkage or a cam
+instead (linkage.py): levers from level 1, slider-cranks, four-bars and cams from level 2.
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from spatialcad.render import mechanism_drawing as md
 from spatialcad.render import mechanism_legibility as legibility
 from spatialcad.tasks import base
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
-from spatialcad.tasks.mechanical_system import linkage, turns
+from spatialcad.tasks.mechanical_system import linkage, planetary, turns
 from spatialcad.tasks.mechanical_system.explain import explanation
 from spatialcad.tasks.mechanical_system.spec import (
     OPEN_JAMMED,
@@ -67,6 +70,7 @@ NESTED = 2.0  # modules by which a part on an axle is smaller than the one behin
 GROW_TRIES = 120
 BUILD_TRIES = 40
 FAST_MARGIN = Fraction(6, 5)  # the fastest (slowest) part beats the next by this ratio
+PLANETARY_SHARE = 5  # from level 1, one item in this many is a planetary train
 Z = (0.0, 0.0, 1.0)
 # a disc's footprint is shapely's buffer of its centre, 32 segments a quarter circle: its
 # corners lie on the circle and its sides fall short of it by at most this part of the radius
@@ -172,9 +176,6 @@ class Build:
 
     def part(self, name: str) -> Part:
         return self.named[name]
-
-    def shaft_of(self, p: Part) -> list[Part]:
-        return [q for q in self.parts if q.turns and q.shaft == p.shaft]
 
     def linked(self, a: str, b: str) -> bool:
         """Parts on one axle or joined by a link."""
@@ -375,7 +376,7 @@ def _belt(b: Build, p: Part, rng: np.random.Generator) -> bool:
 
 def _single(b: Build, p: Part) -> bool:
     """``p`` turns alone on an axle pointing at the viewer (another part may join it)."""
-    return _front(p) and len(b.shaft_of(p)) == 1 and p.kind != "ring"
+    return p.kind != "ring" and _front(p) and len(b.mates[p.name]) == 1
 
 
 def _room(b: Build, count: int) -> bool:
@@ -613,6 +614,13 @@ class Generator(base.Generator):
                 "oblique": True, "fastest": True}
 
     def build(self, level: int, rng: np.random.Generator) -> Draft:
+        if level >= 1 and rng.integers(PLANETARY_SHARE) == 0:
+            sense = SENSES[int(rng.integers(2))]
+            for _ in range(BUILD_TRIES):
+                draft = planetary.build(sense, rng)
+                if draft is not None:
+                    return draft
+            raise Reject("no planetary train met the item's draw")
         chosen = linkage.family(level, rng)  # levers, slider-cranks, four-bars, cams
         if chosen is not None:
             return linkage.build(chosen, rng)

@@ -251,7 +251,7 @@ def _cam(sense: str, rng: np.random.Generator) -> Made:
     radius = base + lk.cam_lift(knots, psi)
     phase = math.radians(90.0 - psi) % (2 * math.pi)
     parts = [PartSpec("E", "cam", 0, (0.0, 0.0, 0.0), Z, float(base), 0, _r(phase), "front",
-                      knots),
+                      profile=knots),
              PartSpec("F", "follower", -1, (0.0, _r(radius), 0.0), (0.0, 1.0, 0.0), 5.0, 0,
                       0.0)]
     data, ops = _moves_options(want, ("down", "up"))

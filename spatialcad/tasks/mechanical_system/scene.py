@@ -35,15 +35,18 @@ def build(scene: Scene, record: Record) -> None:
         scene.put("Mechanism", _linkage(spec))
         return
     parts = {p.name: mech.Part(p.name, p.kind, p.shaft, p.centre, p.axis, p.radius, p.teeth,
-                               p.phase) for p in spec.parts}
+                               p.phase, bool(p.fixed)) for p in spec.parts}
     pieces = []
     for p in parts.values():
         shapes = md.part_shapes(p)
         axis = FreeCAD.Vector(*p.axis) if p.turns else FreeCAD.Vector(0, 0, 1)
         solid = _face(shapes[0].points).extrude(axis * THICK)
         hole = shapes[0].hole
-        if hole is not None:  # a ring gear's open inside
+        if hole is not None:  # a ring gear's or a carrier's open inside
             solid = solid.cut(_face(hole).extrude(axis * THICK))
+        for extra in shapes[1:]:  # a carrier's spokes, hub and pins
+            if extra.fill is not None and extra.hole is None:
+                solid = solid.fuse(_face(extra.points).extrude(axis * THICK))
         pieces.append(Piece(f"{p.kind} {p.name}", solid, COLOURS[p.kind]))
     for shaft in sorted({p.shaft for p in parts.values() if p.turns}):
         group = [p for p in parts.values() if p.turns and p.shaft == shaft]

@@ -13,22 +13,28 @@ from typing import Any
 
 from spatialcad.record.spec import YES_NO, JsonSpec, SpecError, Texts, one_of, optional, scene_text
 
-PART_KINDS = ("gear", "ring", "pulley", "drum", "bevel", "rack", "weight",
+PART_KINDS = ("gear", "ring", "pulley", "drum", "bevel", "rack", "weight", "carrier",
               *("lever", "crank", "rod", "slider", "rocker", "cam", "follower"))
 LINKAGE_KINDS = ("lever", "crank", "rod", "slider", "rocker", "cam", "follower")
 SLIDING = ("rack", "weight", "rod", "slider", "follower")  # no fixed axle (a rod floats)
-LINK_KINDS = ("mesh", "belt", "crossed", "rope", "shaft", "pin", "cam")
-# linkage texts below: "travel" (a lever's other end), "moves" (a slider, a cam's follower),
-# "full_turn" (a four-bar's rocker, and whether its crank turns all the way round)
-QUESTIONS = ("motion", "fastest", "slowest", "turns", "travel", "moves", "full_turn")
+LINK_KINDS = ("mesh", "belt", "crossed", "rope", "shaft", "carries", "pin", "cam")  # carries:
+# a carrier (a) holds the axle of a planet gear (b), which turns freely on it; pin: two
+# linkage bars joined; cam: a cam (a) and its follower (b)
+QUESTIONS = ("motion", "fastest", "slowest", "turns", "planet", "travel", "moves", "full_turn")
+# planet: a planet gear's turning about its own axle and its going round the sun gear
+# (planetary.py); linkage texts below: "travel" (a lever's other end), "moves" (a slider, a
+# cam's follower), "full_turn" (a four-bar's rocker, and whether its crank turns all the
+# way round)
 SENSES = ("clockwise", "counterclockwise")
 VIEWS = {"front": (0.0, 0.0, 1.0), "above": (0.0, 1.0, 0.0)}  # towards the viewer
 JAMMED = "Nothing can move."
+STILL = "still"  # a planet gear that does not go round (its carrier is held); a linkage's
+# asked part that stays where it is at the drawn moment
 OPEN_JAMMED = "cannot move"
 NOUN = {"gear": "gear", "ring": "ring gear", "pulley": "pulley", "drum": "drum",
-        "bevel": "bevel gear", "rack": "rack", "weight": "weight", "lever": "lever arm",
-        "crank": "crank", "rod": "connecting rod", "slider": "slider", "rocker": "rocker",
-        "cam": "cam", "follower": "follower"}
+        "bevel": "bevel gear", "rack": "rack", "weight": "weight", "carrier": "carrier arm",
+        "lever": "lever arm", "crank": "crank", "rod": "connecting rod", "slider": "slider",
+        "rocker": "rocker", "cam": "cam", "follower": "follower"}
 COORDINATES = ("modules; x right, y up, z towards the viewer; a turning part's axis by the "
                "right-hand rule, a sliding part's axis its positive direction")
 
@@ -44,6 +50,7 @@ class PartSpec(JsonSpec):
     teeth: int  # 0 without teeth
     phase: float  # the first tooth's angle (racks: its offset along the axis)
     seen_from: str | None = optional()  # turning parts: "front" or "above" (VIEWS)
+    fixed: bool | None = optional()  # True: held still (a planetary train's held member)
     # a cam's profile: (angle in degrees of the cam's own frame, lift over its radius) knots
     # (geometry/linkages.py: cam_lift); linkage bars (lever, crank, rod, rocker) lie from
     # their centre along angle ``phase`` for ``radius``
@@ -99,24 +106,31 @@ class Spec(JsonSpec):
 class OptionData(JsonSpec):
     """Exactly one of: ``motions`` (asked part -> its word), ``jammed``, ``part``,
     ``turns`` (the asked part's turns as a fraction in lowest terms, "9/2" or "3"),
-    ``travel`` (a lever end's way and distance, "up 9/2"), ``moves`` (the asked part's
-    word, or "still"; with ``full_turn`` on four-bar items: whether the crank turns all
-    the way round)."""
+    ``planet`` (the asked planet gear's sense about its own axle and the sense it goes
+    round in, or ``STILL`` if it does not go round), ``travel`` (a lever end's way and
+    distance, "up 9/2"), ``moves`` (the asked part's word, or ``STILL``; with
+    ``full_turn`` on four-bar items: whether the crank turns all the way round)."""
 
     motions: dict[str, str] | None = optional()
     jammed: bool | None = optional()
     part: str | None = optional()
     turns: str | None = optional()
+    planet: list[str] | None = optional()
     travel: str | None = optional()
     moves: str | None = optional()
     full_turn: bool | None = optional()
 
     def __post_init__(self) -> None:
         if sum(x is not None for x in (self.motions, self.jammed, self.part, self.turns,
-                                       self.travel, self.moves)) != 1 or self.jammed is False \
-                or (self.full_turn is not None and self.moves is None):
+                                       self.planet, self.travel, self.moves)) != 1 or \
+                self.jammed is False or (self.full_turn is not None and self.moves is None):
             raise SpecError("option: expected exactly one of 'motions', 'jammed', 'part', "
-                            "'turns', 'travel' and 'moves' ('full_turn' only with 'moves')")
+                            "'turns', 'planet', 'travel' and 'moves' ('full_turn' only with "
+                            "'moves')")
+        if self.planet is not None and (len(self.planet) != 2 or self.planet[0] not in SENSES
+                                        or self.planet[1] not in (*SENSES, STILL)):
+            raise SpecError(f"option: planet {self.planet!r} is no [sense, sense or "
+                            f"{STILL!r}]")
         if self.turns is not None and (str(turns_value(self.turns)) != self.turns or
                                        turns_value(self.turns) <= 0):
             raise SpecError(f"option: turns {self.turns!r} is no positive fraction in lowest "
@@ -178,10 +192,33 @@ def option_text(spec: Spec, o: OptionData) -> str:
         return sentence(named(spec.part(o.part)))
     if o.turns is not None:
         return sentence(turns_text(turns_value(o.turns)))
+    if o.planet is not None:
+        return sentence(planet_text(spec.part(spec.asked[0]), o.planet))
     if o.travel is not None or o.moves is not None:
         return sentence(linkage_claim(spec, o))
     assert o.motions is not None
     return sentence(motion_text(spec, o.motions))
+
+
+def planet_text(planet: PartSpec, said: Sequence[str]) -> str:
+    """"gear F turns clockwise and goes round counterclockwise", "... but does not go
+    round"."""
+    spin, revolution = said
+    return f"{named(planet)} turns {spin} " + (
+        "but does not go round" if revolution == STILL else f"and goes round {revolution}")
+
+
+def _planetary(spec: Spec) -> str:
+    """What a planetary train's picture shows that the gears do not: the carrier arm
+    holding the planets' axles, and the held member."""
+    carrier = next((p for p in spec.parts if p.kind == "carrier"), None)
+    if carrier is None:
+        return ""
+    planets = [lk.b for lk in spec.links if lk.kind == "carries"]
+    held = next(p for p in spec.parts if p.fixed)
+    return (f" {sentence(named(carrier))} holds the axles of the planet gears "
+            f"{', '.join(planets[:-1])} and {planets[-1]}, which turn freely on it as it "
+            f"turns about the middle axle; {named(held)} (hatched) is held fixed.")
 
 
 def _setting(spec: Spec) -> str:
@@ -194,17 +231,18 @@ def _setting(spec: Spec) -> str:
     driver = spec.part(spec.driver)
     return (f"The picture shows a mechanism, {view}. Parts drawn on one axle are fixed "
             "together and turn as one; gears mesh where their teeth interleave; belts and "
-            f"ropes do not slip. {senses}{_sizes(spec)} A motor tries to turn {named(driver)} "
-            f"{spec.driver_sense} (red arrow). ")
+            f"ropes do not slip.{_planetary(spec)} {senses}{_sizes(spec)} A motor tries to "
+            f"turn {named(driver)} {spec.driver_sense} (red arrow). ")
 
 
 def _sizes(spec: Spec) -> str:
     """Fastest / slowest items: the gears' tooth counts and the pulleys' radii, which
     settle the speeds with the links the picture shows (" Tooth counts: E 12, F 20.
     Pulley radii: G 5, H 3."); "" for motion items."""
-    if spec.question == "motion":
+    if spec.question in ("motion", "planet"):
         return ""
-    teeth = [f"{p.name} {p.teeth}" for p in spec.parts if p.turns and p.teeth]
+    teeth = [f"{p.name} {p.teeth}" for p in spec.parts if p.turns and p.teeth and
+             p.kind != "carrier"]
     radii = [f"{p.name} {p.radius:g}" for p in spec.parts if p.kind == "pulley"]
     return "".join(f" {what}: {', '.join(said)}." for what, said in
                    (("Tooth counts", teeth), ("Pulley radii", radii)) if said)
@@ -214,6 +252,9 @@ def _asked_text(spec: Spec) -> str:
     if spec.question == "motion":
         a, b = (named(spec.part(n)) for n in spec.asked)
         return f"Which way do {a} and {b} turn or move?"
+    if spec.question == "planet":
+        return (f"How does {named(spec.part(spec.asked[0]))} move: which way does it turn "
+                "about its own axle, and which way does it go round the middle axle?")
     if spec.question == "turns":
         return (f"While {named(spec.part(spec.driver))} makes "
                 f"{turns_text(Fraction(spec.driver_turns or 0))}, how many turns does "
@@ -241,6 +282,12 @@ def texts(spec: Spec, options: Sequence[OptionData]) -> Texts:
             f"{setting}Is this what happens: "
             f"{'nothing can move' if o.motions is None else motion_text(spec, o.motions)}?"
             f"{YES_NO}" for o in options]
+    elif spec.question == "planet":
+        planet = spec.part(spec.asked[0])
+        direct = (f"Which way does {named(planet)} turn about its own axle (as seen from the "
+                  "front)? Answer with one of: clockwise, counterclockwise.")
+        judge = [f"{setting}Is this what happens: {planet_text(planet, o.planet or [])}?"
+                 f"{YES_NO}" for o in options]
     elif spec.question == "turns":
         direct = (_asked_text(spec) + " Answer with a whole number or a fraction in lowest "
                   "terms (such as 7/2).")
@@ -263,7 +310,6 @@ def scene_key(spec: Spec) -> str:
 # --- linkages and cams: levers, slider-cranks, four-bars, cams with their followers ----
 
 LINKAGE_QUESTIONS = ("travel", "moves", "full_turn")
-STILL = "still"  # a "moves" word: the asked part stays where it is at the drawn moment
 
 
 def linkage_words(part: PartSpec) -> tuple[str, str]:

@@ -15,6 +15,7 @@ from spatialcad.geometry import mechanisms as mech
 from spatialcad.render import mechanism_drawing as md
 from spatialcad.render import mechanism_linkage as ml
 from spatialcad.tasks.base import Step
+from spatialcad.tasks.mechanical_system import planetary
 from spatialcad.tasks.mechanical_system.explain import Motion, clause, disagreement, walk
 from spatialcad.tasks.mechanical_system.spec import (
     LINKAGE_QUESTIONS,
@@ -31,7 +32,7 @@ from spatialcad.tasks.mechanical_system.spec import (
 
 def _parts(spec: Spec) -> dict[str, mech.Part]:
     return {p.name: mech.Part(p.name, p.kind, p.shaft, p.centre, p.axis, p.radius, p.teeth,
-                              p.phase) for p in spec.parts}
+                              p.phase, bool(p.fixed)) for p in spec.parts}
 
 
 def _word(spec: Spec, name: str, speed: Fraction) -> str:
@@ -59,6 +60,8 @@ def exact_motion(spec: Spec) -> Motion:
 
 
 def steps(spec: Spec, answer: OptionData) -> list[Step]:
+    if planetary.is_planetary(spec):
+        return _planetary_steps(spec)
     if spec.question in LINKAGE_QUESTIONS:  # one step: the driver's turn moves the part
         return [Step(sentence(f"{named(spec.part(spec.driver))} turns {spec.driver_sense}, "
                               f"so {linkage_claim(spec, answer)}") + ".",
@@ -76,6 +79,18 @@ def steps(spec: Spec, answer: OptionData) -> list[Step]:
     return out
 
 
+def _planetary_steps(spec: Spec) -> list[Step]:
+    """A planetary train: the members' speeds by Willis's rule, then the planets'."""
+    w = planetary.spec_speeds(spec)
+    speeds = {spec.driver: w[spec.driver]}
+    out = []
+    for text, group in zip(planetary.step_texts(spec, w), planetary.step_groups(spec),
+                           strict=True):
+        speeds.update({n: w[n] for n in group})
+        out.append(Step(text, _state(speeds, False)))
+    return out
+
+
 def _state(speeds: dict[str, Fraction], jammed: bool) -> dict[str, Any]:
     return {"speeds": {n: str(v) for n, v in speeds.items()}, "jammed": jammed}
 
@@ -86,6 +101,7 @@ def picture(spec: Spec, answer: OptionData, state: Any) -> np.ndarray:
         return ml.draw(list(_parts(spec).values()), [(lk.kind, lk.a, lk.b) for lk in spec.links],
                        {p.name: p.profile for p in spec.parts if p.profile is not None},
                        {spec.driver: -1 if spec.driver_sense == "clockwise" else 1})
-    arrows = {n: 1 if Fraction(v) > 0 else -1 for n, v in state["speeds"].items()}
+    arrows = {n: 1 if Fraction(v) > 0 else -1 for n, v in state["speeds"].items()
+              if Fraction(v) != 0}  # a held part has no arrow
     return md.draw(list(_parts(spec).values()), [(lk.kind, lk.a, lk.b) for lk in spec.links],
                    spec.oblique, arrows)

@@ -39,11 +39,12 @@ from spatialcad.geometry import mechanisms as mech
 from spatialcad.record.spec import SpecError
 from spatialcad.render import mechanism_drawing as md
 from spatialcad.render import mechanism_legibility as legibility
-from spatialcad.tasks.mechanical_system import verify_linkage
+from spatialcad.tasks.mechanical_system import planetary, verify_linkage
 from spatialcad.tasks.mechanical_system.explain import Motion, explanation, walk
 from spatialcad.tasks.mechanical_system.spec import (
     LINKAGE_QUESTIONS,
     OPEN_JAMMED,
+    STILL,
     VIEWS,
     LinkSpec,
     OptionData,
@@ -67,8 +68,8 @@ class Unsound(ValueError):
 
 
 def geometry_parts(spec: Spec) -> list[mech.Part]:
-    return [mech.Part(p.name, p.kind, p.shaft, p.centre, p.axis, p.radius, p.teeth, p.phase)
-            for p in spec.parts]
+    return [mech.Part(p.name, p.kind, p.shaft, p.centre, p.axis, p.radius, p.teeth, p.phase,
+                      bool(p.fixed)) for p in spec.parts]
 
 
 def _unknown(p: PartSpec) -> str:
@@ -169,9 +170,28 @@ def _rope(drum: PartSpec, weight: PartSpec) -> np.ndarray:
     return np.array([w[0], c[1], c[2]])
 
 
+def _carries(carrier: PartSpec, planet: PartSpec) -> None:
+    """A carrier holds a planet gear's axle at its arm's length, parallel to its own."""
+    off = _in_plane(carrier, np.asarray(planet.centre) - np.asarray(carrier.centre))
+    if carrier.kind != "carrier" or planet.kind != "gear" or \
+            not _close(float(np.dot(carrier.axis, planet.axis)), 1.0) or \
+            not _close(float(np.linalg.norm(off)), carrier.radius):
+        raise Unsound(f"{carrier.name} does not hold {planet.name}'s axle on its arm")
+
+
+def _carrier_of(spec: Spec, name: str) -> PartSpec | None:
+    """The carrier holding part ``name``'s axle, if one does."""
+    return next((spec.part(lk.a) for lk in spec.links
+                 if lk.kind == "carries" and lk.b == name), None)
+
+
 def contact(spec: Spec, link: LinkSpec) -> tuple[np.ndarray, np.ndarray] | None:
-    """The points of parts a and b that move alike (None for an axle)."""
+    """The points of parts a and b that move alike (None for an axle, or a planet's axle
+    on its carrier: its mesh rows carry the carrier's motion, :func:`system`)."""
     a, b = spec.part(link.a), spec.part(link.b)
+    if link.kind == "carries":
+        _carries(a, b)
+        return None
     if link.kind == "shaft":
         off = np.asarray(b.centre) - np.asarray(a.centre)
         if a.shaft != b.shaft or not a.turns or not _close(float(np.dot(a.axis, b.axis)), 1.0) \
@@ -195,7 +215,10 @@ def contact(spec: Spec, link: LinkSpec) -> tuple[np.ndarray, np.ndarray] | None:
 
 
 def system(spec: Spec) -> tuple[np.ndarray, list[str]]:
-    """The constraint matrix (three rows per link) and its unknowns."""
+    """The constraint matrix (three rows per link, one per held part) and its unknowns.
+    A planet gear's point moves with its carrier's arm end plus its own turning about
+    its axle (its unknown, the turning seen from the still frame), so a mesh of planets
+    relates the speeds relative to the carrier (Willis's rule)."""
     unknowns = sorted({_unknown(p) for p in spec.parts})
     col = {u: i for i, u in enumerate(unknowns)}
     for p in spec.parts:
@@ -213,7 +236,17 @@ def system(spec: Spec) -> tuple[np.ndarray, list[str]]:
         a, b = spec.part(link.a), spec.part(link.b)
         block[:, col[_unknown(a)]] += _velocity(a, points[0])
         block[:, col[_unknown(b)]] -= _velocity(b, points[1])
+        for part, sign in ((a, 1.0), (b, -1.0)):
+            carrier = _carrier_of(spec, part.name)
+            if carrier is not None:  # the planet's axle moves with the carrier's arm
+                block[:, col[_unknown(carrier)]] += sign * _velocity(
+                    carrier, np.asarray(part.centre, dtype=float))
         rows.append(block)
+    for p in spec.parts:
+        if p.fixed:
+            held = np.zeros((1, len(unknowns)))
+            held[0, col[_unknown(p)]] = 1.0
+            rows.append(held)
     return (np.concatenate(rows) if rows else np.zeros((0, len(unknowns)))), unknowns
 
 
@@ -276,6 +309,11 @@ def _check_spec(spec: Spec) -> list[str]:
                         "driver's turns, a positive whole number")
     if not spec.part(spec.driver).turns:
         failures.append("the driver does not turn")
+    if spec.part(spec.driver).fixed:
+        failures.append("the driver is held")
+    if spec.question == "planet" and (len(spec.asked) != 1 or
+                                      _carrier_of(spec, spec.asked[0]) is None):
+        failures.append("a planet question names one planet gear of a planetary train")
     return failures
 
 
@@ -288,6 +326,13 @@ def _truth(spec: Spec, speeds: dict[str, float] | None) -> tuple[OptionData, str
         return OptionData(motions=said), said[spec.asked[0]]
     if speeds is None or any(not spec.part(n).turns for n in spec.asked):
         return None
+    if spec.question == "planet":
+        carrier = _carrier_of(spec, spec.asked[0])
+        assert carrier is not None
+        goes = [word(spec.part(spec.asked[0]), speeds[spec.asked[0]]),
+                STILL if abs(speeds[carrier.name]) < 1e-9 else
+                word(carrier, speeds[carrier.name])]
+        return OptionData(planet=goes), goes[0]
     if spec.question == "turns":
         return _turns_truth(spec, speeds)
     ranked = sorted(spec.asked, key=lambda n: abs(speeds[n]), reverse=spec.question == "fastest")
@@ -412,7 +457,9 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
             if data == right]
     if hits != [record["Answer"]]:
         failures.append(f"options that are right: {hits}, answer {record['Answer']}")
-    failures += _explanation_failures(spec, record, options, speeds)
+    failures += (_planetary_explanation_failures(spec, record, options, speeds)
+                 if planetary.is_planetary(spec) else
+                 _explanation_failures(spec, record, options, speeds))
     failures += _picture_failures(spec, crop(image, record["layout"]["reference"][0]),
                                   speeds is None)
     failures += legibility.fill_failures(image, record["layout"]["reference"][0])
@@ -432,6 +479,26 @@ def motion(spec: Spec) -> Motion:
 
     start = Fraction(round(_driver_speed(spec)))
     return walk(spec, start, across, lambda p, speed: word(p, float(speed)))
+
+
+def exact_speeds(speeds: dict[str, float]) -> dict[str, Fraction] | None:
+    """The solved speeds as the fractions of tooth counts they are; None if some is
+    none."""
+    out = {n: Fraction(x).limit_denominator(RATIO_DENOMINATOR) for n, x in speeds.items()}
+    return out if all(_close(float(out[n]), x) for n, x in speeds.items()) else None
+
+
+def _planetary_explanation_failures(spec: Spec, record: dict[str, Any],
+                                    options: list[OptionData],
+                                    speeds: dict[str, float] | None) -> list[str]:
+    """A planetary train's explanations must work out the speeds this verifier solved."""
+    exact = None if speeds is None else exact_speeds(speeds)
+    if exact is None:
+        return ["the planetary train's speeds are no ratios of tooth counts"]
+    said = record["Explanation"].split("\n")
+    wanted = [f"{o['letter']}: {planetary.explanation(spec, data, exact)}"
+              for o, data in zip(record["options"], options, strict=True)]
+    return [] if said == wanted else ["the explanations do not work out the solved speeds"]
 
 
 def _explanation_failures(spec: Spec, record: dict[str, Any], options: list[OptionData],
@@ -503,6 +570,8 @@ def step_next(spec: Spec, answer: OptionData, state: Any, k: int) -> Any:
         return verify_linkage.step_goal(spec) if not state else None
     if state["jammed"]:
         return None
+    if planetary.is_planetary(spec):
+        return _planetary_next(spec, state)
     speeds = {n: float(Fraction(v)) for n, v in state["speeds"].items()}
     for link in spec.links:
         if (link.a in speeds) != (link.b in speeds):
@@ -512,6 +581,18 @@ def step_next(spec: Spec, answer: OptionData, state: Any, k: int) -> Any:
     if any(_violated(spec, link, speeds) for link in spec.links):
         return {"speeds": state["speeds"], "jammed": True}
     return None
+
+
+def _planetary_next(spec: Spec, state: Any) -> Any:
+    """A planetary train's next step: the next group of parts (members, then planets)
+    at the speeds this verifier solves; None when every part moves."""
+    solved = solve(spec)
+    group = next((g for g in planetary.step_groups(spec)
+                  if any(n not in state["speeds"] for n in g)), None)
+    if solved is None or group is None:
+        return None
+    return {"speeds": {**state["speeds"], **{n: _fraction(solved[n]) for n in group}},
+            "jammed": False}
 
 
 def step_goal(spec: Spec, answer: OptionData) -> dict[str, Any]:

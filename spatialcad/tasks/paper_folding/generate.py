@@ -49,17 +49,23 @@ class Wrong:
 
 class Generator(base.Generator):
     def params(self, level: int) -> dict[str, Any]:
-        """L0: a sheet of 3 or 4 by 3 or 4 cells (a 3x3 sheet alone holds only ~56 scenes),
-        2 folds, 1 hole; L1: 4x4, 3 folds (the last may be diagonal), 2 holes; L2: 5x6, 3
-        folds, 3 holes; higher: the sheet, the folds and the holes keep growing up to 8x9
-        cells, 5 folds and 6 holes (beyond that the pictures, one per fold, get too small
-        to read).  ``rows`` and ``cols``: the fewest and most, drawn per scene."""
+        """L0: a sheet of 3 to 5 by 3 to 5 cells, 2 folds, 1 hole; L1: 4 or 5 by 4 or 5, 3
+        folds (the last may be diagonal), 2 holes; L2: 5x6, 3 folds, 3 holes; higher: the
+        sheet, the folds and the holes keep growing up to 8x9 cells, 5 folds and 6 holes
+        (beyond that the pictures, one per fold, get too small to read).  ``sizes``: the
+        sheets (rows, cols) a scene's is drawn from.  Levels 0-1 draw among several so
+        that each holds over 2,000 scenes (2,624 and 19,984; 3x3 to 4x4 sheets held 616 at
+        level 0, the 4x4 sheet 1,392 at level 1, of them 96 with a diagonal fold); the
+        folds and holes, which make a level hard, are the same on each."""
         if level == 0:
-            return {"rows": [3, 4], "cols": [3, 4], "folds": 2, "holes": 1, "diagonal": False}
+            return {"sizes": [[r, c] for r in range(3, 6) for c in range(3, 6)], "folds": 2,
+                    "holes": 1, "diagonal": False}
+        if level == 1:
+            return {"sizes": [[r, c] for r in range(4, 6) for c in range(4, 6)], "folds": 3,
+                    "holes": 2, "diagonal": True}
         rows, cols = min(3 + level, 8), min(3 + level + (level % 2 == 0), 9)
-        return {"rows": [rows, rows], "cols": [cols, cols],
-                "folds": min(3 + (level - 1) // 2, 5), "holes": min(level + 1, 6),
-                "diagonal": True}
+        return {"sizes": [[rows, cols]], "folds": min(3 + (level - 1) // 2, 5),
+                "holes": min(level + 1, 6), "diagonal": True}
 
     def build(self, level: int, rng: np.random.Generator) -> Draft:
         # Similarity ranks of the answer (to the reference, and summed to the other options),
@@ -75,8 +81,8 @@ class Generator(base.Generator):
                    drawn: int) -> Draft | None:
         """Draft ``drawn`` of a scene for the ranks ``target``; None if no option set fits."""
         p = self.params(level)
-        rows, cols = (lo if lo == hi else int(rng.integers(lo, hi + 1))
-                      for lo, hi in (p["rows"], p["cols"]))
+        sizes = p["sizes"]
+        rows, cols = sizes[int(rng.integers(len(sizes)))] if len(sizes) > 1 else sizes[0]
         diagonal = p["diagonal"] and bool(rng.random() < 0.5)
         folds = pf.random_folds(rng, rows, cols, p["folds"], diagonal=diagonal,
                                 min_cells=p["holes"])
