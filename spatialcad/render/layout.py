@@ -4,7 +4,9 @@
 ends (Qwen2.5-VL, GPT-4o, Claude) show a picture at its own size: a larger composite would
 be shrunk before a model sees it, and every cube edge, dash and caption with it, below the
 legibility rules proved at full size (render/legibility.py).  Tasks lay their pictures out
-to fit it rather than shrink them.
+to fit it rather than shrink them: :func:`compose` refuses a larger composite
+(:class:`TooLarge`, a candidate the pipeline draws again) and the shared verification
+(spatialcad/run/verification.py) checks every stored image against it.
 """
 
 from __future__ import annotations
@@ -30,6 +32,18 @@ WHITE = (255, 255, 255)
 WIDTH = 1280  # the composite's usual width
 MAX_WIDTH = 2048  # a row of large panels widens the composite up to this
 MAX_PIXELS = 1_003_520  # width x height of every composite (Qwen2.5-VL's max_pixels)
+
+
+class TooLarge(ValueError):
+    """A composite of more than ``MAX_PIXELS`` pixels was asked for."""
+
+
+def too_large(width: int, height: int) -> str | None:
+    """Why a composite of this size breaks the pixel limit, or None when it keeps it."""
+    if width * height > MAX_PIXELS:
+        return (f"the composite is {width} x {height} = {width * height:,} pixels, more than "
+                f"{MAX_PIXELS:,}")
+    return None
 
 
 def _rgb(img: np.ndarray) -> np.ndarray:
@@ -91,7 +105,8 @@ def compose(
 
     Reference panels sit side by side with their captions centred beneath; option panels
     get large letters beneath and thin grey rules between them. A row wider than the
-    image is scaled down uniformly (INTER_AREA). Returns (image, layout), where layout
+    image is scaled down uniformly (INTER_AREA); a composite of more than ``MAX_PIXELS``
+    raises :class:`TooLarge`. Returns (image, layout), where layout
     holds "width", "height", the [x, y, w, h] box of every panel image under "reference"
     and "options" (crop = image[y:y + h, x:x + w]) and the reference panels' captions
     under "captions" (what a reader sends beside each panel cut out on its own).
@@ -138,6 +153,8 @@ def compose(
         y += LABEL_H
     height = y + PAD
 
+    if (why := too_large(width, height)) is not None:
+        raise TooLarge(why)
     canvas = np.full((height, width, 3), 255, dtype=np.uint8)
     if title and title_box is not None:
         put_text_block(canvas, title, title_box, font_scale=0.8, thickness=2, align="center")

@@ -24,8 +24,9 @@ as it is, and to a person at 100 % on a desktop screen, about 96 px per inch at 
 - ``MIN_STEP_PX = 4``: an overhang between two stacked solids shows in an outline that
   jogs by at least this much (twice the outline's 2 px line); one that sticks out
   ``2 * MIN_STEP_PX`` somewhere must show so in CrossSection's side view.
-- The composite's longest side stays within ``layout.MAX_WIDTH`` (2048): a panel may grow
-  until its row reaches it.
+- The composite's longest side stays within ``layout.MAX_WIDTH`` (2048), and its area
+  within ``layout.MAX_PIXELS`` (1,003,520: a model's front end would shrink it, and every
+  size here with it): a panel may grow until its composite reaches either.
 - Engineering views (``render/engineering.py``): ``MIN_VIEW_PX = 40``, every orthographic
   view of a part is at least this wide and this high as drawn (1 degree of visual angle,
   the size of a cube edge and a half: room for the outline and a feature inside it; a flat
@@ -53,7 +54,7 @@ from spatialcad.geometry.voxels import Voxel
 from spatialcad.render.camera import Camera
 from spatialcad.render.cube_faces import DOT_RADIUS
 from spatialcad.render.engineering import DASH
-from spatialcad.render.layout import GAP, MAX_WIDTH, PAD, height
+from spatialcad.render.layout import GAP, MAX_WIDTH, PAD, WIDTH, height, too_large
 from spatialcad.render.stacks import MARGIN, Framing, cube_visibility
 
 _MEASURES: ContextVar[list[tuple[str, float]] | None] = ContextVar("measures", default=None)
@@ -129,9 +130,10 @@ def row_width(panel_width: int, count: int) -> int:
 
 def fits(panel_width: int, count: int, panel_height: int = 0) -> bool:
     """Whether rows of ``count`` panels of this size (captioned references above lettered
-    options) fit the largest composite."""
-    return (row_width(panel_width, count) <= MAX_WIDTH
-            and height(panel_height, panel_height) <= MAX_WIDTH)
+    options) fit the largest composite, in its sides and in its pixels."""
+    width = max(WIDTH, row_width(panel_width, count))
+    tall = height(panel_height, panel_height)
+    return width <= MAX_WIDTH and tall <= MAX_WIDTH and too_large(width, tall) is None
 
 
 def edge_failures(what: str, cam: Camera, scale: float, factor: float) -> list[str]:

@@ -36,7 +36,7 @@ from spatialcad.record.benchmark import (
 from spatialcad.record.records import LETTERS
 from spatialcad.record.splits import split_of, split_seed
 from spatialcad.render import raster
-from spatialcad.render.layout import compose
+from spatialcad.render.layout import TooLarge, compose
 from spatialcad.render.opencv import cv2
 from spatialcad.render.png import decode_png, encode_png
 from spatialcad.run.outdir import atomic_dir
@@ -188,10 +188,14 @@ def make_item(task_name: str, level: int, index: int, n: int, seed: int,
         if isinstance(draft, str):
             last = draft
             continue
-        record, image = assemble(
-            task, draft, level=level, image_id=rec.image_id(index, n), letter=letter,
-            item_seed=item_seed,
-        )
+        try:
+            record, image = assemble(
+                task, draft, level=level, image_id=rec.image_id(index, n), letter=letter,
+                item_seed=item_seed,
+            )
+        except TooLarge as exc:  # its pictures do not fit the composite: the next candidate
+            last = f"rejected: {exc}"
+            continue
         # PNG is lossless (tests/test_render.py: test_png_round_trip), so the composed image
         # is exactly what the file will show; `spatialcad verify` re-reads the files
         failures = run_verifier(record, image)

@@ -3,6 +3,8 @@
 :func:`run_verifier` finds the task by the record's ``Task`` (spatialcad/tasks/registry.py)
 and checks, before the task's ``verify(record, image)``:
 
+- the image holds at most ``layout.MAX_PIXELS`` pixels (no model's front end shrinks it
+  below the legibility rules proved at its size) and is the size its ``layout`` says;
 - exactly one option is the answer and ``Answer`` names it;
 - the texts the spec decides are the record's: ``Question``, ``Question_direct``,
   ``Answer_direct``, the ``Choices`` (``Image A`` .. ``Image D`` for picture options) and
@@ -32,6 +34,7 @@ from spatialcad import steps as solutions
 from spatialcad.derived import judge_entries, scene_hash
 from spatialcad.record.records import LETTERS
 from spatialcad.record.spec import SpecError
+from spatialcad.render.layout import too_large
 from spatialcad.tasks import registry
 from spatialcad.verify.base import check_answer_letter
 
@@ -60,6 +63,17 @@ def check_texts(task: registry.TaskInfo, record: dict[str, Any]) -> list[str]:
     return failures
 
 
+def check_size(record: dict[str, Any], image: np.ndarray) -> list[str]:
+    """Where the image breaks the pixel limit or differs from its record's layout size."""
+    h, w = image.shape[:2]
+    failures = [why] if (why := too_large(w, h)) is not None else []
+    layout = record.get("layout") or {}
+    if (layout.get("width"), layout.get("height")) != (w, h):
+        failures.append(f"the image is {w} x {h}, its layout says "
+                        f"{layout.get('width')} x {layout.get('height')}")
+    return failures
+
+
 def run_verifier(record: dict[str, Any], image: np.ndarray) -> list[str]:
     """Failures of ``record`` (empty when its answer and every distractor are proved)."""
     task = registry.by_record_task(record.get("Task"))
@@ -67,6 +81,7 @@ def run_verifier(record: dict[str, Any], image: np.ndarray) -> list[str]:
         return [f"no verifier for task {record.get('Task')!r}"]
     failures: list[str] = []
     try:
+        failures += check_size(record, image)
         failures += check_answer_letter(record)
         failures += check_texts(task, record)
         failures += task.verifier()(record, image)
