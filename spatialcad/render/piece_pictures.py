@@ -26,7 +26,7 @@ import numpy as np
 
 from spatialcad.geometry import splitting
 from spatialcad.geometry.colours import OPTION_COLOUR, PART_COLOURS, Colour
-from spatialcad.geometry.voxels import Voxel, is_connected, is_supported, normalized
+from spatialcad.geometry.voxels import Voxel, is_connected, is_supported
 from spatialcad.render import layout, legibility, unseen
 from spatialcad.render.raster import remembered_as
 from spatialcad.render.stacks import (
@@ -123,15 +123,33 @@ def composite_width(space: Sequence[int], pieces: int) -> int:
 def fits_option(piece: Sequence[Voxel], space: Sequence[int], pieces: int) -> bool:
     """Whether a loose piece on its floor (:func:`option_picture`) fits an option's views."""
     room = option_view(tuple(int(n) for n in space), pieces)
-    if room is None:
+    cubes = _at_corner(piece)
+    if room is None or not cubes:
         return False
-    cubes = np.array(normalized(piece))
     nx, ny = _floor(cubes)
-    corners = np.array(list(itertools.product((0, 1), repeat=3)))
-    points = np.concatenate([(cubes[:, None, :] + corners[None]).reshape(-1, 3),
-                             [(0, 0, 0), (nx, 0, 0), (0, ny, 0), (nx, ny, 0)]])
-    w, h = _extent(points.astype(float))  # the floor, 0.01 below z = 0, within the margin
-    return w <= room[0] and h <= room[1]
+    floor = [(0, 0, 0), (nx, 0, 0), (0, ny, 0), (nx, ny, 0)]
+    points = np.array([*cubes, *floor, *_CORNERS], dtype=float)
+    n = len(cubes)
+    for cam in TWO_SIDES.values():
+        uv = cam.project(points)[:, :2]  # a cube's corners: its origin plus a corner offset
+        cube, ground, corner = uv[:n], uv[n:n + 4], uv[n + 4:]
+        lo = np.minimum(cube.min(axis=0) + corner.min(axis=0), ground.min(axis=0))
+        hi = np.maximum(cube.max(axis=0) + corner.max(axis=0), ground.max(axis=0))
+        w, h = np.ceil((hi - lo) * legibility.min_scale(cam)) + 2 * MARGIN
+        if w > room[0] or h > room[1]:  # the floor, 0.01 below z = 0, lies in the margin
+            return False
+    return True
+
+
+_CORNERS = tuple(itertools.product((0, 1), repeat=3))
+
+
+def _at_corner(piece: Sequence[Voxel]) -> list[Voxel]:
+    """The cubes moved to their minimum corner, sorted (``voxels.normalized`` for the few
+    cubes of a piece, without numpy)."""
+    cells = {(int(x), int(y), int(z)) for x, y, z in piece}
+    lo = [min((c[i] for c in cells), default=0) for i in range(3)]
+    return sorted((x - lo[0], y - lo[1], z - lo[2]) for x, y, z in cells)
 
 
 def _floor(cubes: Sequence[Voxel] | np.ndarray) -> tuple[int, int]:
@@ -224,7 +242,7 @@ def option_picture(piece: Sequence[Voxel], space: Sequence[int], pieces: int, *,
     """A loose piece moved to its minimum corner, on its floor (:func:`_floor`), in the
     options' views of a stack in ``space`` split into ``pieces`` (``draft``: as in
     :func:`reference_pictures`)."""
-    cubes = normalized(piece)
+    cubes = _at_corner(piece)
     return _picture(cubes, option_framings(space, pieces), OPTION_COLOUR, _floor(cubes),
                     draft)
 
