@@ -128,15 +128,23 @@ def pictured(record: Record) -> bool:
 
 
 def judge_image(record: Record, image: np.ndarray, option: int) -> np.ndarray:
-    """The judge image of ``option``: for pictured options, everything above the options
-    row (reference panels, captions, rule) with that option's panel alone centred beneath
-    it (no letter); for text options, the whole image."""
+    """The judge image of ``option``: for pictured options, everything before the options
+    (above them: the reference panels, captions and rule; or, where the options sit beside
+    the references, everything left of them) with that option's panel alone after it (no
+    letter: centred beneath it, or beside it level with the options' top); for text
+    options, the whole image."""
     if not pictured(record):
         return image
     boxes = record["layout"]["options"]
     top = min(y for _, y, _, _ in boxes)
     x, y, w, h = boxes[option]
     width = image.shape[1]
+    if any(ry + rh > top for _, ry, _, rh in record["layout"]["reference"]):  # beside
+        left = min(x for x, _, _, _ in boxes)
+        out = np.full((image.shape[0], left + w + PAD, 3), 255, dtype=np.uint8)
+        out[:, :left] = image[:, :left]
+        out[top : top + h, left : left + w] = image[y : y + h, x : x + w]
+        return out
     out = np.full((top + h + PAD, width, 3), 255, dtype=np.uint8)
     out[:top] = image[:top]
     left = (width - w) // 2

@@ -269,7 +269,7 @@ def test_tasks_lists_all_twelve(spatialcad):
     assert rows["cube_counting"].endswith("every item")
     assert rows["three_view"].endswith("none")
     assert " yes " in rows["arrow_moving"] and " no " in rows["three_view"]
-    assert " 0-13 " in rows["mechanical_system"] and " 0, 1, ... " in rows["rotation_2d"]
+    assert " 0-13 " in rows["mechanical_system"] and " 0, 1, ... " in rows["cube_unfolding"]
     assert "scenes L0/L1/L2" in stdout.splitlines()[0]
     marks = {"counted": "=", "estimated": "~", "at least": ">"}
     for name, row in rows.items():  # each level's scene space, as measured

@@ -17,14 +17,14 @@ from spatialcad.geometry import splitting
 from spatialcad.geometry.colours import OPTION_COLOUR, PART_COLOURS
 from spatialcad.geometry.voxels import is_connected, is_supported
 from spatialcad.render import legibility, raster, unseen
-from spatialcad.render.layout import MAX_PIXELS
+from spatialcad.render.layout import MAX_PIXELS, arrangement
 from spatialcad.render.piece_pictures import (
     composite_size,
-    composite_width,
     looks_like,
     option_framings,
     option_picture,
     option_view,
+    picture_size,
     reference_framings,
     reference_pictures,
     scene_rule,
@@ -318,8 +318,7 @@ def test_a_wrong_piece_drawn_like_the_missing_one_fails():
                for i, d in enumerate(data)]
     pictures = reference_pictures(BLOCK, [given], space)
     draft = Draft(said.question, spec.to_json(), [Panel(p, "") for p in pictures], options,
-                  question_direct=said.question_direct, answer_direct=said.answer_direct,
-                  width=composite_width(space, k))
+                  question_direct=said.question_direct, answer_direct=said.answer_direct)
     record, image = assemble(registry.task("cube_assembly"), draft, level=0,
                              image_id="0000", letter="A", item_seed=1)
     letter = next(o["letter"] for o in record["options"]
@@ -366,7 +365,8 @@ def test_the_options_views_are_the_largest_the_pixel_limit_leaves(level):
     box, room = view_size(space), option_view(space, k)
     assert room is not None and room[0] <= box[0] and room[1] <= box[1]
     width, height = composite_size(space, k, room)
-    assert width == composite_width(space, k) and width * height <= MAX_PIXELS
+    assert width * height <= MAX_PIXELS
+    assert arrangement([picture_size(box)] * k, [picture_size(room)] * 4) is not None
     if room != box:
         taller = composite_size(space, k, (room[0], room[1] + 1))
         assert taller[0] * taller[1] > MAX_PIXELS

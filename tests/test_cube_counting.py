@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import inspect
 
 import numpy as np
 import pytest
@@ -11,6 +12,7 @@ from conftest import only_the_answer_verifies
 from spatialcad.geometry import counting, voxels
 from spatialcad.geometry.colours import RED
 from spatialcad.record.spec import VIEW_ORIENTATION
+from spatialcad.render import unseen
 from spatialcad.render.png import decode_png
 from spatialcad.render.stacks import stack_view
 from spatialcad.run.pipeline import assemble, make_item
@@ -18,6 +20,7 @@ from spatialcad.run.verification import run_verifier
 from spatialcad.tasks import registry
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
 from spatialcad.tasks.cube_counting.verify import bounds_by_milp
+from spatialcad.tasks.three_view.generate import Generator as ThreeViewGenerator
 from spatialcad.tasks.three_view.spec import (
     STACK_QUESTION,
     STACK_REFERENCE,
@@ -199,3 +202,29 @@ def test_text_heuristics_do_not_find_the_answer():
     # now 23 and 21 of 120 (unique picks only); the unbalanced options gave 36 middle picks
     assert hits["middle_number"] <= 32 and hits["longest_text"] <= 32
     assert 0.15 < none_answers / none_shown < 0.3  # now 19 of 77; it was 23 of 70
+
+
+def test_three_view_every_wrong_option_shows_its_difference_in_its_own_picture():
+    """Issue 48: a 3ViewProjection option is itself the drawing of a view, so no difference
+    from the key can lie hidden behind a cube of it.  Over 200 level-0 items, every wrong
+    option's picture differs from the key's (the same size: a left and a right view share
+    their outline's extent) in at least as many pixels as a cube must show, at the px per
+    cube face ``stack_view`` draws (render/unseen.py's pixel rule)."""
+    cell = float(inspect.signature(stack_view).parameters["cell"].default)
+    generator, built, seed = ThreeViewGenerator(), 0, 0
+    kinds: set[str] = set()
+    while built < 200:
+        seed += 1
+        try:
+            draft = generator.build(0, np.random.default_rng([48, seed]))
+        except Reject:
+            continue
+        built += 1
+        key = next(o.image for o in draft.options if o.is_answer)
+        assert key is not None
+        for option in draft.options:
+            if not option.is_answer:
+                assert option.image is not None and option.image.shape == key.shape
+                assert unseen.apart(option.image, key, cell), (seed, option.operator)
+                kinds.add(option.operator)
+    assert kinds == {"right_view", "moved_red_left", "moved_red_right"}

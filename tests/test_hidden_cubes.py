@@ -80,8 +80,7 @@ def _assembly_draft(stack: list, given: list) -> Draft:
                for i, d in enumerate(data)]
     pictures = piece_pictures.reference_pictures(sorted(stack), [sorted(given)], SPACE)
     return Draft(said.question, spec.to_json(), [Panel(p, "") for p in pictures], options,
-                 question_direct=said.question_direct, answer_direct=said.answer_direct,
-                 width=piece_pictures.composite_width(SPACE, 2))
+                 question_direct=said.question_direct, answer_direct=said.answer_direct)
 
 
 def test_cube_assembly_a_hidden_cell_that_changes_the_missing_piece_fails():

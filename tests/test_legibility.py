@@ -211,13 +211,20 @@ def test_dots_are_legible(task):
 def test_block_moving_panels_grow_with_the_space():
     from spatialcad.render.axes import framing_beside_axes
     from spatialcad.render.block_views import PANEL, VIEWS, panel
+    from spatialcad.tasks.block_moving import TASK
+    from spatialcad.tasks.block_moving.generate import Generator
     assert panel([3, 3, 2]) == PANEL  # small spaces keep the usual panel
-    for space in ([4, 4, 3], [7, 7, 6]):
+    top = TASK.max_level
+    assert top is not None
+    for level in (4, top):  # the four state pictures (text options) fit up to the last level
+        space = Generator().params(level)["space"]
         size = panel(space)
-        assert size[0] > PANEL[0] and legibility.fits(size[0], 4, size[1])
+        assert size[0] > PANEL[0] and legibility.fits(size[0], 0, size[1], references=4)
         for cam in VIEWS.values():
             scale = framing_beside_axes(cam, space, size).scale
             assert legibility.cube_edge_px(cam, scale) >= legibility.MIN_CUBE_EDGE_PX
+    size = panel(Generator().params(top + 1)["space"])  # 474 x 441: fits no composite
+    assert not legibility.fits(size[0], 0, size[1], references=4)
     record, image = next(generated_items("block_moving", (4,), 1, seed=5))
     assert run_verifier(record, image) == []
     small, composite = _shrunk(record, image, 900)

@@ -13,7 +13,8 @@ from conftest import one_line, small_benchmark
 from test_faults import tampered
 
 from spatialcad import panels
-from spatialcad.render.layout import compose
+from spatialcad.forms import judge_image
+from spatialcad.render.layout import Shape, arrangement, compose
 from spatialcad.render.png import decode_png, encode_png
 
 
@@ -56,6 +57,49 @@ def test_a_judged_option_is_the_candidate_and_text_options_have_no_panel():
     for option in (None, 1):
         assert [p.caption for p in panels.panels(record, image, option)] == [
             "Front view", "Picture 2"]
+
+
+# panels too large for the usual rows within layout.MAX_PIXELS, laid out as the options
+# in a 2 x 2 grid under the references, the references beside that grid, and one row
+ARRANGED = {
+    Shape(2, 2): ([(350, 350)] * 2, [(350, 350)] * 4),
+    Shape(1, 2, beside=True): ([(330, 660)], [(330, 330)] * 4),
+    Shape(3, 4, beside=True): ([(280, 280), (301, 370), (120, 301)],
+                               [(370, 120), (120, 370), (120, 370), (370, 120)]),
+}
+
+
+@pytest.mark.parametrize("shape", ARRANGED)
+def test_panels_are_cut_in_every_arrangement(shape):
+    """``--images panels`` sends each panel of a rearranged composite, after its caption,
+    and a judged option's image shows the references and that option alone."""
+    refs, opts = ARRANGED[shape]
+    assert arrangement(refs, opts).shape == shape
+    references = [(_picture(w, h, k), f"View {k}") for k, (w, h) in enumerate(refs)]
+    options = [_picture(w, h, 10 + k) for k, (w, h) in enumerate(opts)]
+    image, layout = compose(references, options)
+    record = {"image": "Cat/Task/Level3/0001.png", "layout": layout}
+    got = panels.panels(record, image)
+    assert [p.caption for p in got] == [f"View {k}" for k in range(len(refs))] + [
+        f"Image {x}" for x in "ABCD"]
+    for p, want in zip(got, [r for r, _ in references] + options, strict=True):
+        assert np.array_equal(p.image, want)
+    left = min(x for x, _, _, _ in layout["options"])
+    top = min(y for _, y, _, _ in layout["options"])
+    for k, option in enumerate(options):
+        assert np.array_equal(panels.panels(record, image, option=k)[-1].image, option)
+        judged = judge_image(record, image, k)
+        h, w = option.shape[:2]
+        if not shape.beside:  # the references and rule above, the option centred beneath
+            kept, at = (slice(0, top), slice(None)), (top, (layout["width"] - w) // 2)
+        else:  # everything left of the options, the option beside it at their top
+            kept, at = (slice(None), slice(0, left)), (top, left)
+        assert np.array_equal(judged[kept], image[kept])
+        assert np.array_equal(judged[at[0]:at[0] + h, at[1]:at[1] + w], option)
+        rest = np.ones(judged.shape[:2], dtype=bool)  # white but for those two
+        rest[kept] = False
+        rest[at[0]:at[0] + h, at[1]:at[1] + w] = False
+        assert (judged[rest] == 255).all()
 
 
 def test_a_record_without_captions_is_refused_naming_the_item():

@@ -860,13 +860,14 @@ def test_compose_scales_wide_rows_down() -> None:
 def test_compose_widens_for_large_panels_up_to_the_maximum() -> None:
     narrow, _ = compose([(_panel(200, 100, 9), "")], [_panel(200, 200, i) for i in range(4)])
     assert narrow.shape[1] == 1280
-    big = [_panel(400, 400, i) for i in range(4)]
+    big = [_panel(300, 300, i) for i in range(4)]
     img, layout = compose([(_panel(200, 100, 9), "Reference")], big)
-    assert img.shape[1] == 4 * 400 + 3 * GAP + 2 * PAD
-    assert [b[2:] for b in layout["options"]] == [[400, 400]] * 4
-    assert img.shape[0] == height(100, 400)
-    huge, layout = compose([], [_panel(600, 600, i) for i in range(4)])
-    assert huge.shape[1] == MAX_WIDTH and layout["options"][0][2] < 600
+    assert img.shape[1] == 4 * 300 + 3 * GAP + 2 * PAD
+    assert [b[2:] for b in layout["options"]] == [[300, 300]] * 4
+    assert img.shape[0] == height(100, 300)
+    # a panel no arrangement fits at its own size is shrunk to the widest composite
+    huge, layout = compose([(_panel(2100, 100, 9), "Reference")])
+    assert huge.shape[1] == MAX_WIDTH and layout["reference"][0][2] < 2100
 
 
 def test_compose_is_deterministic() -> None:

@@ -18,6 +18,7 @@ from spatialcad.geometry.colours import BLOCK_COLOURS as PALETTE
 from spatialcad.geometry.voxels import Voxel
 from spatialcad.render import legibility, unseen
 from spatialcad.render.axes import framing_beside_axes, scene_with_axes
+from spatialcad.render.camera import Camera
 from spatialcad.render.stacks import TWO_SIDES, cube_labels, cube_visibility, most_visible
 
 VIEWS = TWO_SIDES
@@ -54,9 +55,24 @@ def legibility_failures(space: Sequence[int], boxes: Sequence[Sequence[int]]) ->
 
 def state_pictures(state: State, space: Sequence[int]) -> list[np.ndarray]:
     """The state from each of ``VIEWS`` (the same framing for every state of ``space``)."""
+    return [_state_picture(state, cam, space) for cam in VIEWS.values()]
+
+
+def _state_picture(state: State, cam: Camera, space: Sequence[int]) -> np.ndarray:
     cells = list(state.values())
     colours = {state[c]: PALETTE[c] for c in state}
-    return [scene_with_axes(cells, colours, cam, space, panel(space)) for cam in VIEWS.values()]
+    return scene_with_axes(cells, colours, cam, space, panel(space))
+
+
+def drawn_apart(state: State, shown: Sequence[np.ndarray], space: Sequence[int]) -> bool:
+    """Whether ``state`` looks different from the state ``shown`` pictures (in ``VIEWS``'
+    order, drawn or cut from the composite): in one of the views its picture, shown at
+    that picture's size, differs from it in at least as many pixels as a cube must show
+    (``unseen.apart_as_shown``).  The views are drawn one at a time, until one differs."""
+    return any(unseen.apart_as_shown(
+        picture, _state_picture(state, cam, space),
+        framing_beside_axes(cam, space, panel(space)).scale)
+        for picture, cam in zip(shown, VIEWS.values(), strict=True))
 
 
 def colour_labels(state: State, space: Sequence[int]) -> list[np.ndarray]:

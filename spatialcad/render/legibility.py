@@ -26,7 +26,9 @@ as it is, and to a person at 100 % on a desktop screen, about 96 px per inch at 
   ``2 * MIN_STEP_PX`` somewhere must show so in CrossSection's side view.
 - The composite's longest side stays within ``layout.MAX_WIDTH`` (2048), and its area
   within ``layout.MAX_PIXELS`` (1,003,520: a model's front end would shrink it, and every
-  size here with it): a panel may grow until its composite reaches either.
+  size here with it): a panel may grow until no arrangement of its composite
+  (``layout.arrangement``: the usual rows, or e.g. the options in a 2 x 2 grid, the
+  references beside them, everything in one row) keeps within both.
 - Engineering views (``render/engineering.py``): ``MIN_VIEW_PX = 40``, every orthographic
   view of a part is at least this wide and this high as drawn (1 degree of visual angle,
   the size of a cube edge and a half: room for the outline and a feature inside it; a flat
@@ -46,6 +48,7 @@ import math
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import cache
 
 import numpy as np
 
@@ -54,7 +57,7 @@ from spatialcad.geometry.voxels import Voxel
 from spatialcad.render.camera import Camera
 from spatialcad.render.cube_faces import DOT_RADIUS
 from spatialcad.render.engineering import DASH
-from spatialcad.render.layout import GAP, MAX_WIDTH, PAD, WIDTH, height, too_large
+from spatialcad.render.layout import arrangement
 from spatialcad.render.stacks import MARGIN, Framing, cube_visibility
 
 _MEASURES: ContextVar[list[tuple[str, float]] | None] = ContextVar("measures", default=None)
@@ -123,17 +126,15 @@ def grown_side(side: int, scale: float, need: float, margin: int = MARGIN) -> in
     return 2 * margin + math.ceil((side - 2 * margin) * need / scale)
 
 
-def row_width(panel_width: int, count: int) -> int:
-    """The composite's width for a row of ``count`` panels (render/layout.py)."""
-    return count * panel_width + (count - 1) * GAP + 2 * PAD
-
-
-def fits(panel_width: int, count: int, panel_height: int = 0) -> bool:
-    """Whether rows of ``count`` panels of this size (captioned references above lettered
-    options) fit the largest composite, in its sides and in its pixels."""
-    width = max(WIDTH, row_width(panel_width, count))
-    tall = height(panel_height, panel_height)
-    return width <= MAX_WIDTH and tall <= MAX_WIDTH and too_large(width, tall) is None
+@cache
+def fits(panel_width: int, count: int, panel_height: int = 0,
+         references: int | None = None) -> bool:
+    """Whether ``references`` captioned reference panels (None: ``count``) and ``count``
+    lettered option panels of this size fit the composite at their own size, in its sides
+    and in its pixels, in one of the arrangements ``layout.compose`` chooses from."""
+    panel = (panel_width, panel_height)
+    shown = count if references is None else references
+    return arrangement([panel] * shown, [panel] * count) is not None
 
 
 def edge_failures(what: str, cam: Camera, scale: float, factor: float) -> list[str]:

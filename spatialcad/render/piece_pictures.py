@@ -80,13 +80,19 @@ def picture_size(view: Size) -> Size:
 
 
 def composite_size(space: Sequence[int], pieces: int, option: Size) -> Size:
-    """The composite of a stack split into ``pieces``: its reference row (the complete
-    stack and the given pieces) above four options of views ``option``, as wide as the
-    wider row (render/layout.py)."""
+    """The composite of a stack split into ``pieces`` in the usual rows, each as wide as
+    its panels: its reference row (the complete stack and the given pieces) above four
+    options of views ``option`` (one of the arrangements ``layout.compose`` chooses from;
+    it takes the smallest that fits)."""
     ref = picture_size(view_size(space))
     opt = picture_size(option)
-    width = max(legibility.row_width(ref[0], pieces), legibility.row_width(opt[0], OPTIONS))
+    width = max(_row_width(ref[0], pieces), _row_width(opt[0], OPTIONS))
     return width, layout.height(ref[1], opt[1])
+
+
+def _row_width(panel_width: int, count: int) -> int:
+    """The width of a composite whose widest row holds ``count`` panels of this width."""
+    return count * panel_width + (count - 1) * layout.GAP + 2 * layout.PAD
 
 
 @lru_cache(maxsize=64)
@@ -109,15 +115,6 @@ def option_view(space: tuple[int, ...], pieces: int) -> Size | None:
             best = (width, low)
     one = _extent(np.array(list(itertools.product((0.0, 1.0), repeat=3))))
     return best if best and best[0] >= one[0] and best[1] >= one[1] else None
-
-
-def composite_width(space: Sequence[int], pieces: int) -> int:
-    """The width of the item's composite (:func:`composite_size` with :func:`option_view`):
-    no wider than its rows (``layout.WIDTH`` would only pad it past the pixel limit)."""
-    room = option_view(tuple(int(n) for n in space), pieces)
-    if room is None:
-        raise ValueError(f"no option view of legible cubes fits the composite of {space}")
-    return composite_size(space, pieces, room)[0]
 
 
 def fits_option(piece: Sequence[Voxel], space: Sequence[int], pieces: int) -> bool:

@@ -98,6 +98,17 @@ def apart(a: np.ndarray, b: np.ndarray, scale: float) -> bool:
     return pixels_differing(a, b, SHADE) >= tolerance(scale)
 
 
+def apart_as_shown(shown: np.ndarray, drawn: np.ndarray, scale: float) -> bool:
+    """Whether ``drawn``, a picture drawn at ``scale`` px per unit, shown at the size of
+    ``shown`` (resized as the composite resizes a panel) differs from ``shown`` by
+    :func:`apart` at the scale shown: a solver comparing the two sees a difference."""
+    height, width = shown.shape[:2]
+    factor = min(width / drawn.shape[1], height / drawn.shape[0])
+    if drawn.shape != shown.shape:
+        drawn = cv2.resize(drawn, (width, height), interpolation=cv2.INTER_AREA)
+    return apart(shown, drawn, scale * factor)
+
+
 def drawn_alike(shown: np.ndarray, cubes: Sequence[Voxel], rivals: Iterable[Sequence[Voxel]],
                 framing: Framing, colour: Colour | None = None) -> tuple[Voxel, ...] | None:
     """The first of ``rivals`` whose picture cannot be told from ``shown``, the picture of
@@ -114,8 +125,6 @@ def drawn_alike(shown: np.ndarray, cubes: Sequence[Voxel], rivals: Iterable[Sequ
     if framing.center is not None:
         raise ValueError("drawn_alike compares pictures centred on their own stacks")
     where = _spans(cubes, framing.cam)
-    height, width = shown.shape[:2]
-    factor = min(width / framing.size[0], height / framing.size[1])
     for rival in rivals:
         cells = tuple((int(x), int(y), int(z)) for x, y, z in rival)
         if _spans(cells, framing.cam) != where:
@@ -124,9 +133,7 @@ def drawn_alike(shown: np.ndarray, cubes: Sequence[Voxel], rivals: Iterable[Sequ
         drawn = raster.remembered_as(
             ("rival picture", cells, colour, framing),
             partial(stack_picture, cells, framing, colors=colors))
-        if drawn.shape != shown.shape:
-            drawn = cv2.resize(drawn, (width, height), interpolation=cv2.INTER_AREA)
-        if not apart(shown, drawn, framing.scale * factor):
+        if not apart_as_shown(shown, drawn, framing.scale):
             return cells
     return None
 

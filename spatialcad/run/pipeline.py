@@ -89,7 +89,7 @@ def assemble(
     images = [o.image for o in options if o.image is not None]
     image_options = len(images) == len(options)
     image, layout = compose([(p.image, p.caption) for p in draft.reference],
-                            images if image_options else None, width=draft.width)
+                            images if image_options else None)
     choices = [f"Image {LETTERS[i]}" if image_options else o.text for i, o in enumerate(options)]
     said = spoken_texts(task, draft.spec, [o.data for o in options])
     record = {

@@ -75,7 +75,6 @@ class Draft:
     question_direct: str | None = None
     answer_direct: str | None = None
     skipped: dict[str, int] = field(default_factory=dict)  # as Reject.skipped, before this one
-    width: int | None = None  # the composite's width (None: render.layout's default)
 
 
 @dataclass(frozen=True)

@@ -8,5 +8,5 @@ TASK = declare(TaskInfo(
     category="MentalAnimation",
     order=11,
     package=__name__,
-    max_level=13,  # from level 14 on four panels of legible cubes are wider than 2048 px
+    max_level=12,  # from level 13 on four panels of legible cubes fit no composite (issue 48)
 ))

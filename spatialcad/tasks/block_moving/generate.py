@@ -26,6 +26,7 @@ from spatialcad.render.block_views import (
     VIEWS,
     all_visible,
     colour_labels,
+    drawn_apart,
     hidden_cells,
     looks_different,
     state_pictures,
@@ -59,7 +60,8 @@ class Generator(base.Generator):
         final = blocks.run(start, moves, space)
         assert final is not None
         must_pin_down(start, final, space)
-        wrong = _distractors(rng, start, moves, space, colour_labels(final, space))
+        wrong = _distractors(rng, start, moves, space, colour_labels(final, space),
+                             state_pictures(final, space))
         return state_draft(space, names, start, moves, wrong)
 
 
@@ -149,9 +151,13 @@ MUTATIONS: dict[str, Mutation] = {
 
 def _distractors(
     rng: np.random.Generator, start: State, moves: list[Move], space: list[int],
-    final_look: list[np.ndarray],
+    final_look: list[np.ndarray], final_pictures: list[np.ndarray],
 ) -> list[tuple[str, list[Move], State]]:
-    """Three valid sequences of state-changing moves whose end looks unlike the final state."""
+    """Three valid sequences of state-changing moves whose end looks unlike the final state:
+    its colours differ from ``final_look`` (:func:`colour_labels`) and, drawn, one of its
+    pictures shows the difference from ``final_pictures`` (:func:`drawn_apart`, issue 48: a
+    sequence whose end differs only where the views do not show would be a right answer
+    to a solver who sees only the pictures)."""
     kinds = [*MUTATIONS, "random_sequence"]
     out: list[tuple[str, list[Move], State]] = []
     texts = {moves_text(moves)}
@@ -166,7 +172,8 @@ def _distractors(
         if seq is None or moves_text(seq) in texts:
             continue
         end = _changing_run(start, seq, space)
-        if end is None or not looks_different(colour_labels(end, space), final_look, space):
+        if end is None or not looks_different(colour_labels(end, space), final_look, space
+                                              ) or not drawn_apart(end, final_pictures, space):
             continue
         texts.add(moves_text(seq))
         out.append((kind, seq, end))

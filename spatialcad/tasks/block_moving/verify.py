@@ -7,7 +7,9 @@ and (with the task's own pictures, spatialcad/render/block_views.py) that the re
 panels show the two states, that every cube shows in some view, that no cell of the initial
 or none of the final state could hide one more cube (issue 35: else a scene with that cube
 draws the same pictures, and its moves may differ), and that each wrong option's end state
-would look different from the final state.  That the option texts say
+would look different from the final state: in colours, and drawn (issue 48), against the
+stored final-state panels, by at least as many pixels as a cube must show in one of its
+views (render/unseen.py's pixel rule).  That the option texts say
 what their moves are is the texts check (spatialcad/run/verification.py).
 
 Step-by-step solutions (spatialcad/run/verification.py: check_steps) are replayed one of the
@@ -25,6 +27,7 @@ from spatialcad.geometry.voxels import Voxel
 from spatialcad.render.block_views import (
     all_visible,
     colour_labels,
+    drawn_apart,
     hidden_cells,
     legibility_failures,
     looks_different,
@@ -84,6 +87,10 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
         return failures
 
     final_look = colour_labels(spec.state(final), space)
+    boxes = record["layout"]["reference"]
+    if len(boxes) != 2 * len(spec.views):
+        return [f"the image has {len(boxes)} reference panels, not {2 * len(spec.views)}"]
+    final_shown = [crop(image, box) for box in boxes[len(spec.views):]]
     reached = []
     for o in record["options"]:
         moves = parse_option(o["data"]).moves
@@ -98,10 +105,12 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
             reached.append(o["letter"])
         elif not looks_different(colour_labels(spec.state(end), space), final_look, space):
             failures.append(f"option {o['letter']} ends in a state that looks like the final one")
+        elif not drawn_apart(spec.state(end), final_shown, space):
+            failures.append(f"option {o['letter']} ends in a state drawn like the final state's "
+                            "panels: they do not show what makes it wrong")
     if reached != [record["Answer"]]:
         failures.append(f"options reaching the final state: {reached}, answer {record['Answer']}")
 
-    boxes = record["layout"]["reference"]
     for i, cells in enumerate((start, final)):
         for j, shown in enumerate(state_pictures(spec.state(cells), space)):
             panel = crop(image, boxes[2 * i + j])

@@ -141,6 +141,12 @@ class Solid:
         along = exact.matmul(self.corners, nxy)
         return float(along.min()), float(along.max())
 
+    def reaches(self, dirs: np.ndarray) -> np.ndarray:
+        """The max of :meth:`extent` for each row of ``dirs``, in one product."""
+        if self.radius or not len(self.corners):
+            return np.array([self.extent(d)[1] for d in dirs])
+        return exact.matmul(self.corners, dirs.T).max(axis=0)
+
     def support(self, n: np.ndarray) -> tuple[float, float]:
         """Min and max of n . p over the solid."""
         values = []
@@ -389,7 +395,7 @@ def _check_steps(spec: Spec, original: list[Solid]) -> list[str]:
     failures = []
     for lower, upper in zip(original, original[1:], strict=False):
         def reach(s: Solid, k: float, dirs: np.ndarray) -> np.ndarray:
-            return np.array([s.extent(d)[1] * k for d in dirs])
+            return s.reaches(dirs) * k
         jut = reach(upper, 1.0, angles) - reach(lower, lower.top, angles)
         shown = reach(upper, 1.0, sides) - reach(lower, lower.top, sides)
         if jut.max() * spec.scale >= 2 * MIN_STEP_PX and shown.max() * spec.scale < MIN_STEP_PX:

@@ -46,7 +46,6 @@ from spatialcad.geometry.voxels import Voxel, is_connected, normalized
 from spatialcad.render import legibility
 from spatialcad.render.piece_pictures import (
     DRAFT_SHRINK,
-    composite_width,
     fits_option,
     option_framings,
     option_picture,
@@ -107,7 +106,6 @@ class Generator(base.Generator):
         for drawn in range(1, STACK_DRAWS + 1):
             item = _try_stack(p["space"], p["pieces"], rng, target, drawn)
             if item is not None:
-                item.width = composite_width(p["space"], p["pieces"])
                 return item
         raise Reject(f"no option set gave the answer the similarity ranks {target}")
 

@@ -170,9 +170,6 @@ class Build:
     def part(self, name: str) -> Part:
         return self.named[name]
 
-    def shaft_of(self, p: Part) -> list[Part]:
-        return [q for q in self.parts if q.turns and q.shaft == p.shaft]
-
     def linked(self, a: str, b: str) -> bool:
         """Parts on one axle or joined by a link."""
         return b in self.mates.get(a, ()) or frozenset((a, b)) in self.pairs
@@ -372,7 +369,7 @@ def _belt(b: Build, p: Part, rng: np.random.Generator) -> bool:
 
 def _single(b: Build, p: Part) -> bool:
     """``p`` turns alone on an axle pointing at the viewer (another part may join it)."""
-    return _front(p) and len(b.shaft_of(p)) == 1 and p.kind != "ring"
+    return p.kind != "ring" and _front(p) and len(b.mates[p.name]) == 1
 
 
 def _room(b: Build, count: int) -> bool:

@@ -8,5 +8,5 @@ TASK = declare(TaskInfo(
     category="MentalRotation",
     order=1,
     package=__name__,
-    practical_max_level=40,
+    max_level=12,  # from level 13 on five panels of legible grids fit no composite (issue 48)
 ))

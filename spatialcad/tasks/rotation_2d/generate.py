@@ -31,7 +31,8 @@ mirror, and it is more often than not in the closest pair of options.
 The thumbnails of turned and mirrored grids are the reference thumbnail turned or flipped
 (the drawing is exactly equivariant; shrinking it commutes with that up to one grey
 level), so trying many grids is cheap.  The measure is the audit's exactly while the
-composite shows the panels at their own size (up to level 8; beyond, it shrinks them).
+composite shows the panels at their own size (every level: from level 10 the five panels
+stand in one row, ``layout.arrangement``; from level 13 they would fit no composite).
 """
 
 from __future__ import annotations

@@ -8,5 +8,5 @@ TASK = declare(TaskInfo(
     category="MentalRotation",
     order=2,
     package=__name__,
-    practical_max_level=7,  # legible panels for bigger stacks reject many draws
+    practical_max_level=4,  # legible panels for bigger stacks fit no composite: many redraws
 ))

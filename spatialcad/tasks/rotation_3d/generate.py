@@ -87,6 +87,9 @@ class Generator(base.Generator):
         stack = voxels.random_stack(rng, tuple(p["space"]), p["fill"])
         if len(stack) < p["min_cubes"]:
             raise Reject("stack too small")
+        # the stack's own outline needs a panel no larger than the options' common one:
+        # a stack too large for the composite is rejected before any option is built
+        legible_framing([stack])
         must_not_hide(stack)
         kind = KINDS[int(rng.integers(2))]
         looks = _Looks(stack)
@@ -219,14 +222,15 @@ def _outline_key(cubes: Sequence[Voxel]) -> int:
 def legible_framing(stacks: list[list[Voxel]]) -> Framing:
     """The stacks' common isometric framing in the smallest square panel, at least
     ``PANEL``, that draws every one of them with legible cubes (the framing fitted to
-    ``PANEL`` when that is large enough); Reject when four such panels do not fit the
-    composite.  Only the stacks of the largest outline are fitted: a smaller outline's
-    fitted scale is larger by far more than a float's error (:func:`_outline_key`)."""
+    ``PANEL`` when that is large enough); Reject when the two reference and four option
+    panels of that size fit no arrangement of the composite (``layout.arrangement``).
+    Only the stacks of the largest outline are fitted: a smaller outline's fitted scale is
+    larger by far more than a float's error (:func:`_outline_key`)."""
     keys = [_outline_key(s) for s in stacks]
     largest = [s for s, key in zip(stacks, keys, strict=True) if key == max(keys)]
     framing = common_isometric_framing(largest, PANEL)
     side = legibility.grown_side(PANEL[0], framing.scale, legibility.min_scale(ISOMETRIC))
-    if not legibility.fits(side, 4, side):
+    if not legibility.fits(side, 4, side, references=len(VIEWS)):
         raise Reject(f"the stacks need {side} px panels to show legible cubes")
     return framing if (side, side) == PANEL else common_isometric_framing(largest, (side, side))
 
