@@ -76,7 +76,7 @@ def _assembly_draft(stack: list, given: list) -> Draft:
                         answer_ranks=(0, 0), stacks_drawn=1)
     said = assembly_texts(spec, data)
     options = [Option(i == 0, "missing_piece" if i == 0 else "remove_cube", "",
-                      image=piece_pictures.option_picture(d.voxels, SPACE), data=d.to_json())
+                      image=piece_pictures.option_picture(d.voxels, SPACE, 2), data=d.to_json())
                for i, d in enumerate(data)]
     pictures = piece_pictures.reference_pictures(sorted(stack), [sorted(given)], SPACE)
     return Draft(said.question, spec.to_json(), [Panel(p, "") for p in pictures], options,

@@ -164,17 +164,23 @@ def test_orthographic_views_have_legible_cells(task, levels):
 
 
 def test_cube_assembly_cubes_are_legible():
-    from spatialcad.render.piece_pictures import picture_size, reference_framings
+    from spatialcad.render.piece_pictures import (
+        option_framings,
+        picture_size,
+        reference_framings,
+        view_size,
+    )
     items = list(generated_items("cube_assembly", (0, 3), 1, seed=5))
     for record, image in items:
-        space = record["spec"]["space"]
-        size = picture_size(space)
-        for box in [*record["layout"]["reference"], *record["layout"]["options"]]:
-            assert box[2:] == list(size)
-            for f in reference_framings(space):
-                assert legibility.cube_edge_px(f.cam, f.scale) >= legibility.MIN_CUBE_EDGE_PX
+        space, k = record["spec"]["space"], record["spec"]["pieces"]
+        for box in record["layout"]["reference"]:
+            assert box[2:] == list(picture_size(view_size(space)))
+        for box in record["layout"]["options"]:
+            assert box[2:] == list(picture_size(option_framings(space, k)[0].size))
+        for f in [*reference_framings(space), *option_framings(space, k)]:
+            assert legibility.cube_edge_px(f.cam, f.scale) >= legibility.MIN_CUBE_EDGE_PX
         assert max(image.shape[:2]) <= MAX_WIDTH
-    small, composite = _shrunk(*items[-1], 1000)
+    small, composite = _shrunk(*items[-1], 700)
     assert any("edges are" in f for f in run_verifier(small, composite))
 
 
@@ -231,7 +237,7 @@ def test_cube_assembly_verifier_refuses_a_wrong_piece_with_a_hidden_difference()
     from spatialcad.render.piece_pictures import option_framings
     record, image = next(generated_items("cube_assembly", (0,), 1, seed=5))
     assert not any("do not show" in f for f in run_verifier(record, image))
-    views = [(f.cam, f.scale) for f in option_framings([3, 3, 3])]
+    views = [(f.cam, f.scale) for f in option_framings([3, 3, 3], 2)]
     block = [list(v) for v in BLOCK]
     centre = [v for v in block if v != [1, 1, 1]]  # the hidden centre cube removed
     assert legibility.hidden_difference(centre, BLOCK, [np.eye(3, dtype=int)], views)

@@ -77,6 +77,7 @@ class Framing:
 
 
 FLOOR_TILES: tuple[Colour, Colour] = ((236, 236, 236), (186, 192, 204))
+SHADOW_TILE: Colour = (112, 116, 128)  # a floor cell under a piece's cubes (its shadow)
 
 
 def box_framing(
@@ -92,18 +93,18 @@ def box_framing(
 
 
 @lru_cache(maxsize=64)
-def floor_mesh(nx: int, ny: int) -> Mesh:
-    """A checkerboard of unit tiles just below z = 0 over ``[0, nx] x [0, ny]`` (no edges);
-    remembered, so frozen (read-only)."""
+def floor_mesh(nx: int, ny: int, shadow: frozenset[tuple[int, int]] = frozenset()) -> Mesh:
+    """A checkerboard of unit tiles just below z = 0 over ``[0, nx] x [0, ny]`` (no edges),
+    the cells of ``shadow`` in ``SHADOW_TILE``; remembered, so frozen (read-only)."""
     verts: list[tuple[float, float, float]] = []
     tris: list[tuple[int, int, int]] = []
     cols: list[Colour] = []
-    for x in range(nx):
-        for y in range(ny):
-            base = len(verts)
-            verts += [(x, y, -0.01), (x + 1, y, -0.01), (x + 1, y + 1, -0.01), (x, y + 1, -0.01)]
-            tris += [(base, base + 1, base + 2), (base, base + 2, base + 3)]
-            cols += [FLOOR_TILES[(x + y) % 2]] * 2
+    for x, y in itertools.product(range(nx), range(ny)):
+        colour = SHADOW_TILE if (x, y) in shadow else FLOOR_TILES[(x + y) % 2]
+        base = len(verts)
+        verts += [(x, y, -0.01), (x + 1, y, -0.01), (x + 1, y + 1, -0.01), (x, y + 1, -0.01)]
+        tris += [(base, base + 1, base + 2), (base, base + 2, base + 3)]
+        cols += [colour] * 2
     return Mesh(np.array(verts, dtype=float), np.array(tris), np.array(cols),
                 np.zeros((0, 2, 3))).freeze()
 
@@ -115,21 +116,28 @@ def stack_picture(
     colors: Mapping[Voxel, Colour] | None = None,
     floor: tuple[int, int] | None = None,
     ssaa: int = 2,
+    shadow: bool = False,
 ) -> np.ndarray:
     """The cubes (grey unless coloured) as ``framing`` sees them, on an optional floor
-    (``ssaa``: supersampling of the edges, 1 for quick drafts)."""
-    mesh = voxel_mesh([tuple(v) for v in voxels], colors, default_color=CUBE_GREY)
+    (``ssaa``: supersampling of the edges, 1 for quick drafts).  With ``shadow`` the floor
+    cells under the cubes are dark: a cube resting on cubes not drawn shows where it
+    stands."""
+    cubes = [tuple(v) for v in voxels]
+    mesh = voxel_mesh(cubes, colors, default_color=CUBE_GREY)
     if floor is not None:
-        mesh = _on_floor(mesh, (int(floor[0]), int(floor[1])))
+        under = frozenset((int(v[0]), int(v[1])) for v in cubes) if shadow else frozenset()
+        mesh = _on_floor(mesh, (int(floor[0]), int(floor[1])), under)
     return render(mesh, framing.cam, framing.size, scale=framing.scale, center=framing.center,
                   ssaa=ssaa)
 
 
 @lru_cache(maxsize=512)
-def _on_floor(cubes: Mesh, floor: tuple[int, int]) -> Mesh:
-    """The cubes' (frozen, remembered) mesh merged with the floor's, remembered and frozen
-    too: the same pieces stand on the same floor in picture after picture."""
-    return merge([cubes, floor_mesh(*floor)]).freeze()
+def _on_floor(cubes: Mesh, floor: tuple[int, int],
+              shadow: frozenset[tuple[int, int]] = frozenset()) -> Mesh:
+    """The cubes' (frozen, remembered) mesh merged with the floor's (``shadow``: its dark
+    cells), remembered and frozen too: the same pieces stand on the same floor in picture
+    after picture."""
+    return merge([cubes, floor_mesh(*floor, shadow)]).freeze()
 
 
 def cube_labels(voxels: Sequence[Voxel], framing: Framing) -> np.ndarray:

@@ -8,6 +8,7 @@ TASK = declare(TaskInfo(
     category="VisualPenetration",
     order=9,
     package=__name__,
-    max_level=6,  # from level 7 on a row of legible pictures is wider than 2048 px
+    max_level=3,  # beyond, more pieces or a larger space: the pictures with legible cubes
+    # (two views each) would not fit layout.MAX_PIXELS (render/piece_pictures.option_view)
     open_form="every item",
 ))

@@ -3,7 +3,11 @@
 A pyramid-like stack is split into ``k`` face-connected pieces.  The reference shows the
 complete stack and ``k - 1`` pieces in place (one colour each); the options show candidate
 pieces moved but not rotated.  Every picture shows its cubes from the front-right and from
-the back-left (a single view hides too many cubes), all at one scale.  Wrong options are
+the back-left (a single view hides too many cubes), all at one scale, standing on the floor
+or on their shadow (render/piece_pictures.py).  The composite keeps within
+``layout.MAX_PIXELS`` with legible cubes: an option's views have the room the composite
+leaves them (``option_view``), and a stack whose missing piece does not fit them is drawn
+again, as is a wrong piece that does not.  Wrong options are
 the missing piece with a cube removed, a cube added, or a cube moved elsewhere, or with
 two such edits, always connected, never a translate or rotation of the missing piece.
 A stack its pictures leave open (a cube they do not show could be added or removed, the
@@ -18,7 +22,10 @@ from a pool of one- and two-edit pieces among the sets giving the answer exactly
 ranks, and the stack is redrawn under the same target when none does.  The pool is ranked on
 draft pictures (half size, no anti-aliasing); a drawn set is kept only when its pieces
 are legible (every cube shows, and so does a difference from the missing piece) and its
-full pictures give the answer the same ranks and look different from each other.
+full pictures give the answer the same ranks and look different from each other (so no
+wrong piece is drawn like the missing one: the two pictures differ in at least
+``MIN_DIFFERENCE`` face areas, so in one of the views in at least the quarter face that
+``piece_pictures.looks_like`` asks for; the verifier checks that on the image).
 
 The pictures are :mod:`spatialcad.render.piece_pictures`' (the verifier draws them again);
 the spec and the question are :mod:`spatialcad.tasks.cube_assembly.spec`'s.
@@ -39,9 +46,10 @@ from spatialcad.geometry.voxels import Voxel, is_connected, normalized
 from spatialcad.render import legibility
 from spatialcad.render.piece_pictures import (
     DRAFT_SHRINK,
+    fits_option,
     option_framings,
     option_picture,
-    picture_size,
+    option_view,
     reference_framings,
     reference_pictures,
     tops_visible,
@@ -82,17 +90,17 @@ def looks_different(a: np.ndarray, b: np.ndarray, scale: float) -> bool:
 
 class Generator(base.Generator):
     def params(self, level: int) -> dict[str, Any]:
-        """L0: 3x3x3 space, 2 pieces; L1: 4x4x3, 3 pieces; then the floor side grows every
-        odd level, the height every even level, and a piece is added every odd level."""
-        side = 3 + (level + 1) // 2
-        return {"space": (side, side, 3 + level // 2), "pieces": 2 + (level + 1) // 2}
+        """L0: 3x3x3 space, 2 pieces; L1: 3 pieces; L2: a 4x4 floor; L3: 4 high (more
+        pieces or a larger space would not fit ``layout.MAX_PIXELS`` with legible cubes:
+        tasks/cube_assembly/__init__.py)."""
+        side = 3 if level < 2 else 4
+        return {"space": (side, side, 4 if level >= 3 else 3), "pieces": 2 if level == 0 else 3}
 
     def build(self, level: int, rng: np.random.Generator) -> Draft:
         # Similarity ranks of the answer (to the reference, and summed to the other options),
         # drawn first and kept while stacks are redrawn, so that they stay uniform.
         p = self.params(level)
-        width, tall = picture_size(p["space"])
-        if not legibility.fits(width, max(4, p["pieces"]), tall):
+        if option_view(p["space"], p["pieces"]) is None:
             raise Reject("a row of pictures with legible cubes would not fit the composite")
         target = random_target(rng)
         for drawn in range(1, STACK_DRAWS + 1):
@@ -134,16 +142,16 @@ def _try_stack(space: tuple[int, int, int], k: int, rng: np.random.Generator,
         return None  # a cube of the stack or of a piece is hidden
     truth = normalized(missing)
     answer: Shape = tuple(truth)
-    if not visible(truth, option_framings(space)):
-        return None  # the answer's own picture hides a cube
-    answer_draft = option_picture(truth, space, draft=True)
+    if not fits_option(truth, space, k) or not visible(truth, option_framings(space, k)):
+        return None  # the answer's own picture would not fit, or hides a cube
+    answer_draft = option_picture(truth, space, k, draft=True)
     box = (_corner(stack, min), _corner(stack, max))
-    pool = _wrong_pool(rng, missing, box, space, answer_draft)
-    full = _FullPictures(stack, pieces, space)
+    pool = _wrong_pool(rng, missing, box, space, k, answer_draft)
+    full = _FullPictures(stack, pieces, space, k)
 
     @cache
     def legible(i: int) -> bool:
-        return _legible(list(pool[i].shape), truth, option_framings(space))
+        return _legible(list(pool[i].shape), truth, option_framings(space, k))
 
     def accept(picked: tuple[int, ...]) -> bool:
         """Kinds mixed, and on the full pictures the answer's similarity ranks those of the
@@ -198,13 +206,13 @@ class _FullPictures:
     different."""
 
     def __init__(self, stack: list[Voxel], pieces: list[list[Voxel]],
-                 space: tuple[int, int, int]) -> None:
-        self._stack, self._pieces, self._space = stack, pieces, space
+                 space: tuple[int, int, int], k: int) -> None:
+        self._stack, self._pieces, self._space, self._k = stack, pieces, space, k
         self._options: dict[Shape, np.ndarray] = {}
         self._thumbnails: dict[Shape, np.ndarray] = {}
         self._nearest: dict[Shape, float] = {}
         self._unlike: dict[tuple[Shape, Shape], bool] = {}
-        self.scale = option_framings(space)[0].scale
+        self.scale = option_framings(space, k)[0].scale
 
     @cached_property
     def reference(self) -> list[np.ndarray]:
@@ -216,7 +224,7 @@ class _FullPictures:
 
     def option(self, shape: Shape) -> np.ndarray:
         if shape not in self._options:
-            self._options[shape] = option_picture(list(shape), self._space)
+            self._options[shape] = option_picture(list(shape), self._space, self._k)
         return self._options[shape]
 
     def thumbnail(self, shape: Shape) -> np.ndarray:
@@ -311,12 +319,13 @@ def _legible(piece: list[Voxel], truth: list[Voxel], framings: list[Framing]) ->
 
 
 def _wrong_pool(rng: np.random.Generator, missing: list[Voxel], within: tuple[Voxel, Voxel],
-                space: tuple[int, int, int], answer: np.ndarray) -> list[Candidate]:
-    """Distinct wrong pieces, connected, looking unlike the answer (draft picture
-    ``answer``), none congruent to it: up to ``EDITS_PER_KIND`` one-cube edits of the
+                space: tuple[int, int, int], k: int, answer: np.ndarray) -> list[Candidate]:
+    """Distinct wrong pieces, connected, fitting the options' views (of a stack in
+    ``space`` split into ``k``), looking unlike the answer (draft picture ``answer``), none
+    congruent to it: up to ``EDITS_PER_KIND`` one-cube edits of the
     missing piece per kind, and up to ``SECOND_EDITS`` edits of those (whether they are
     legible is checked when a set holding them is drawn: ``_legible``)."""
-    framings = option_framings(space)
+    framings = option_framings(space, k)
     truth = normalized(missing)
     truth_form = rotations.canonical(truth)  # congruent pieces have the same cube count
     seen = {tuple(truth)}
@@ -330,7 +339,9 @@ def _wrong_pool(rng: np.random.Generator, missing: list[Voxel], within: tuple[Vo
                              and rotations.canonical(shape) == truth_form):
             return
         seen.add(shape)
-        draft = option_picture(list(shape), space, draft=True)
+        if not fits_option(shape, space, k):
+            return
+        draft = option_picture(list(shape), space, k, draft=True)
         if looks_different(draft, answer, framings[0].scale / DRAFT_SHRINK):
             pool.append(Candidate(cubes, shape, edits, draft))
 

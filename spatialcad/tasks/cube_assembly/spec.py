@@ -23,7 +23,7 @@ SCENE = (
     "floor or on another cube. The stack is split into {k} face-connected pieces. All pieces "
     "but one are shown, each in its place in the stack ({parts}). Every picture shows its "
     "cubes from the front-right (upper view) and from the back-left (lower view), all at the "
-    "same scale. "
+    "same scale. Dark floor tiles mark the cells under each piece's cubes. "
 )
 QUESTION = (SCENE + "Which option is the missing piece that completes the stack? The options "
             "are moved, but not rotated. Answer with A, B, C or D.")

@@ -11,7 +11,11 @@ cubes.  With the task's own pictures (spatialcad.render.piece_pictures) it also 
 the panels show what the record says, with legible cubes, that every cube the question
 relies on is visible, that no cube the complete stack's pictures leave unseen could be
 added or removed (it would change the missing piece), and that each wrong option differs
-from the missing piece (moved) in a cube, or the gap of one, that its pictures show.
+from the missing piece (moved) in a cube, or the gap of one, that its pictures show, and
+is drawn unlike it: its picture as stored differs from the missing piece's, drawn alike,
+in one of the views by as many pixels as a cube must show (render/unseen.py).  The
+options' views are those the composite has room for (``piece_pictures.option_view``):
+every option, the missing piece among them, fits them.
 """
 
 from __future__ import annotations
@@ -78,11 +82,21 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
     for i, picture in enumerate(pictures.reference_pictures(stack_l, parts_l, space)):
         if not shows(crop(image, boxes["reference"][i]), picture):
             failures.append(f"reference panel {i + 1} does not show its cubes")
+    if pictures.option_view(tuple(space), k) is None:
+        return failures + [f"no option view of legible cubes fits the composite of {space}"]
+    framings = pictures.option_framings(space, k)
+    truth = pictures.option_picture(_shape(missing), space, k)
     for o, cells, box in zip(record["options"], pieces, boxes["options"], strict=True):
         drawn = sorted(set(cells))
-        if not shows(crop(image, box), pictures.option_picture(drawn, space)):
+        if not pictures.fits_option(drawn, space, k):
+            failures.append(f"option {o['letter']} does not fit the options' views")
+            continue
+        shown = crop(image, box)
+        if not shows(shown, pictures.option_picture(drawn, space, k)):
             failures.append(f"option {o['letter']} does not show its piece")
-        framings = pictures.option_framings(space)
+        if o["letter"] not in matches and pictures.looks_like(shown, truth, framings[0].scale):
+            failures.append(f"option {o['letter']} is drawn like the missing piece: its "
+                            "picture does not show what makes it wrong")
         if not pictures.visible(drawn, framings):
             failures.append(f"option {o['letter']} hides a cube")
         if o["letter"] not in matches and legibility.hidden_difference(
@@ -97,5 +111,5 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
     if not pictures.tops_visible(stack_l, ref) or not all(
             pictures.visible(q, ref) for q in parts_l):
         failures.append("a column top of the stack or a cube of a piece is hidden")
-    return failures + pictures.legibility_failures(space, [*boxes["reference"],
-                                                            *boxes["options"]])
+    return failures + pictures.legibility_failures(space, k, boxes["reference"],
+                                                   boxes["options"])
