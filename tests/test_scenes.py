@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from conftest import tree_bytes
 
 from spatialcad import api, cli
+from spatialcad.cad.parts import ASSETS_DIR
 from spatialcad.record.benchmark import Benchmark, repeats_of
 from spatialcad.run import pipeline, scenes, shards, verification
 from spatialcad.run.pipeline import GenerationError, ItemResult, settled
@@ -103,8 +104,9 @@ def test_api_entries_keep_clear_of_their_blocks_scenes_and_report_a_short_space(
     space = scenes.scene_space("paper_folding", 0)
     assert space is not None and space["scenes"] < 10_000
     assert report == {"task": "paper_folding", "level": 0, "entries": 10_000,
-                      "scene_space": space, "short": True}
-    assert late["metadata"]["scene_space"] == report
+                      "scene_space": space, "short": True, "made": 8, "repeated": 0}
+    assert late["metadata"]["scene_space"] == {k: report[k] for k in report
+                                                 if k not in ("made", "repeated")}
 
 
 def test_a_spent_space_is_reported_in_the_summary(monkeypatch, tmp_path):
@@ -146,3 +148,66 @@ def test_repeats_are_counted_over_the_whole_run_not_per_block(monkeypatch, tmp_p
     manifest["repeated_scenes"] = {"2DRotation/Level0": 0}
     (out / "manifest.json").write_text(json.dumps(manifest))
     assert any("repeated scenes" in why for _, why in Benchmark.open(out).problems())
+
+
+LISTED_PARTS = ("l_bracket", "counterbored_plate", "stepped_block")  # bundled level-1 parts
+
+
+def test_a_listed_level_takes_every_scene_before_one_comes_back(part_cache, tmp_path,
+                                                                monkeypatch):
+    """three_view level 1 from a folder of 3 parts, 7 items: item i takes the part of item
+    i mod 3 (each part once before any comes back), the same with --jobs 2, as shards
+    (one starting mid-cycle), resumed after an interruption and through the API; the
+    summary, the manifest, verify's recount and the API report give the true count of
+    repeats (7 - 3)."""
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    for name in LISTED_PARTS:
+        (folder / f"{name}.step").write_bytes((ASSETS_DIR / f"{name}.step").read_bytes())
+    options = {"deepcad_dir": str(folder)}
+
+    def run(out: Path, **kw: object) -> pipeline.RunSummary:
+        return pipeline.generate(["three_view"], 1, 7, 2, out, options=options, **kw)
+
+    full = tmp_path / "full"
+    summary = run(full)
+    records = json.loads((full / "benchmark.json").read_text())
+    parts = [r["spec"]["part"]["sha256"] for r in records]
+    assert len(set(parts[:3])) == 3 and parts == [parts[i % 3] for i in range(7)]
+    hashes = _hashes(full)
+    true = sum(h in hashes[:k] for k, h in enumerate(hashes))
+    assert true == 4 and summary.repeats == {"three_view": true}
+    manifest = json.loads((full / "manifest.json").read_text())
+    assert manifest["repeated_scenes"] == {"3ViewProjection/Level1": true}
+    assert repeats_of(Benchmark.checked(full).records) == manifest["repeated_scenes"]
+
+    run(tmp_path / "two", jobs=2)
+    assert tree_bytes(tmp_path / "two") == tree_bytes(full)
+
+    parts_dirs = [tmp_path / f"s{k}" for k in range(2)]  # shard 1 starts at item 3
+    for k, part in enumerate(parts_dirs):
+        run(part, shard=Shard(k, 2))
+    shards.merge(parts_dirs, tmp_path / "merged")
+    assert tree_bytes(tmp_path / "merged") == tree_bytes(full)
+
+    real, made = pipeline.make_item, []
+
+    def interrupted(*args: object, **kw: object) -> ItemResult:
+        if len(made) == 4:
+            raise KeyboardInterrupt
+        made.append(args)
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "make_item", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run(tmp_path / "resumed", resume=True)
+    monkeypatch.undo()
+    assert run(tmp_path / "resumed", resume=True).resumed == 4
+    assert tree_bytes(tmp_path / "resumed") == tree_bytes(full)
+
+    ds = api.create_dataset("three_view", level=1, size=7, seed=2, options=options)
+    assert ds[6]["metadata"]["scene_hash"] == hashes[6]  # made alone, no earlier entry
+    assert ds.scene_report()[0]["made"] == 1
+    assert [e["metadata"]["scene_hash"] for e in ds] == hashes
+    (report,) = ds.scene_report()
+    assert (report["made"], report["repeated"], report["short"]) == (7, true, True)

@@ -272,6 +272,26 @@ def random_folds(
     return None
 
 
+def all_folds(rows: int, cols: int, count: int, *, diagonal: bool, min_cells: int
+              ) -> list[tuple[Fold, ...]]:
+    """Every sequence :func:`random_folds` can return for these arguments, in a fixed order
+    (depth first, each step's folds in the order ``grid_folds``/``diagonal_folds`` give)."""
+    found: list[tuple[Fold, ...]] = []
+
+    def extend(folds: tuple[Fold, ...]) -> None:
+        paper = _folded(rows, cols, folds)
+        if len(folds) == count:
+            if len(paper.full_cells()) >= min_cells:
+                found.append(folds)
+            return
+        last = diagonal and len(folds) == count - 1
+        for fold in (diagonal_folds if last else grid_folds)(paper):
+            extend((*folds, fold))
+
+    extend(())
+    return found
+
+
 def fold_all(rows: int, cols: int, folds: list[Fold]) -> list[Paper]:
     """The paper before the first fold and after each fold."""
     key = tuple(Fold(f.kind, (f.line[0], f.line[1], f.line[2]), f.flap) for f in folds)

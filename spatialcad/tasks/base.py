@@ -15,6 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from spatialcad.seeding import scene_order
+
 
 class Reject(Exception):
     """A candidate item is unusable (degenerate scene, unprovable distractor): try the next seed.
@@ -29,14 +31,48 @@ class Reject(Exception):
 @dataclass(frozen=True)
 class ItemSlot:
     """Which item of a run a generator builds: ``index`` of ``n``, from the run's ``seed``.
-    A task drawing from a finite pool (part files) gives items distinct inputs with it, and
-    can pass over inputs whose scene is in ``held`` (the scene hashes the run's block
-    already holds, when the pipeline looks for a new scene: spatialcad/run/scenes.py)."""
+    A level whose scenes the generator can list (part files; ``Generator.scene_count``)
+    gives item ``index`` the scene :meth:`pick` names, so that a scene comes back only once
+    the run has used every one; ``held``: the scene hashes an item must keep clear of (the
+    run's block, when the pipeline looks for a new scene of a level it cannot list:
+    spatialcad/run/scenes.py)."""
 
     index: int
     n: int
     seed: int
     held: frozenset[str] = frozenset()
+
+    def pick(self, count: int, *key: object) -> int:
+        """This item's place among ``count`` listed scenes (``key``: which list, e.g. the
+        level): entry ``index mod count`` of a permutation drawn from the run's seed, so
+        items ``k*count .. (k+1)*count - 1`` take every scene once, whatever other items
+        the process makes (jobs, shards, resumed runs, API entries)."""
+        return scene_order(self.seed, count, *key)[self.index % count]
+
+
+OWN_ATTEMPTS = 8  # attempts an item tries its own listed scene before drawing another
+
+
+@dataclass
+class OwnScene:
+    """The attempts one item has given its own listed scene (:meth:`ItemSlot.pick`): each of
+    its first ``OWN_ATTEMPTS`` attempts tries it anew (another similarity-rank target,
+    other distractors); after that, or once :meth:`give_up` (the scene cannot make an
+    item), the generator draws a scene as without a slot (a repeat, counted)."""
+
+    slot: ItemSlot | None
+    tried: int = 0
+
+    def next(self, count: int, *key: object) -> int | None:
+        """The own scene's place among ``count`` (``key``: as for :meth:`ItemSlot.pick`)
+        for this attempt, or None (no slot, or its attempts are used up)."""
+        if self.slot is None or self.tried >= OWN_ATTEMPTS:
+            return None
+        self.tried += 1
+        return self.slot.pick(count, *key)
+
+    def give_up(self) -> None:
+        self.tried = OWN_ATTEMPTS
 
 
 @dataclass
@@ -98,6 +134,13 @@ class Generator:
         self.split = split
         self.slot: ItemSlot | None = None  # set by the pipeline for the item being built
 
+    def own_scene(self) -> OwnScene:
+        """The attempts the item being built (``slot``) has given its own listed scene."""
+        own: OwnScene | None = getattr(self, "_own", None)
+        if own is None or own.slot != self.slot:
+            own = self._own = OwnScene(self.slot)
+        return own
+
     def params(self, level: int) -> dict[str, Any]:
         """The difficulty parameters of ``level``."""
         raise NotImplementedError
@@ -107,7 +150,8 @@ class Generator:
         raise NotImplementedError
 
     def scene_count(self, level: int) -> int | None:
-        """The number of distinct scenes ``level`` holds when the generator knows it (a
-        finite pool of inputs, one scene each), else None (spatialcad/run/scenes.py then
-        estimates it by drawing)."""
+        """The number of distinct scenes ``level`` holds when the generator lists them (a
+        finite pool of inputs, one scene each): its items then take them in turn
+        (:meth:`ItemSlot.pick`) and the pipeline no longer looks for new scenes itself;
+        else None (spatialcad/run/scenes.py then estimates the space by drawing)."""
         return None
