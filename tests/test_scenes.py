@@ -1,10 +1,12 @@
-"""No repeated scene in a run (spatialcad/run/scenes.py): items keep clear of their block's
-earlier scenes, whatever --jobs, shards, resumes or the API; spent spaces are reported."""
+"""No repeated scene in a run (spatialcad/run/scenes.py): items of a listed level take its
+scenes in turn, items of other levels keep clear of their block's earlier scenes, whatever
+--jobs, shards, resumes or the API; repeats are counted run-wide."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+from itertools import combinations
 from pathlib import Path
 
 import pytest
@@ -13,12 +15,14 @@ from conftest import tree_bytes
 
 from spatialcad import api, cli
 from spatialcad.cad.parts import ASSETS_DIR
+from spatialcad.geometry import paper as pf
 from spatialcad.record.benchmark import Benchmark, repeats_of
 from spatialcad.run import pipeline, scenes, shards, verification
 from spatialcad.run.pipeline import GenerationError, ItemResult, settled
 from spatialcad.run.plan import Shard
 from spatialcad.run.scenes import SceneGroup, measure
 from spatialcad.tasks import registry
+from spatialcad.tasks.paper_folding import listing
 
 
 def _result(scene: str, attempt: int) -> ItemResult:
@@ -74,36 +78,37 @@ def test_no_level0_run_of_40_items_repeats_a_scene(task, tmp_path):
 
 
 def test_a_run_clear_of_repeats_is_the_same_with_any_jobs(tmp_path):
-    """PaperFolding level 0 often draws a scene its block holds (the search for another is
-    what could depend on the order items finish in): --jobs 1 = --jobs 2."""
+    """ArrowMoving level 0 (drawn, not listed) often draws a scene its block holds (the
+    search for another is what could depend on the order items finish in): --jobs 1 =
+    --jobs 2."""
     one, two = tmp_path / "one", tmp_path / "two"
-    pipeline.generate(["paper_folding"], 0, 40, 5, one, jobs=1)
-    pipeline.generate(["paper_folding"], 0, 40, 5, two, jobs=2)
+    pipeline.generate(["arrow_moving"], 0, 40, 5, one, jobs=1)
+    pipeline.generate(["arrow_moving"], 0, 40, 5, two, jobs=2)
     assert tree_bytes(one) == tree_bytes(two)
 
 
 def test_shards_starting_inside_a_block_merge_into_the_unsharded_run(tmp_path):
-    """Paper folding level 0 draws repeated scenes often: shards remake their block's
+    """ArrowMoving level 0 draws repeated scenes often: shards remake their block's
     earlier items, so their files are the unsharded run's."""
     full = tmp_path / "full"
-    pipeline.generate(["paper_folding"], 0, 40, 0, full)
+    pipeline.generate(["arrow_moving"], 0, 40, 0, full)
     parts = [tmp_path / f"s{k}" for k in range(3)]
     for k, part in enumerate(parts):
-        pipeline.generate(["paper_folding"], 0, 40, 0, part, shard=Shard(k, 3))
+        pipeline.generate(["arrow_moving"], 0, 40, 0, part, shard=Shard(k, 3))
     shards.merge(parts, tmp_path / "merged")
     assert tree_bytes(tmp_path / "merged") == tree_bytes(full)
     assert len(set(_hashes(full))) == 40
 
 
 def test_api_entries_keep_clear_of_their_blocks_scenes_and_report_a_short_space():
-    ds = api.create_dataset("paper_folding", level=0, size=10_000, seed=0)
+    ds = api.create_dataset("arrow_moving", level=0, size=10_000, seed=0)
     late = ds[7]  # remakes entries 0-6 first
     early = [ds[i]["metadata"]["scene_hash"] for i in range(7)]
     assert late["metadata"]["scene_hash"] not in early and len(set(early)) == 7
     (report,) = ds.scene_report()
-    space = scenes.scene_space("paper_folding", 0)
+    space = scenes.scene_space("arrow_moving", 0)
     assert space is not None and space["scenes"] < 10_000
-    assert report == {"task": "paper_folding", "level": 0, "entries": 10_000,
+    assert report == {"task": "arrow_moving", "level": 0, "entries": 10_000,
                       "scene_space": space, "short": True, "made": 8, "repeated": 0}
     assert late["metadata"]["scene_space"] == {k: report[k] for k in report
                                                  if k not in ("made", "repeated")}
@@ -151,6 +156,28 @@ def test_repeats_are_counted_over_the_whole_run_not_per_block(monkeypatch, tmp_p
 
 
 LISTED_PARTS = ("l_bracket", "counterbored_plate", "stepped_block")  # bundled level-1 parts
+
+
+def test_paper_foldings_small_levels_number_every_scene_once():
+    """Levels 0 and 1 list their scenes: scene k unranks to a distinct scene for every k
+    (as many as the fold sequences' hole sets add up to), each a sequence random_folds
+    can draw with its holes on full cells; level 2 draws its scenes."""
+    generator = registry.task("paper_folding").generator()
+    for level in (0, 1):
+        p = generator.params(level)
+        count = generator.scene_count(level)
+        assert count == listing.count(p) and count > 500
+        seen = set()
+        for k in range(count):
+            rows, cols, folds, holes = listing.scene(p, k)
+            full = set(pf.fold_all(rows, cols, list(folds))[-1].full_cells())
+            assert len(holes) == p["holes"] and set(holes) <= full
+            seen.add((rows, cols, folds, tuple(holes)))
+        assert len(seen) == count
+    assert generator.scene_count(2) is None
+    pool = [(0, 0), (0, 1), (1, 0), (1, 1), (2, 2)]
+    every = [list(c) for c in combinations(pool, 3)]
+    assert [listing._nth_combination(pool, 3, k) for k in range(len(every))] == every
 
 
 def test_a_listed_level_takes_every_scene_before_one_comes_back(part_cache, tmp_path,
