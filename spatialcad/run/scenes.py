@@ -78,7 +78,7 @@ class SceneGroups:
 def lists_scenes(task: str, level: int, options: Mapping[str, Any] | None = None) -> bool:
     """Whether ``task``'s generator lists ``level``'s scenes (its items take them in turn,
     ``ItemSlot.pick``) rather than drawing them (the block check)."""
-    return registry.task(task).generator(options).scene_count(level) is not None
+    return registry.task(task).generator(options).lists_scenes(level)
 
 
 def level_space(task: str, level: int, options: Mapping[str, Any] | None = None

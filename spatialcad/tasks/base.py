@@ -155,3 +155,8 @@ class Generator:
         (:meth:`ItemSlot.pick`) and the pipeline no longer looks for new scenes itself;
         else None (spatialcad/run/scenes.py then estimates the space by drawing)."""
         return None
+
+    def lists_scenes(self, level: int) -> bool:
+        """Whether :meth:`scene_count` of ``level`` is not None (a generator whose count
+        takes long to work out answers without it)."""
+        return self.scene_count(level) is not None

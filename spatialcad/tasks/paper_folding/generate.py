@@ -68,6 +68,9 @@ class Generator(base.Generator):
         p = self.params(level)
         return listing.count(p) if listing.lists(p) else None
 
+    def lists_scenes(self, level: int) -> bool:
+        return listing.lists(self.params(level))
+
     def build(self, level: int, rng: np.random.Generator) -> Draft:
         # Similarity ranks of the answer (to the reference, and summed to the other options),
         # drawn first and kept while the scene is redrawn, so that they stay uniform.
