@@ -285,10 +285,11 @@ def scale(items: int, level: int, seed: int, jobs: int, names: list[str]) -> Non
         size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
         repeated = json.loads((out / "manifest.json").read_text())["repeated_scenes"]
     made = per_task * len(names)
+    workers = f" (its largest worker {worker:.0f} MiB)" if jobs > 1 else ""
     click.echo(f"scale: {made:,} items ({', '.join(names)}: {per_task:,} each, level {level}) "
                f"with `generate --jobs {jobs}` in {wall:.0f} s ({made / wall:.2f} items/s); "
-               f"peak memory {own:.0f} MiB (its largest worker {worker:.0f} MiB); output "
-               f"{size / 2**20:.0f} MiB ({size / made / 1024:.0f} KiB an item)")
+               f"peak memory {own:.0f} MiB{workers}; output {size / 2**20:.1f} MiB "
+               f"({size / made / 1024:.0f} KiB an item)")
     for name in names:
         key = f"{registry.task(name).record_task}/Level{level}"
         space = level_space(name, level)
