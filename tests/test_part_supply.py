@@ -91,7 +91,8 @@ def test_index_is_stored_once_and_reused(part_cache, tmp_path, monkeypatch):
 
 def test_items_of_a_run_take_every_part_once_before_one_comes_back(bundled_cache):
     """Item i takes the (i mod S)-th part of an order drawn from the run's seed (S usable
-    parts), for its first OWN_ATTEMPTS attempts; then parts are drawn at random."""
+    parts), for its first OWN_ATTEMPTS attempts; then (the run fills the round: no spare
+    part) parts are drawn at random."""
     usable = gp.usable_parts(ASSETS_DIR, 1)
     count = len(usable)
 

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import tree_bytes
 
-from spatialcad import api, cli
+from spatialcad import api, cli, seeding
 from spatialcad.cad.parts import ASSETS_DIR
 from spatialcad.geometry import paper as pf
 from spatialcad.record.benchmark import Benchmark, repeats_of
@@ -22,6 +22,7 @@ from spatialcad.run.pipeline import GenerationError, ItemResult, settled
 from spatialcad.run.plan import Shard
 from spatialcad.run.scenes import SceneGroup, measure
 from spatialcad.tasks import registry
+from spatialcad.tasks.base import OWN_ATTEMPTS, SPARE_ATTEMPTS, ItemSlot, OwnScene
 from spatialcad.tasks.paper_folding import listing
 
 
@@ -153,6 +154,31 @@ def test_repeats_are_counted_over_the_whole_run_not_per_block(monkeypatch, tmp_p
     manifest["repeated_scenes"] = {"2DRotation/Level0": 0}
     (out / "manifest.json").write_text(json.dumps(manifest))
     assert any("repeated scenes" in why for _, why in Benchmark.open(out).problems())
+
+
+def test_an_item_whose_listed_scene_fails_tries_scenes_no_item_of_its_round_takes():
+    """5 listed scenes, 7 items: round 0 (items 0-4) takes all 5, so its items have no
+    spare; in round 1 items 5 and 6 take scenes 0 and 1 of the order, and their spares are
+    the other 3 (spread: item 5's first spare is not item 6's).  A run of 3 items leaves
+    2 scenes no item takes."""
+    order = seeding.scene_order(9, 5, "k")
+    slot = [ItemSlot(i, 7, 9) for i in range(7)]
+    assert [s.pick(5, "k") for s in slot] == [*order, *order[:2]]
+    assert all(s.spare(5, 0, "k") is None for s in slot[:5])
+    for s in slot[5:]:
+        spares = [s.spare(5, k, "k") for k in range(SPARE_ATTEMPTS)]
+        assert set(spares) == set(order[2:])
+    assert slot[5].spare(5, 0, "k") != slot[6].spare(5, 0, "k")
+    assert slot[5].spare(5, SPARE_ATTEMPTS, "k") is None
+    assert {ItemSlot(1, 3, 9).spare(5, k, "k") for k in range(4)} == set(order[3:])
+    own = OwnScene(slot[5])
+    tried = [own.next(5, "k") for _ in range(OWN_ATTEMPTS + SPARE_ATTEMPTS + 1)]
+    assert tried[:OWN_ATTEMPTS] == [order[0]] * OWN_ATTEMPTS and tried[-1] is None
+    assert tried[OWN_ATTEMPTS:-1] == [slot[5].spare(5, k, "k") for k in range(SPARE_ATTEMPTS)]
+    own = OwnScene(slot[6])
+    own.next(5, "k")
+    own.give_up()  # its own scene cannot make an item: on to the spares
+    assert own.next(5, "k") == slot[6].spare(5, 0, "k")
 
 
 LISTED_PARTS = ("l_bracket", "counterbored_plate", "stepped_block")  # bundled level-1 parts

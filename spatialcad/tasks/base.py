@@ -49,30 +49,48 @@ class ItemSlot:
         the process makes (jobs, shards, resumed runs, API entries)."""
         return scene_order(self.seed, count, *key)[self.index % count]
 
+    def spare(self, count: int, k: int, *key: object) -> int | None:
+        """The ``k``-th spare scene of an item whose own scene makes no item: one that no
+        item of the run takes in this item's round of ``count`` items (the last round of a
+        run that does not fill it has some; spread over the round's items so that two of
+        them rarely share one); None when the round has none or ``k >= SPARE_ATTEMPTS``."""
+        start = self.index - self.index % count
+        used = min(self.n - start, count)  # the round's scenes the run's items take
+        if used >= count or k >= SPARE_ATTEMPTS:
+            return None
+        at = used + ((self.index - start) * SPARE_ATTEMPTS + k) % (count - used)
+        return scene_order(self.seed, count, *key)[at]
 
-OWN_ATTEMPTS = 8  # attempts an item tries its own listed scene before drawing another
+
+OWN_ATTEMPTS = 8  # attempts an item tries its own listed scene before its spares
+SPARE_ATTEMPTS = 8  # spare scenes it tries then, one attempt each, before drawing any
 
 
 @dataclass
 class OwnScene:
-    """The attempts one item has given its own listed scene (:meth:`ItemSlot.pick`): each of
-    its first ``OWN_ATTEMPTS`` attempts tries it anew (another similarity-rank target,
-    other distractors); after that, or once :meth:`give_up` (the scene cannot make an
-    item), the generator draws a scene as without a slot (a repeat, counted)."""
+    """The attempts one item has given its listed scenes: each of its first
+    ``OWN_ATTEMPTS`` attempts tries its own scene (:meth:`ItemSlot.pick`) anew (another
+    similarity-rank target, other distractors); if none makes an item, or once
+    :meth:`give_up` says the scene cannot, the next ``SPARE_ATTEMPTS`` attempts try the
+    round's spare scenes (:meth:`ItemSlot.spare`, none repeating a scene of the round);
+    after that the generator draws a scene as without a slot (a repeat, counted)."""
 
     slot: ItemSlot | None
     tried: int = 0
 
     def next(self, count: int, *key: object) -> int | None:
-        """The own scene's place among ``count`` (``key``: as for :meth:`ItemSlot.pick`)
-        for this attempt, or None (no slot, or its attempts are used up)."""
-        if self.slot is None or self.tried >= OWN_ATTEMPTS:
+        """The place among ``count`` (``key``: as for :meth:`ItemSlot.pick`) of the scene
+        this attempt tries, or None (no slot, or no listed scene left to try)."""
+        if self.slot is None:
             return None
         self.tried += 1
-        return self.slot.pick(count, *key)
+        if self.tried <= OWN_ATTEMPTS:
+            return self.slot.pick(count, *key)
+        return self.slot.spare(count, self.tried - OWN_ATTEMPTS - 1, *key)
 
     def give_up(self) -> None:
-        self.tried = OWN_ATTEMPTS
+        """The scene just named cannot make an item: go on to the spares (or past one)."""
+        self.tried = max(self.tried, OWN_ATTEMPTS)
 
 
 @dataclass

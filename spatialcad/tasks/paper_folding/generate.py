@@ -80,7 +80,7 @@ class Generator(base.Generator):
         if at is not None:  # the next attempt tries it again, for another target
             draft = self._try_scene(level, rng, target, 1, listing.scene(p, at))
             if draft is None:
-                raise Reject(f"the item's own scene gave no option set the ranks {target}")
+                raise Reject(f"the item's listed scene gave no option set the ranks {target}")
             return draft
         for drawn in range(1, SCENE_DRAWS + 1):
             draft = self._try_scene(level, rng, target, drawn)

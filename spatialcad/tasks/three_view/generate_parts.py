@@ -216,8 +216,8 @@ class PartDraws:
     item i of a run takes part ``ItemSlot.pick`` names (a permutation of them drawn from the
     run's seed, entry i mod their number), so that a part comes back only once the run has
     used every one (spatialcad/run/scenes.py).  It tries its own part first, anew for each
-    of its first ``OWN_ATTEMPTS`` attempts (another similarity-rank target, other
-    rotations); after that, and for parts it could not use, parts are drawn at random,
+    of its first attempts (another similarity-rank target, other rotations), then the
+    spare parts of its round (:class:`OwnScene`); after that, parts are drawn at random,
     passing over those whose scene is in the slot's ``held`` (when every part is held,
     the item is rejected at once).  Without a slot (an item built alone), parts are drawn
     at random."""
@@ -241,18 +241,17 @@ class PartDraws:
         return pool
 
     def own(self) -> IndexEntry | None:
-        """The item's own part for this attempt, or None once it has had its attempts (or
-        its views are not legible, or its scene is held, or there is no slot)."""
+        """The listed part this attempt tries (:class:`OwnScene`: the item's own, then its
+        round's spares; passing over those whose views are not legible or whose scene is
+        held), or None once there is none left to try (or no slot)."""
         pool = self.pool()
-        at = self.tries.next(len(pool), "three_view parts", self.level)
-        if at is None:
-            return None
-        entry = pool[at]
         held = self.slot.held if self.slot else frozenset()
-        if part_scene(entry) in held or drawing(self.directory / entry.file)[2]:
+        while (at := self.tries.next(len(pool), "three_view parts", self.level)) is not None:
+            entry = pool[at]
+            if part_scene(entry) not in held and not drawing(self.directory / entry.file)[2]:
+                return entry
             self.tries.give_up()
-            return None
-        return entry
+        return None
 
     def next(self, rng: np.random.Generator) -> IndexEntry:
         """A part drawn at random, clear of the held scenes."""
@@ -273,10 +272,10 @@ def build_part_item(level: int, rng: np.random.Generator, draws: PartDraws) -> D
         try:
             return _try_part(level, rng, draws.directory / own.file, own, target, 1)
         except PartSkipped as exc:
-            raise Reject(f"the item's own part made no item for the ranks {target} "
+            raise Reject(f"the item's listed part made no item for the ranks {target} "
                          f"({exc.reason})", {exc.reason: 1}) from exc
         except PART_ERRORS as exc:
-            raise Reject(f"the item's own part failed: {type(exc).__name__}",
+            raise Reject(f"the item's listed part failed: {type(exc).__name__}",
                          {f"error ({type(exc).__name__})": 1}) from exc
     skipped: Counter[str] = Counter()
     tried: set[str] = set()
