@@ -8,11 +8,13 @@
 Entry ``i`` of a one-task dataset of size ``N`` is item ``i`` of ``spatialcad generate
 --task T --level L --n N --seed S [--split P]``: the same record, the same PNG bytes.
 Nothing is built until an entry is read, so a dataset of a million entries costs nothing
-to create.  An item keeps clear of the scenes of its block's earlier items (100 per block,
-spatialcad/run/scenes.py), so reading entry ``i`` first makes those of them the dataset has not
-made yet (once: their scenes are remembered); :meth:`Dataset.scene_report` and each entry's
+to create.  An item of a level whose scenes are listed (three_view's parts) takes its own
+scene (spatialcad/run/scenes.py: none comes back before every one was used); an item of
+another level keeps clear of the scenes of its block's earlier items (100 per block), so
+reading entry ``i`` first makes those of them the dataset has not made yet (once: their
+scenes are remembered).  :meth:`Dataset.scene_report` and each entry's
 ``metadata["scene_space"]`` say when a component asks for more entries than its level has
-distinct scenes.
+distinct scenes, and the report counts the repeated scenes among the entries read.
 
 A mixture (a list of components, each a dict with ``task`` and optionally ``weight``,
 ``level``, ``form`` and ``split``; the keyword arguments are the defaults) gives component
@@ -45,7 +47,7 @@ from spatialcad.evaluate.extract import extract, is_correct
 from spatialcad.record.splits import SPLITS
 from spatialcad.render.png import encode_png
 from spatialcad.run import pipeline
-from spatialcad.run.scenes import SceneGroup, block_start, scene_space
+from spatialcad.run.scenes import SceneGroup, block_start, level_space, lists_scenes
 from spatialcad.seeding import derive_seed, item_rng
 from spatialcad.tasks import registry
 
@@ -172,6 +174,8 @@ class Dataset:
         self.images = panels.check_images(images)
         self._a, self._b = 1, 0
         self._blocks: dict[tuple[str, int, str | None, int], _Block] = {}
+        self._lists: dict[tuple[str, int], bool] = {}
+        self._scenes: dict[tuple[str, int, str | None], dict[int, str]] = {}
         if len(components) > 1:
             self._a = max(1, round(size * GOLDEN))
             while math.gcd(self._a, size) != 1:
@@ -219,7 +223,7 @@ class Dataset:
                 "item_seed": record["seed"], "form": comp.form, "split": comp.split,
                 "spec": record["spec"], "scene_hash": record["scene_hash"],
                 "judge_option": None if option is None else "ABCD"[option],
-                "scene_space": _scene_entry(comp),
+                "scene_space": _scene_entry(comp, self.options),
                 "record": record,
             },
         }
@@ -233,14 +237,31 @@ class Dataset:
 
     def _made(self, comp: Component, index: int, **kw: Any) -> pipeline.ItemResult:
         """Item ``index`` of the component's CLI run: clear of the scenes of its block's
-        earlier items (spatialcad/run/scenes.py), which are made first where not yet known."""
+        earlier items (spatialcad/run/scenes.py), which are made first where not yet known;
+        an item of a level whose scenes are listed takes its own scene, made alone."""
+        if self._listed(comp):
+            args = (comp.task, comp.level, index, comp.count, self.seed, self.options, comp.split)
+            return self._tallied(comp, index, pipeline.make_item(*args, **kw))
         key = (comp.task, comp.level, comp.split, block_start(index))
         block = self._blocks.setdefault(key, _Block())
         start = block_start(index)
         while start + len(block.scenes) < index:
             j = start + len(block.scenes)
             self._settle(comp, j, block, encode=False)
-        return self._settle(comp, index, block, **kw)
+        return self._tallied(comp, index, self._settle(comp, index, block, **kw))
+
+    def _listed(self, comp: Component) -> bool:
+        """Whether the component's level lists its scenes (spatialcad/run/scenes.py)."""
+        key = (comp.task, comp.level)
+        if key not in self._lists:
+            self._lists[key] = lists_scenes(comp.task, comp.level, self.options)
+        return self._lists[key]
+
+    def _tallied(self, comp: Component, index: int, result: pipeline.ItemResult
+                 ) -> pipeline.ItemResult:
+        """``result``, its scene noted as item ``index``'s (for :meth:`scene_report`)."""
+        self._scenes.setdefault(_key(comp), {})[index] = result.record["scene_hash"]
+        return result
 
     def _settle(self, comp: Component, index: int, block: _Block, **kw: Any
                 ) -> pipeline.ItemResult:
@@ -260,8 +281,12 @@ class Dataset:
     def scene_report(self) -> list[dict[str, Any]]:
         """Per component: how many entries it asks for and how many distinct scenes its
         level holds (``scene_space``, as ``spatialcad tasks`` shows; None if not measured);
-        ``short`` when it asks for more, so that its entries repeat scenes."""
-        return [_scene_entry(c) for c in self.components]
+        ``short`` when it asks for more, so that its entries repeat scenes; ``made``: its
+        entries built so far, and ``repeated``: how many of those hold the scene of a built
+        entry of a lower item index (over the whole dataset once every entry was read, the
+        count ``generate``'s summary and manifest give for its CLI run)."""
+        return [{**_scene_entry(c, self.options), **_repeats(self._scenes.get(_key(c), {}))}
+                for c in self.components]
 
     def score_answer(self, answer: Any, entry: Any) -> float:
         """1.0 if ``answer`` (a bare answer or a model's whole reply) gives the entry's
@@ -269,8 +294,23 @@ class Dataset:
         return score_answer(answer, entry)
 
 
-def _scene_entry(c: Component) -> dict[str, Any]:
-    space = scene_space(c.task, c.level)
+def _key(c: Component) -> tuple[str, int, str | None]:
+    return c.task, c.level, c.split
+
+
+def _repeats(scenes: Mapping[int, str]) -> dict[str, int]:
+    """``made`` and ``repeated`` of :meth:`Dataset.scene_report` from the scenes of the
+    entries built, by item index."""
+    seen: set[str] = set()
+    repeated = 0
+    for index in sorted(scenes):
+        repeated += scenes[index] in seen
+        seen.add(scenes[index])
+    return {"made": len(scenes), "repeated": repeated}
+
+
+def _scene_entry(c: Component, options: Mapping[str, Any]) -> dict[str, Any]:
+    space = level_space(c.task, c.level, options)
     return {"task": c.task, "level": c.level, "entries": c.count, "scene_space": space,
             "short": space is not None and c.count > space["scenes"]}
 

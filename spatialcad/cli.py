@@ -32,7 +32,7 @@ from spatialcad.run import cluster, pipeline, shards
 from spatialcad.run.cluster import SlurmSettings
 from spatialcad.run.outdir import check_apart, check_replaceable_dir, locked
 from spatialcad.run.plan import RunPlan, Shard, parse_shard
-from spatialcad.run.scenes import SCENE_BLOCK, scene_space
+from spatialcad.run.scenes import SCENE_BLOCK, level_space, lists_scenes, scene_space
 from spatialcad.tasks import registry
 from spatialcad.tasks.three_view.generate_parts import passed_over_lines, supply_line
 
@@ -392,19 +392,20 @@ def _passed_over(skipped: Mapping[str, int], repeats: Mapping[str, int], names: 
         space = _space_text(repeated, level, options)
         per_task = ", ".join(f"{t} {repeats[t]}" for t in repeated)
         click.echo(f"{sum(repeats.values())} items repeat the scene of an earlier item of the "
-                   f"run ({per_task}; the level holds {space}; scenes are kept apart within "
-                   f"blocks of {SCENE_BLOCK} items of a task)")
+                   f"run ({per_task}; the level holds {space})")
 
 
 def _space_text(names: list[str], level: int, options: Mapping[str, Any]) -> str:
-    """E.g. "paper_folding: 52 counted" for the tasks of a run; what a generator counts
-    itself (three_view's parts, from --deepcad-dir too) from its run's options."""
+    """E.g. "three_view: 80 counted, taken in turn, paper_folding: 580 estimated, kept
+    apart within blocks of 100 items" for the tasks of a run (spatialcad/run/scenes.py);
+    what a generator lists (three_view's parts, from --deepcad-dir too) from its run's
+    options."""
     def text(task: str) -> str:
-        count = registry.task(task).generator(dict(options)).scene_count(level)
-        if count is not None:
-            return f"{count} counted"
-        space = scene_space(task, level)
-        return "not measured" if space is None else f"{space['scenes']} {space['how']}"
+        space = level_space(task, level, options)
+        size = "not measured" if space is None else f"{space['scenes']} {space['how']}"
+        if lists_scenes(task, level, options):
+            return f"{size}, taken in turn"
+        return f"{size}, kept apart within blocks of {SCENE_BLOCK} items"
     return ", ".join(f"{t}: {text(t)}" for t in names)
 
 

@@ -20,6 +20,10 @@ Sections (``--section``, repeatable; ``make perf`` runs ``tasks``, ``bench`` and
   compute their projections: a first run on a machine takes much longer).
 - ``memory``: peak memory (max RSS) of ``generate`` of cheap tasks at 1,000 and 10,000
   items; a streamed run stays flat.
+- ``scale``: a training-set-sized run, ``--scale-n`` items (default 10,000, split evenly
+  over the tasks) at ``--scale-level`` with ``generate --jobs J``: items/s, peak memory
+  (the run's process and its largest worker), output size, and per task how many items
+  repeat a scene of the run (the manifest's run-wide count) against the level's space.
 - ``forms``: entries/s of ``spatialcad.create_dataset(task, form=...)[i]`` per task in each
   question form (open only where the task's items carry it), and each form's time per
   entry as a multiple of the choice form's (the judge crop reuses the composed image).
@@ -28,6 +32,7 @@ Sections (``--section``, repeatable; ``make perf`` runs ``tasks``, ``bench`` and
 from __future__ import annotations
 
 import cProfile
+import json
 import pstats
 import re
 import resource
@@ -45,6 +50,7 @@ from spatialcad.cad import disk_cache
 from spatialcad.cli import parse_levels
 from spatialcad.render.png import decode_png, encode_png
 from spatialcad.run.pipeline import make_item
+from spatialcad.run.scenes import level_space
 from spatialcad.tasks import registry
 
 # stage -> (module path suffix, function name) entry points; time outside them is geometry.
@@ -160,6 +166,7 @@ START_PROBE = """
 import time
 start = time.process_time()
 from spatialcad.run.pipeline import make_item
+from spatialcad.run.scenes import level_space
 from spatialcad.tasks import registry
 imports = time.process_time() - start
 def every_task() -> float:
@@ -230,26 +237,65 @@ def three_levels(n: int, seed: int, jobs: int) -> None:
             "next run reads them)" if made else "warm, no entry made"))
 
 
+def child_generate(argv: list[str]) -> tuple[str, float, float]:
+    """Run ``spatialcad generate`` (``argv`` after the command name) in a child process:
+    its output and the peak RSS (MiB) of the child and of its largest worker (0 without
+    workers)."""
+    code = ("import resource, sys\nfrom spatialcad.cli import main\n"
+            f"sys.argv = {['spatialcad', 'generate', *argv]!r}\ntry:\n    main()\n"
+            "except SystemExit as exc:\n    if exc.code:\n        raise\n"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,"
+            " resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    if done.returncode:
+        raise click.ClickException(f"generate {' '.join(argv)} failed:\n"
+                                   f"{done.stderr[-2000:]}")
+    *lines, last = done.stdout.strip().splitlines()
+    own, workers = (int(k) / 1024 for k in last.split())
+    return "\n".join(lines), own, workers
+
+
 def peak_memory(items: int, tasks: str) -> float:
     """Peak RSS (MiB) of a child ``generate`` of about ``items`` items of ``tasks``."""
-    names = tasks.split(",")
     with tempfile.TemporaryDirectory() as tmp:
-        argv = ["spatialcad", "generate", "--task", tasks, "--n", str(items // len(names)),
-                "--out", f"{tmp}/b"]
-        code = ("import resource, sys\nfrom spatialcad.cli import main\n"
-                f"sys.argv = {argv!r}\ntry:\n    main()\nexcept SystemExit:\n    pass\n"
-                "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-        if done.returncode:
-            raise click.ClickException(f"generate of {items} items failed:\n"
-                                       f"{done.stderr[-2000:]}")
-    return int(done.stdout.strip().splitlines()[-1]) / 1024
+        _, own, _ = child_generate(["--task", tasks, "--n", str(items // len(tasks.split(","))),
+                                    "--out", f"{tmp}/b"])
+    return own
 
 
 def memory(tasks: str) -> None:
     small, big = peak_memory(1_000, tasks), peak_memory(10_000, tasks)
     click.echo(f"peak memory of generate ({tasks}, level 0): 1,000 items {small:.0f} MiB, "
                f"10,000 items {big:.0f} MiB ({100 * (big / small - 1):+.0f}%)")
+
+
+def scale(items: int, level: int, seed: int, jobs: int, names: list[str]) -> None:
+    """A training-set-sized run: ``items`` items (split evenly over ``names``) at ``level``
+    with ``generate --jobs J``: items/s, peak memory, output size, and per task the items
+    whose scene an earlier item of the run holds (the manifest's run-wide count) against
+    the scenes its level holds."""
+    per_task = max(1, items // len(names))
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "b"
+        start = time.perf_counter()
+        _, own, worker = child_generate(["--task", ",".join(names), "--level", str(level),
+                                         "--n", str(per_task), "--seed", str(seed),
+                                         "--jobs", str(jobs), "--out", str(out)])
+        wall = time.perf_counter() - start
+        size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
+        repeated = json.loads((out / "manifest.json").read_text())["repeated_scenes"]
+    made = per_task * len(names)
+    workers = f" (its largest worker {worker:.0f} MiB)" if jobs > 1 else ""
+    click.echo(f"scale: {made:,} items ({', '.join(names)}: {per_task:,} each, level {level}) "
+               f"with `generate --jobs {jobs}` in {wall:.0f} s ({made / wall:.2f} items/s); "
+               f"peak memory {own:.0f} MiB{workers}; output {size / 2**20:.1f} MiB "
+               f"({size / made / 1024:.0f} KiB an item)")
+    for name in names:
+        key = f"{registry.task(name).record_task}/Level{level}"
+        space = level_space(name, level)
+        held = "not measured" if space is None else f"{space['scenes']:,} {space['how']}"
+        click.echo(f"  {name:<20} {repeated.get(key, 0):>6,} items repeat a scene of the run "
+                   f"(the level holds {held})")
 
 
 FormSpeed = tuple[float, float]  # (entries/s, time per entry / the choice form's)
@@ -302,7 +348,7 @@ def form_speeds(level: int, n: int, seed: int, names: list[str]) -> None:
 
 @click.command()
 @click.option("--section", "sections", multiple=True, type=click.Choice(["tasks", "bench",
-              "memory", "forms"]), help="What to measure (default: tasks and bench).")
+              "memory", "forms", "scale"]), help="What to measure (default: tasks and bench).")
 @click.option("--level", "level_spec", default="0-2", show_default=True,
               help="Levels of `tasks`: a level (1), a list (0,1,2) or a range (0-2).")
 @click.option("--forms-level", type=int, default=1, show_default=True,
@@ -311,12 +357,16 @@ def form_speeds(level: int, n: int, seed: int, names: list[str]) -> None:
               help="Items per task and level of `tasks`, per task of `forms`.")
 @click.option("--bench-n", type=click.IntRange(min=1), default=40, show_default=True,
               help="Items per task and level of `bench`.")
+@click.option("--scale-n", type=click.IntRange(min=1), default=10_000, show_default=True,
+              help="Items of `scale` (split evenly over the tasks).")
+@click.option("--scale-level", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Level of `scale`.")
 @click.option("--jobs", type=click.IntRange(min=1), default=2, show_default=True,
-              help="Processes of `bench`.")
+              help="Processes of `bench` and `scale`.")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--task", "task_spec", default="all", show_default=True)
 def main(sections: tuple[str, ...], level_spec: str, forms_level: int, n: int, bench_n: int,
-         jobs: int, seed: int, task_spec: str) -> None:
+         scale_n: int, scale_level: int, jobs: int, seed: int, task_spec: str) -> None:
     """Measure generation speed per task, the three-level benchmark, memory, and the
     Python API's speed per question form."""
     sections = sections or ("tasks", "bench")
@@ -329,6 +379,8 @@ def main(sections: tuple[str, ...], level_spec: str, forms_level: int, n: int, b
         memory(CHEAP_TASKS)
     if "forms" in sections:
         form_speeds(forms_level, n, seed, names)
+    if "scale" in sections:
+        scale(scale_n, scale_level, seed, jobs, names)
 
 
 if __name__ == "__main__":

@@ -52,6 +52,23 @@ def test_bench_section_reports_three_levels_and_the_png_floor():
                      done.stdout, re.M)
 
 
+def test_scale_section_reports_speed_memory_size_and_repeats_per_task():
+    done = subprocess.run([sys.executable, "-m", "spatialcad.perf", "--section", "scale",
+                           "--scale-n", "6", "--scale-level", "0", "--task",
+                           "rotation_2d,paper_folding"], capture_output=True, text=True,
+                          timeout=900)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert re.fullmatch(r"scale: 6 items \(rotation_2d, paper_folding: 3 each, level 0\) with "
+                        r"`generate --jobs 2` in \d+ s \(\d+\.\d\d items/s\); peak memory "
+                        r"\d+ MiB \(its largest worker \d+ MiB\); output \d+\.\d MiB "
+                        r"\(\d+ KiB an item\)", lines[-3])
+    assert re.fullmatch(r"  rotation_2d +0 items repeat a scene of the run \(the level holds "
+                        r"[\d,]+ (at least|estimated)\)", lines[-2])
+    assert re.fullmatch(r"  paper_folding +0 items repeat a scene of the run \(the level "
+                        r"holds [\d,]+ counted\)", lines[-1])  # listed
+
+
 def test_freecad_share_counts_freecads_own_methods_only():
     import cProfile
     import pstats

@@ -41,7 +41,13 @@ from spatialcad.render.opencv import cv2
 from spatialcad.render.png import decode_png, encode_png
 from spatialcad.run.outdir import atomic_dir
 from spatialcad.run.plan import RunPlan, Shard
-from spatialcad.run.scenes import SCENE_ATTEMPTS, SCENE_BLOCK, SceneGroup, SceneGroups
+from spatialcad.run.scenes import (
+    SCENE_ATTEMPTS,
+    SCENE_BLOCK,
+    SceneGroup,
+    SceneGroups,
+    lists_scenes,
+)
 from spatialcad.run.verification import check_steps, run_verifier
 from spatialcad.seeding import derive_seed, item_rng
 from spatialcad.steps import with_steps as add_steps
@@ -382,7 +388,9 @@ def generate(
         try:
             done = writer.items
             start, stop = plan.bounds[0] + done, plan.bounds[1]
-            remade = plan.item(start)[1] % SCENE_BLOCK if start < stop else 0
+            listed = {t: lists_scenes(t, level, options) for t in tasks}
+            first_task, first_index = plan.item(start) if start < stop else (tasks[0], 0)
+            remade = 0 if listed[first_task] else first_index % SCENE_BLOCK
             positions = range(start - remade, stop)  # from the block's start (scenes.py)
             work = ((t, level, i, n, seed, options, split, with_steps)
                     for t, i in map(plan.item, positions))
@@ -394,8 +402,10 @@ def generate(
                            "generate", done)
             for position, first in bar:
                 t, i = plan.item(position)
-                again = _again(workers, (t, level, i, n, seed, options, split, with_steps))
-                result, _ = settled(groups.of(t, i), first, again)
+                result = first
+                if not listed[t]:  # a listed level's items take their scenes in turn
+                    again = _again(workers, (t, level, i, n, seed, options, split, with_steps))
+                    result, _ = settled(groups.of(t, i), first, again)
                 if position < start:
                     continue  # an earlier item of the block, made only for its scene
                 writer.add(result.record, result.png, result.step_pngs)

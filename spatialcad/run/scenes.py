@@ -1,28 +1,36 @@
-"""No repeated scene in a run: which scenes an item must keep clear of.
+"""No repeated scene in a run: which scene an item takes, or must keep clear of.
 
-The items of one task in a run are taken in blocks of ``SCENE_BLOCK`` indices
-(``[0, 100)``, ``[100, 200)``, ...).  Within a block, item ``i`` is the first verified
-candidate whose scene hash (the task's ``spec.scene_key``, spatialcad/derived.py) no
-earlier item of the block holds; when none of ``SCENE_ATTEMPTS`` further candidates is
-new, the level's scene space is spent for that block: the item keeps its first verified
-candidate (a repeat, counted in the run's summary) and the block's later items no longer
-look.  (With a fifth of the space still free, 25 candidates all repeating happen with odds
-under 0.8^25 = 0.4%; a task drawing from a finite pool skips held inputs itself,
-``ItemSlot.held``.)
+A level whose scenes its generator lists (``Generator.scene_count`` is not None: a folder
+of parts) gives item ``i`` of a task the scene ``ItemSlot.pick`` names: entry ``i mod S``
+of a permutation of the ``S`` scenes drawn from the run's seed.  So items ``k*S .. (k+1)*S
+- 1`` take every scene once, run-wide, and item ``i``'s scene is known without the other
+items: the same for any ``--jobs``, shard split, ``--resume``, API entry or reasoning-gym
+entry.  (An item whose own scene makes no item within its attempts takes another one: a
+repeat, counted.)
 
-So an item depends only on the items before it in its block, in index order: the output
-is the same whatever ``--jobs`` is; a shard or a resumed run first remakes the block's
-items before its own first one (at most ``SCENE_BLOCK - 1``, not written); a shard's
-files stay those of the unsharded run, and ``merge`` joins them unchanged; an API entry
-is the CLI item (spatialcad/api.py remakes the block's earlier items once).  Splits stay
-leak-free: an item's split is still decided by its scene hash alone.  Repeats across
-blocks (runs of more than ``SCENE_BLOCK`` items per task) are possible and counted.
+Other levels (spaces too large to list) keep the block check: the items of one task are
+taken in blocks of ``SCENE_BLOCK`` indices (``[0, 100)``, ``[100, 200)``, ...).  Within a
+block, item ``i`` is the first verified candidate whose scene hash (the task's
+``spec.scene_key``, spatialcad/derived.py) no earlier item of the block holds; when none of
+``SCENE_ATTEMPTS`` further candidates is new, the level's scene space is spent for that
+block: the item keeps its first verified candidate (a repeat) and the block's later items
+no longer look.  (With a fifth of the space still free, 25 candidates all repeating happen
+with odds under 0.8^25 = 0.4%.)  So an item depends only on the items before it in its
+block, in index order: the output is the same whatever ``--jobs`` is; a shard or a resumed
+run first remakes the block's items before its own first one (at most ``SCENE_BLOCK -
+1``, not written); a shard's files stay those of the unsharded run, and ``merge`` joins
+them unchanged; an API entry is the CLI item (spatialcad/api.py remakes the block's earlier
+items once).  Splits stay leak-free: an item's split is still decided by its scene hash
+alone.  Repeats across blocks are possible; every run counts its repeats run-wide
+(``SceneTally``, spatialcad/record/benchmark.py: the summary, the manifest's
+``repeated_scenes``, ``verify``'s recount).
 """
 
 from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -65,6 +73,23 @@ class SceneGroups:
         if key != self._key:
             self._key, self._group = key, SceneGroup()
         return self._group
+
+
+def lists_scenes(task: str, level: int, options: Mapping[str, Any] | None = None) -> bool:
+    """Whether ``task``'s generator lists ``level``'s scenes (its items take them in turn,
+    ``ItemSlot.pick``) rather than drawing them (the block check)."""
+    return registry.task(task).generator(options).lists_scenes(level)
+
+
+def level_space(task: str, level: int, options: Mapping[str, Any] | None = None
+                ) -> dict[str, Any] | None:
+    """The scene space of ``task``'s level for a run with ``options``: counted by the
+    generator where it lists its scenes (three_view's parts, from ``deepcad_dir`` too),
+    else as last measured (:func:`scene_space`; None if not measured)."""
+    count = registry.task(task).generator(options).scene_count(level)
+    if count is not None:
+        return {"scenes": count, "how": "counted", "draws": 0, "seen": count}
+    return scene_space(task, level)
 
 
 SPACES_FILE = Path(__file__).with_name("scene_spaces.json")
@@ -121,9 +146,10 @@ def draw_scenes(task: TaskInfo, level: int, draws: int) -> list[str]:
 def _space(task: TaskInfo, level: int, draws: int) -> dict[str, Any]:
     """The level's scene space: counted by the generator where it knows it, else
     :func:`measure`'d from ``draws`` candidates."""
-    count = task.generator().scene_count(level)
-    if count is not None:
-        return {"scenes": count, "how": "counted", "draws": 0, "seen": count}
+    if lists_scenes(task.name, level):
+        space = level_space(task.name, level)
+        assert space is not None
+        return space
     return measure(draw_scenes(task, level, draws), draws)
 
 

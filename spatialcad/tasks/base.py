@@ -15,6 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from spatialcad.seeding import scene_order
+
 
 class Reject(Exception):
     """A candidate item is unusable (degenerate scene, unprovable distractor): try the next seed.
@@ -29,14 +31,66 @@ class Reject(Exception):
 @dataclass(frozen=True)
 class ItemSlot:
     """Which item of a run a generator builds: ``index`` of ``n``, from the run's ``seed``.
-    A task drawing from a finite pool (part files) gives items distinct inputs with it, and
-    can pass over inputs whose scene is in ``held`` (the scene hashes the run's block
-    already holds, when the pipeline looks for a new scene: spatialcad/run/scenes.py)."""
+    A level whose scenes the generator can list (part files; ``Generator.scene_count``)
+    gives item ``index`` the scene :meth:`pick` names, so that a scene comes back only once
+    the run has used every one; ``held``: the scene hashes an item must keep clear of (the
+    run's block, when the pipeline looks for a new scene of a level it cannot list:
+    spatialcad/run/scenes.py)."""
 
     index: int
     n: int
     seed: int
     held: frozenset[str] = frozenset()
+
+    def pick(self, count: int, *key: object) -> int:
+        """This item's place among ``count`` listed scenes (``key``: which list, e.g. the
+        level): entry ``index mod count`` of a permutation drawn from the run's seed, so
+        items ``k*count .. (k+1)*count - 1`` take every scene once, whatever other items
+        the process makes (jobs, shards, resumed runs, API entries)."""
+        return scene_order(self.seed, count, *key)[self.index % count]
+
+    def spare(self, count: int, k: int, *key: object) -> int | None:
+        """The ``k``-th spare scene of an item whose own scene makes no item: one that no
+        item of the run takes in this item's round of ``count`` items (the last round of a
+        run that does not fill it has some; spread over the round's items so that two of
+        them rarely share one); None when the round has none or ``k >= SPARE_ATTEMPTS``."""
+        start = self.index - self.index % count
+        used = min(self.n - start, count)  # the round's scenes the run's items take
+        if used >= count or k >= SPARE_ATTEMPTS:
+            return None
+        at = used + ((self.index - start) * SPARE_ATTEMPTS + k) % (count - used)
+        return scene_order(self.seed, count, *key)[at]
+
+
+OWN_ATTEMPTS = 8  # attempts an item tries its own listed scene before its spares
+SPARE_ATTEMPTS = 8  # spare scenes it tries then, one attempt each, before drawing any
+
+
+@dataclass
+class OwnScene:
+    """The attempts one item has given its listed scenes: each of its first
+    ``OWN_ATTEMPTS`` attempts tries its own scene (:meth:`ItemSlot.pick`) anew (another
+    similarity-rank target, other distractors); if none makes an item, or once
+    :meth:`give_up` says the scene cannot, the next ``SPARE_ATTEMPTS`` attempts try the
+    round's spare scenes (:meth:`ItemSlot.spare`, none repeating a scene of the round);
+    after that the generator draws a scene as without a slot (a repeat, counted)."""
+
+    slot: ItemSlot | None
+    tried: int = 0
+
+    def next(self, count: int, *key: object) -> int | None:
+        """The place among ``count`` (``key``: as for :meth:`ItemSlot.pick`) of the scene
+        this attempt tries, or None (no slot, or no listed scene left to try)."""
+        if self.slot is None:
+            return None
+        self.tried += 1
+        if self.tried <= OWN_ATTEMPTS:
+            return self.slot.pick(count, *key)
+        return self.slot.spare(count, self.tried - OWN_ATTEMPTS - 1, *key)
+
+    def give_up(self) -> None:
+        """The scene just named cannot make an item: go on to the spares (or past one)."""
+        self.tried = max(self.tried, OWN_ATTEMPTS)
 
 
 @dataclass
@@ -98,6 +152,13 @@ class Generator:
         self.split = split
         self.slot: ItemSlot | None = None  # set by the pipeline for the item being built
 
+    def own_scene(self) -> OwnScene:
+        """The attempts the item being built (``slot``) has given its own listed scene."""
+        own: OwnScene | None = getattr(self, "_own", None)
+        if own is None or own.slot != self.slot:
+            own = self._own = OwnScene(self.slot)
+        return own
+
     def params(self, level: int) -> dict[str, Any]:
         """The difficulty parameters of ``level``."""
         raise NotImplementedError
@@ -107,7 +168,13 @@ class Generator:
         raise NotImplementedError
 
     def scene_count(self, level: int) -> int | None:
-        """The number of distinct scenes ``level`` holds when the generator knows it (a
-        finite pool of inputs, one scene each), else None (spatialcad/run/scenes.py then
-        estimates it by drawing)."""
+        """The number of distinct scenes ``level`` holds when the generator lists them (a
+        finite pool of inputs, one scene each): its items then take them in turn
+        (:meth:`ItemSlot.pick`) and the pipeline no longer looks for new scenes itself;
+        else None (spatialcad/run/scenes.py then estimates the space by drawing)."""
         return None
+
+    def lists_scenes(self, level: int) -> bool:
+        """Whether :meth:`scene_count` of ``level`` is not None (a generator whose count
+        takes long to work out answers without it)."""
+        return self.scene_count(level) is not None

@@ -28,6 +28,7 @@ from spatialcad.render import paper_drawing as draw
 from spatialcad.render.thumbnails import balanced_set, random_target
 from spatialcad.tasks import base
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
+from spatialcad.tasks.paper_folding import listing
 from spatialcad.tasks.paper_folding.spec import COORDINATES, Fold, OptionData, Spec, texts
 
 Cell = tuple[int, int]
@@ -67,10 +68,26 @@ class Generator(base.Generator):
         return {"sizes": [[rows, cols]], "folds": min(3 + (level - 1) // 2, 5),
                 "holes": min(level + 1, 6), "diagonal": True}
 
+    def scene_count(self, level: int) -> int | None:
+        """Levels of small sheets: their listed scenes (spatialcad/tasks/paper_folding/
+        listing.py), which a run's items take in turn."""
+        p = self.params(level)
+        return listing.count(p) if listing.lists(p) else None
+
+    def lists_scenes(self, level: int) -> bool:
+        return listing.lists(self.params(level))
+
     def build(self, level: int, rng: np.random.Generator) -> Draft:
         # Similarity ranks of the answer (to the reference, and summed to the other options),
         # drawn first and kept while the scene is redrawn, so that they stay uniform.
         target = random_target(rng)
+        p = self.params(level)
+        at = self.own_scene().next(listing.count(p), level) if listing.lists(p) else None
+        if at is not None:  # the next attempt tries it again, for another target
+            draft = self._try_scene(level, rng, target, 1, listing.scene(p, at))
+            if draft is None:
+                raise Reject(f"the item's listed scene gave no option set the ranks {target}")
+            return draft
         for drawn in range(1, SCENE_DRAWS + 1):
             draft = self._try_scene(level, rng, target, drawn)
             if draft is not None:
@@ -78,19 +95,25 @@ class Generator(base.Generator):
         raise Reject(f"no option set gave the answer the similarity ranks {target}")
 
     def _try_scene(self, level: int, rng: np.random.Generator, target: tuple[int, int],
-                   drawn: int) -> Draft | None:
-        """Draft ``drawn`` of a scene for the ranks ``target``; None if no option set fits."""
+                   drawn: int, listed: listing.Scene | None = None) -> Draft | None:
+        """Draft ``drawn`` of a scene for the ranks ``target`` (the ``listed`` one, else
+        drawn at random); None if no option set fits."""
         p = self.params(level)
-        sizes = p["sizes"]
-        rows, cols = sizes[int(rng.integers(len(sizes)))] if len(sizes) > 1 else sizes[0]
-        diagonal = p["diagonal"] and bool(rng.random() < 0.5)
-        folds = pf.random_folds(rng, rows, cols, p["folds"], diagonal=diagonal,
-                                min_cells=p["holes"])
+        if listed is not None:
+            rows, cols, listed_folds, holes = listed
+            folds: list[pf.Fold] | None = list(listed_folds)
+        else:
+            sizes = p["sizes"]
+            rows, cols = sizes[int(rng.integers(len(sizes)))] if len(sizes) > 1 else sizes[0]
+            diagonal = p["diagonal"] and bool(rng.random() < 0.5)
+            folds = pf.random_folds(rng, rows, cols, p["folds"], diagonal=diagonal,
+                                    min_cells=p["holes"])
         if folds is None:
             raise Reject("no fold sequence leaves room for the holes")
         states = pf.fold_all(rows, cols, folds)
-        free = states[-1].full_cells()
-        holes = sorted(free[i] for i in rng.choice(len(free), p["holes"], replace=False))
+        if listed is None:
+            free = states[-1].full_cells()
+            holes = sorted(free[i] for i in rng.choice(len(free), p["holes"], replace=False))
         truth = frozenset(states[-1].unfold(holes))
         pool = wrong_pool(truth, rows, cols, rng)
         if len(pool) < 3:

@@ -26,11 +26,10 @@ and counted by reason (``Draft.skipped``, ``Reject.skipped``: the run's summary)
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import combinations, islice
 from pathlib import Path
@@ -58,7 +57,7 @@ from spatialcad.render import legibility
 from spatialcad.render.camera import VIEWS
 from spatialcad.render.engineering import MAX_PART_PX, draw_isometric, draw_view, view_scale
 from spatialcad.render.thumbnails import balanced_set, random_target
-from spatialcad.tasks.base import Draft, ItemSlot, Option, Panel, Reject
+from spatialcad.tasks.base import Draft, ItemSlot, Option, OwnScene, Panel, Reject
 from spatialcad.tasks.three_view.spec import (
     PRINCIPAL,
     PartFile,
@@ -213,39 +212,54 @@ def passed_over_lines(directory: Path, verbose: bool = False) -> list[str]:
 
 @dataclass
 class PartDraws:
-    """The parts one item tries, in turn.  The level's usable parts are put in an order
-    drawn from the run's seed; item i of a run of n takes the i-th, (i + n)-th, (i + 2n)-th
-    ... of them, so no two items of a run share a part while the folder holds enough (then
-    the draws go on at random).  Parts whose scene the run already holds (the slot's
-    ``held``, when the pipeline looks for a new scene) are passed over; when every part is
-    held, the item is rejected at once.  Without a slot (an item built alone), parts are
-    drawn at random."""
+    """The parts one item tries.  The level's usable parts are the level's listed scenes:
+    item i of a run takes part ``ItemSlot.pick`` names (a permutation of them drawn from the
+    run's seed, entry i mod their number), so that a part comes back only once the run has
+    used every one (spatialcad/run/scenes.py).  It tries its own part first, anew for each
+    of its first attempts (another similarity-rank target, other rotations), then the
+    spare parts of its round (:class:`OwnScene`); after that, parts are drawn at random,
+    passing over those whose scene is in the slot's ``held`` (when every part is held,
+    the item is rejected at once).  Without a slot (an item built alone), parts are drawn
+    at random."""
 
     directory: Path
     level: int
     split: str | None
     slot: ItemSlot | None
-    tried: int = 0
+    tries: OwnScene = field(init=False)
 
-    def next(self, rng: np.random.Generator) -> IndexEntry:
+    def __post_init__(self) -> None:
+        self.tries = OwnScene(self.slot)
+
+    def pool(self) -> list[IndexEntry]:
+        """The level's usable parts (of the split being made), in the folder index's order."""
         pool = [e for e in usable_parts(self.directory, self.level)
                 if self.split is None or part_split(e) == self.split]
         if not pool:
             lo, hi = face_band(self.level)
             raise Reject(f"no usable part in {self.directory} has {lo}-{hi} faces")
+        return pool
+
+    def own(self) -> IndexEntry | None:
+        """The listed part this attempt tries (:class:`OwnScene`: the item's own, then its
+        round's spares; passing over those whose views are not legible or whose scene is
+        held), or None once there is none left to try (or no slot)."""
+        pool = self.pool()
+        held = self.slot.held if self.slot else frozenset()
+        while (at := self.tries.next(len(pool), "three_view parts", self.level)) is not None:
+            entry = pool[at]
+            if part_scene(entry) not in held and not drawing(self.directory / entry.file)[2]:
+                return entry
+            self.tries.give_up()
+        return None
+
+    def next(self, rng: np.random.Generator) -> IndexEntry:
+        """A part drawn at random, clear of the held scenes."""
+        pool = self.pool()
         held = self.slot.held if self.slot else frozenset()
         fresh = [e for e in pool if part_scene(e) not in held]
         if not fresh:
             raise Reject(f"every usable part in {self.directory} is already in the run")
-        if self.slot is not None:
-            seed = self.slot.seed
-            ordered = sorted(pool, key=lambda e: hashlib.sha256(
-                f"{seed}:{self.level}:{e.sha256}".encode()).digest())
-            while (at := self.slot.index + self.tried * self.slot.n) < len(pool):
-                self.tried += 1
-                if part_scene(ordered[at]) not in held:
-                    return ordered[at]
-            self.tried += 1
         return fresh[int(rng.integers(len(fresh)))]
 
 
@@ -253,6 +267,16 @@ def build_part_item(level: int, rng: np.random.Generator, draws: PartDraws) -> D
     # Similarity ranks of the answer (to the reference, and summed to the other options),
     # drawn first and kept while parts are redrawn, so that they stay uniform.
     target = random_target(rng)
+    own = draws.own()
+    if own is not None:  # the next attempt tries it again, for another target
+        try:
+            return _try_part(level, rng, draws.directory / own.file, own, target, 1)
+        except PartSkipped as exc:
+            raise Reject(f"the item's listed part made no item for the ranks {target} "
+                         f"({exc.reason})", {exc.reason: 1}) from exc
+        except PART_ERRORS as exc:
+            raise Reject(f"the item's listed part failed: {type(exc).__name__}",
+                         {f"error ({type(exc).__name__})": 1}) from exc
     skipped: Counter[str] = Counter()
     tried: set[str] = set()
     for drawn in range(1, PART_DRAWS + 1):
