@@ -198,8 +198,9 @@ def _joint_points(by_name: Mapping[str, Part], joints: Joints) -> list[tuple[str
 
 
 def shapes(parts: Sequence[Part], joints: Joints, profiles: Profiles) -> list[md.Shape]:
-    """Every shape in drawing order: grounds and guides, cams, bars (rods over cranks and
-    rockers), sliders and followers, then the pins."""
+    """Every shape in drawing order: grounds and guides, cams, sliders, bars (rods over
+    cranks, rockers and sliders: a rod is seen to reach its slider's pin), followers,
+    then the pins."""
     by_name = {p.name: p for p in parts}
     pins = _joint_points(by_name, joints)
     rails: list[md.Shape] = []
@@ -219,7 +220,7 @@ def shapes(parts: Sequence[Part], joints: Joints, profiles: Profiles) -> list[md
         if owner.startswith("pivot:") and by_name[owner[6:]].kind != "cam":
             out += _ground(owner.replace("pivot:", "ground:"), c, ground_way(c, parts, rails))
     out += rails
-    order = {"cam": 0, "lever": 1, "crank": 1, "rocker": 1, "rod": 2, "slider": 3, "follower": 3}
+    order = {"cam": 0, "slider": 1, "lever": 1, "crank": 1, "rocker": 1, "rod": 2, "follower": 3}
     inner = inner_arms(parts)
     for p in sorted(parts, key=lambda q: (order[q.kind], q.name in inner)):
         out += part_shapes(p, profiles, p.name in inner)
