@@ -10,6 +10,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from spatialcad.render import mechanism_legibility as legibility
 from spatialcad.run import pipeline
 from spatialcad.run.verification import run_verifier
 from spatialcad.tasks import registry
@@ -155,4 +156,4 @@ def test_every_drawn_train_meshes_as_the_verifier_measures():
     trains = [planetary._train(np.random.default_rng(seed)) for seed in range(12)]
     drawn = [t for t in trains if t is not None]
     assert len(drawn) >= 10
-    assert not any(planetary._loose_mesh(*t) for t in drawn)
+    assert not any(legibility.loose_mesh(*t, False) for t in drawn)

@@ -225,6 +225,22 @@ def test_a_removed_mesh_fails_the_verifier():
     assert v.verify(record, image)
 
 
+def test_the_generator_sees_a_mesh_drawn_apart():
+    """legibility.loose_mesh, which the generators ask before the verifier would refuse
+    the picture: a drawn mesh passes; the same gear moved half a module away does not."""
+    record, _ = _item(0, lambda s: True)
+    spec = parse_spec(record["spec"])
+    parts = v.geometry_parts(spec)
+    links = [(lk.kind, lk.a, lk.b) for lk in spec.links]
+    assert not legibility.loose_mesh(parts, links, spec.oblique)
+    _, a, b = next(lk for lk in links if lk[0] == "mesh")
+    pa, pb = (next(p for p in parts if p.name == n) for n in (a, b))
+    u = (np.asarray(pb.centre) - np.asarray(pa.centre)) / (pa.radius + pb.radius)
+    moved = replace(pb, centre=tuple(float(x) for x in np.asarray(pb.centre) + 0.5 * u))
+    apart = [moved if p.name == b else p for p in parts]
+    assert legibility.loose_mesh(apart, links, spec.oblique)
+
+
 def test_an_added_mesh_fails_the_verifier():
     record, image = _item(0, lambda s: len(s.links) == 2)
     names = [p["name"] for p in record["spec"]["parts"]]

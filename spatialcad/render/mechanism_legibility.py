@@ -38,6 +38,17 @@ MIN_TOOTH_PX = 8.0
 MIN_FILL = 0.7  # of the picture's width or height that its ink spans
 
 
+def loose_mesh(parts: Sequence[Part], links: md.Links, oblique: bool) -> bool:
+    """Whether two parts in mesh are drawn farther apart, or two gears facing the viewer
+    overlap more, than the verifier allows (the tooth phases interleave every mesh, but a
+    drawn pair may still miss by a pixel or two)."""
+    fr, masks = md.part_masks(parts, links, oblique)
+    front = {p.name for p in parts if p.turns and abs(p.axis[2]) > 0.5}
+    return any(md.mask_gap(masks[a], masks[b]) > fr.mesh_gap or
+               (a in front and b in front and int((masks[a] & masks[b]).sum()) > fr.mesh_overlap)
+               for kind, a, b in links if kind == "mesh")
+
+
 def failures(parts: Sequence[Part], links: md.Links, oblique: bool, arrows: Mapping[str, int],
              parts_needed: Sequence[str], links_needed: Sequence[int]) -> list[str]:
     """What keeps the drawing with ``arrows`` from showing the parts ``parts_needed`` and

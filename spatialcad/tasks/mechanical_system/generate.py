@@ -698,8 +698,9 @@ def _item(b: Build, parts: list[Part], speeds: dict[str, Fraction] | None, kind:
     drawn = [(lk.kind, lk.a, lk.b) for lk in b.links]
     arrows = {driver.name: 1 if sense == "counterclockwise" else -1}
     try:
-        if legibility.failures(parts, drawn, b.oblique, arrows,
-                               *legibility.needed(drawn, driver.name, asked, speeds is None)):
+        if legibility.loose_mesh(parts, drawn, b.oblique) or legibility.failures(
+                parts, drawn, b.oblique, arrows,
+                *legibility.needed(drawn, driver.name, asked, speeds is None)):
             return None
         picture = md.draw(parts, drawn, b.oblique, arrows)
     except md.TooLarge:

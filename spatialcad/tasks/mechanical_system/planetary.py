@@ -249,7 +249,7 @@ def build(sense: str, rng: np.random.Generator) -> Draft | None:
                    (data[0].planet or [""])[0])
     arrows = {driver: 1 if w[driver] > 0 else -1}
     try:
-        if _loose_mesh(parts, links) or legibility.failures(
+        if legibility.loose_mesh(parts, links, False) or legibility.failures(
                 parts, links, False, arrows, [*asked, driver, held], list(range(len(links)))):
             return None
         picture = md.draw(parts, links, False, arrows)
@@ -298,12 +298,3 @@ def _operator(truth_: list[str], claim: list[str]) -> str:
     wrong = [i for i in range(2) if truth_[i] != claim[i]]
     return ("spin_and_revolution_reversed" if len(wrong) == 2 else
             ("spin_reversed" if wrong == [0] else "revolution_reversed"))
-
-
-def _loose_mesh(parts: list[Part], links: list[tuple[str, str, str]]) -> bool:
-    """Whether two gears in mesh are drawn farther apart, or overlapping more, than the
-    verifier allows."""
-    fr, masks = md.part_masks(parts, links, False)
-    return any(md.mask_gap(masks[a], masks[b]) > fr.mesh_gap or
-               int((masks[a] & masks[b]).sum()) > fr.mesh_overlap
-               for kind, a, b in links if kind == "mesh")
