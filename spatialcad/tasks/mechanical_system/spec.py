@@ -12,18 +12,22 @@ from typing import Any
 
 from spatialcad.record.spec import YES_NO, JsonSpec, SpecError, Texts, one_of, optional, scene_text
 
-PART_KINDS = ("gear", "ring", "pulley", "drum", "bevel", "rack", "weight", "carrier")
-LINK_KINDS = ("mesh", "belt", "crossed", "rope", "shaft", "carries")  # carries: a carrier
-# (a) holds the axle of a planet gear (b), which turns freely on it
+PART_KINDS = ("gear", "ring", "pulley", "drum", "bevel", "rack", "weight", "carrier", "worm")
+LINK_KINDS = ("mesh", "belt", "crossed", "rope", "shaft", "carries", "worm")  # worm: a
+# worm (a) turns its wheel (b) and cannot be turned by it (self-locking, worm.py); carries:
+# a carrier (a) holds the axle of a planet gear (b), which turns freely on it
 QUESTIONS = ("motion", "fastest", "slowest", "turns", "planet")  # planet: a planet gear's
 # turning about its own axle and its going round the sun gear (planetary.py)
 SENSES = ("clockwise", "counterclockwise")
-VIEWS = {"front": (0.0, 0.0, 1.0), "above": (0.0, 1.0, 0.0)}  # towards the viewer
+VIEWS = {"front": (0.0, 0.0, 1.0), "above": (0.0, 1.0, 0.0),  # towards the viewer
+         "right": (1.0, 0.0, 0.0)}  # right: a worm's sense, seen from its right end
+HANDS = ("right", "left")  # a worm's thread: right-hand or left-hand
 JAMMED = "Nothing can move."
 STILL = "still"  # a planet gear that does not go round (its carrier is held)
 OPEN_JAMMED = "cannot move"
 NOUN = {"gear": "gear", "ring": "ring gear", "pulley": "pulley", "drum": "drum",
-        "bevel": "bevel gear", "rack": "rack", "weight": "weight", "carrier": "carrier arm"}
+        "bevel": "bevel gear", "rack": "rack", "weight": "weight", "carrier": "carrier arm",
+        "worm": "worm"}
 COORDINATES = ("modules; x right, y up, z towards the viewer; a turning part's axis by the "
                "right-hand rule, a sliding part's axis its positive direction")
 
@@ -40,11 +44,16 @@ class PartSpec(JsonSpec):
     phase: float  # the first tooth's angle (racks: its offset along the axis)
     seen_from: str | None = optional()  # turning parts: "front" or "above" (VIEWS)
     fixed: bool | None = optional()  # True: held still (a planetary train's held member)
+    hand: str | None = optional()  # a worm's thread: "right" or "left" (HANDS)
 
     def __post_init__(self) -> None:
         one_of(self.kind, PART_KINDS, "part.kind")
         if self.seen_from is not None:
             one_of(self.seen_from, tuple(VIEWS), "part.seen_from")
+        if (self.kind == "worm") != (self.hand is not None):
+            raise SpecError(f"part {self.name}: a worm, and only a worm, has a hand")
+        if self.hand is not None:
+            one_of(self.hand, HANDS, "part.hand")
 
     @property
     def turns(self) -> bool:
@@ -196,18 +205,31 @@ def _planetary(spec: Spec) -> str:
             f"turns about the middle axle; {named(held)} (hatched) is held fixed.")
 
 
+def _worm(spec: Spec) -> str:
+    """What a worm drive's picture shows: the worm's thread and its end view."""
+    worm = next((p for p in spec.parts if p.kind == "worm"), None)
+    if worm is None:
+        return ""
+    return (f" {sentence(named(worm))} is a screw on a horizontal axle (its thread's crests "
+            "drawn on its near side); it meshes with the wheel below it. The circle beside "
+            f"its right end is {worm.name} seen from that end.")
+
+
 def _setting(spec: Spec) -> str:
     above = any(p.seen_from == "above" for p in spec.parts)
     view = ("drawn in perspective so that depth shows (parts nearer to you are drawn lower "
             "left)" if spec.oblique else "seen from the front")
+    right = any(p.seen_from == "right" for p in spec.parts)
     senses = ("Clockwise and counterclockwise are as seen from the front for parts on "
               "axles pointing at you" + (", and as seen from above for parts on vertical "
-                                         "axles" if above else "") + ".")
+                                         "axles" if above else "") +
+              (", and as seen from its right end (looking at it from the right) for the "
+               "worm on its horizontal axle" if right else "") + ".")
     driver = spec.part(spec.driver)
     return (f"The picture shows a mechanism, {view}. Parts drawn on one axle are fixed "
             "together and turn as one; gears mesh where their teeth interleave; belts and "
-            f"ropes do not slip.{_planetary(spec)} {senses}{_sizes(spec)} A motor tries to "
-            f"turn {named(driver)} {spec.driver_sense} (red arrow). ")
+            f"ropes do not slip.{_planetary(spec)}{_worm(spec)} {senses}{_sizes(spec)} A "
+            f"motor tries to turn {named(driver)} {spec.driver_sense} (red arrow). ")
 
 
 def _sizes(spec: Spec) -> str:
