@@ -28,14 +28,12 @@ from spatialcad.render import mechanism_legibility as legibility
 from spatialcad.tasks.base import Draft, Option, Panel
 from spatialcad.tasks.mechanical_system.spec import (
     HANDS,
-    JAMMED,
     OPEN_JAMMED,
     SENSES,
     LinkSpec,
     OptionData,
     PartSpec,
     Spec,
-    motion_text,
     named,
     option_text,
     sentence,
@@ -95,21 +93,28 @@ def reasoning(spec: Spec, w: dict[str, Fraction] | None) -> str:
     said = (f"{named(s)} has a {s.hand}-hand thread (its crests run down to the "
             f"{'right' if s.hand == 'right' else 'left'}) and turns {_sense(w[screw])} as "
             f"seen from its right end, so its thread on its underside moves {along}, like a "
-            f"nut on a {s.hand}-hand screw turned that way; it pushes the top of "
-            f"{named(wh)} {along}: {wheel} turns {_sense(w[wheel])} ({s.teeth} threads, "
-            f"{wh.teeth} teeth: {abs(w[wheel])} of the worm's speed)")
-    return said + f"; {named(spec.part(gear))}, meshing with {wheel}, turns {_sense(w[gear])}"
+            f"nut on a {s.hand}-hand screw turned that way, and pushes the top of {wheel} "
+            f"{along}: {named(wh)}, under worm {screw}, turns {_sense(w[wheel])} ({s.teeth} "
+            f"threads, {wh.teeth} teeth: {abs(w[wheel])} of the worm's speed)")
+    return said + (f"; {named(spec.part(gear))}, meshing with {wheel}, turns "
+                   f"{_sense(w[gear])}")
 
 
 def explanation(spec: Spec, option: OptionData, w: dict[str, Fraction] | None) -> str:
-    """The option's explanation from the speeds ``w`` (None: jammed)."""
+    """The option's explanation from the speeds ``w`` (None: jammed); a wrong one ends
+    with what it gets wrong: the parts whose motion it misstates, or that nothing can
+    move."""
     said = sentence(reasoning(spec, w))
     right = truth(spec, w)
     if option == right:
         return RIGHT + said + "."
-    claim = JAMMED.rstrip(".").lower() if option.jammed else motion_text(spec, option.motions
-                                                                         or {})
-    return WRONG + said + f"; this option says {claim}."
+    if option.jammed:
+        return WRONG + said + "; but this option says nothing can move."
+    claims = option.motions or {}
+    erring = [n for n in spec.asked if right.motions is None or
+              claims[n] != right.motions[n]]
+    return WRONG + said + "; but this option says " + " and ".join(
+        f"{named(spec.part(n))} turns {claims[n]}" for n in erring) + "."
 
 
 def step_groups(spec: Spec) -> list[list[str]]:
