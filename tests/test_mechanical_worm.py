@@ -132,3 +132,28 @@ def test_worm_steps_replay_in_the_verifier():
         assert v.step_next(spec, answer[0], state, len(made)) is None
     assert steps(drive("right"), v._truth(drive("right"), v.solve(drive("right")))[0])[-1] \
         .state["speeds"] == {"E": "1", "F": "1/10", "G": "-1/5"}
+
+
+def test_the_worm_is_a_ridged_cylinder_along_its_axle_in_the_scene():
+    from spatialcad import freecad_env, item_scene
+    from spatialcad.render import mechanism_worm as mw
+
+    FreeCAD, _ = freecad_env.load()
+    task = registry.task("mechanical_system")
+    draft = worm.build("counterclockwise", np.random.default_rng(3))
+    assert draft is not None
+    record, _ = pipeline.assemble(task, draft, level=2, image_id="x", letter="A", item_seed=3)
+    doc = FreeCAD.newDocument("worm")
+    try:
+        item_scene.build_scene(record, doc)
+        found = [o for g in doc.Objects if g.TypeId == "App::DocumentObjectGroup"
+                 for o in g.Group]
+        screw = next(o for o in found if o.Label.endswith("worm E"))
+        box = screw.Shape.BoundBox
+        assert screw.Shape.isValid() and len(screw.Shape.Solids) == 1
+        assert box.XLength == pytest.approx(2 * mw.HALF_LENGTH, abs=1e-6)  # along x
+        assert box.YLength == pytest.approx(2 * 3.0, abs=1e-6)  # ridges at the outer radius
+        core = np.pi * (2.0 - 1.25) ** 2 * 2 * mw.HALF_LENGTH
+        assert screw.Shape.Volume > core * 1.5  # the ridges are fused on
+    finally:
+        FreeCAD.closeDocument(doc.Name)
