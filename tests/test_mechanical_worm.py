@@ -157,3 +157,18 @@ def test_the_worm_is_a_ridged_cylinder_along_its_axle_in_the_scene():
         assert screw.Shape.Volume > core * 1.5  # the ridges are fused on
     finally:
         FreeCAD.closeDocument(doc.Name)
+
+
+def test_a_worms_countable_teeth_are_its_ridges_along_its_axle():
+    """Readability (issue 47) counts a worm's teeth along its axle, where the picture
+    shows them: an axial pitch (pi modules) apart, not its two thread starts round it."""
+    from spatialcad.render import mechanism_drawing as md
+    from spatialcad.render import mechanism_legibility as legibility
+
+    draft = worm.build("counterclockwise", np.random.default_rng(3))
+    assert draft is not None
+    parts = v.geometry_parts(Spec.from_json(draft.spec))
+    links = [(lk["kind"], lk["a"], lk["b"]) for lk in draft.spec["links"]]
+    fr = md.frame(parts, links, False)
+    screw = next(p for p in parts if p.kind == "worm")
+    assert legibility.tooth_gap(fr, screw, False) == pytest.approx(np.pi * fr.scale)
