@@ -8,8 +8,8 @@ both ends of one straight span, found here from the belt's kind; a rope: the dru
 where the rope leaves it moves with the weight; a worm: its thread moves along its axle at
 its lead per turn, the sign from its hand, with the wheel's pitch point), with one unknown
 per axle (parts on one axle turn as one) and per sliding part; a worm that the motor does
-not drive is held (self-locking: its wheel cannot turn it).  The null space of that linear system (SVD)
-decides: the driver cannot turn when every solution leaves it still (the mechanism is
+not drive is held (self-locking: its wheel cannot turn it).  The null space of that linear
+system (SVD) decides: the driver cannot turn when every solution leaves it still (the mechanism is
 jammed); otherwise the one solution with the driver turning the stated way gives every
 part's sense and speed.  Every link is also checked against the geometry it claims
 (pitch circles tangent, rack at pitch distance, belt ends on the rims...).
