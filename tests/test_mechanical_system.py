@@ -25,7 +25,7 @@ from spatialcad.render.layout import compose
 from spatialcad.tasks import registry
 from spatialcad.tasks.base import Reject
 from spatialcad.tasks.mechanical_system import generate as g
-from spatialcad.tasks.mechanical_system import planetary, turns
+from spatialcad.tasks.mechanical_system import planetary, turns, worm
 from spatialcad.tasks.mechanical_system import spec as sp
 from spatialcad.tasks.mechanical_system import verify as v
 from spatialcad.tasks.mechanical_system.explain import explanation
@@ -67,9 +67,11 @@ def words(spec):
 
 def propagated(spec):
     """Each part's speed by the generator's propagation (None when jammed); a planetary
-    train's by Willis's rule."""
+    train's by Willis's rule; a worm drive's from the worm's hand (worm.py)."""
     if planetary.is_planetary(spec):
         return planetary.spec_speeds(spec)
+    if worm.is_worm_drive(spec):
+        return worm.speeds(spec)
     parts = v.geometry_parts(spec)
     named = {p.name: p for p in parts}
     links = [mech.Link(lk.kind, lk.a, lk.b, mech.factor(lk.kind, named[lk.a], named[lk.b]))
@@ -606,7 +608,8 @@ def test_generated_explanations_say_where_each_wrong_option_errs():
             assert said.startswith("Right: " if o["is_answer"] else "Wrong: ")
             assert "does not follow" not in said
             claims = o["data"].get("motions")
-            if o["is_answer"] or claims is None or moved.clash is not None:
+            if o["is_answer"] or claims is None or moved.clash is not None or \
+                    v.solve(spec) is None:  # a self-locked worm drive: nothing moves
                 continue
             erring = [n for n in spec.asked if claims[n] != moved.words[n]]
             assert said.endswith("; but this option says " + " and ".join(

@@ -30,7 +30,7 @@ ADDENDUM = 1.0
 DEDENDUM = 1.25
 RIM = 1.6  # a ring gear's rim outside its tooth roots
 CARRIER_BAND = 0.7  # half the width of a planet carrier's band through its planets' axles
-TURNING = ("gear", "ring", "pulley", "drum", "bevel", "carrier")
+TURNING = ("gear", "ring", "pulley", "drum", "bevel", "carrier", "worm")
 SLIDING = ("rack", "weight")
 Vec = tuple[float, float, float]
 Point = Sequence[float] | np.ndarray
@@ -53,6 +53,7 @@ class Part:
     teeth: int = 0
     phase: float = 0.0
     fixed: bool = False  # held still (drawn hatched): a planetary train's held member
+    hand: str = ""  # a worm's thread: "right" or "left" (render/mechanism_worm.py)
 
     @property
     def turns(self) -> bool:
@@ -148,6 +149,8 @@ def contact_points(kind: str, a: Part, b: Part) -> list[np.ndarray]:
     ca, cb = np.asarray(a.centre, dtype=float), np.asarray(b.centre, dtype=float)
     if kind in ("shaft", "carries"):  # an axle; a carrier and a planet's axle on it
         return []
+    if kind == "worm":  # under the worm ``a``, on the top of its wheel ``b``
+        return [np.array([cb[0], ca[1] - a.radius, ca[2]])]
     if kind in ("belt", "crossed"):
         return [p for span in belt_world_spans(a, b, kind == "crossed") for p in span]
     if kind == "rope":

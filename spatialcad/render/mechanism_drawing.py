@@ -34,6 +34,7 @@ from spatialcad.geometry.mechanisms import Part
 
 from . import layout
 from . import mechanism_planetary as planetary
+from . import mechanism_worm as worm
 from .opencv import cv2
 from .raster import remembered_as
 
@@ -146,6 +147,13 @@ def _own_shapes(part: Part) -> list[Shape]:
                 *[Shape(part.name, in_plane(part, s), fill, 1.0) for s in spokes],
                 Shape(part.name, in_plane(part, hub), fill, 1.0),
                 *[Shape(part.name, in_plane(part, pin), AXLE, 1.0, AXLE) for pin in pins]]
+    if part.kind == "worm":
+        view = worm.end_view(part)
+        return [Shape(part.name, worm.shaft(part), None, 3.0, AXLE),
+                Shape(part.name, worm.body(part), fill, 1.0),
+                *[Shape(part.name, line, None, 1.5) for line in worm.crest_lines(part)],
+                Shape(part.name, in_plane(view, mech.circle(view.radius, 48)), fill, 1.0),
+                Shape(part.name, in_plane(view, mech.circle(0.45, 16)), AXLE, 1.0, AXLE)]
     if part.kind in ("gear", "bevel"):
         teeth = in_plane(part, mech.tooth_outline(part.teeth, part.radius, part.phase))
         hub = in_plane(part, mech.circle(0.3 * part.radius))
@@ -241,6 +249,8 @@ def arrow_shapes(part: Part, sign: int, middle: float = math.pi / 2) -> list[Sha
     towards ``sign`` x axis)."""
     colour = COLOURS["arrow"]
     owner = f"arrow:{part.name}"
+    if part.kind == "worm":  # around the worm seen from its right end
+        part = worm.end_view(part)
     if part.turns:
         arc3 = _arc(part, middle)
         arc, t = arc3[:, :2], arc3[:, 2]
@@ -634,7 +644,8 @@ def _arrow_list(parts: tuple[Part, ...], links: tuple[tuple[str, str, str], ...]
     out: list[Shape] = []
     for name, sign in arrows:
         p = by_name[name]
-        middle = arrow_angle(p, parts, oblique, keep) if p.turns else 0.0
+        middle = (math.pi / 2 if p.kind == "worm" else arrow_angle(p, parts, oblique, keep)) \
+            if p.turns else 0.0
         out += arrow_shapes(p, sign, middle)
     return out
 

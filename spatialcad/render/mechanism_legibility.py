@@ -21,6 +21,7 @@ other part.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -128,9 +129,12 @@ def axle_shown(pl: md.Plan, shown: np.ndarray, group: Sequence[Part], oblique: b
 
 def tooth_gap(fr: md.Frame, part: Part, oblique: bool) -> float:
     """The least pixel distance between neighbouring teeth (at the pitch circle) of a
-    toothed turning part as drawn; infinite for parts without teeth."""
+    toothed turning part as drawn; infinite for parts without teeth.  A worm's teeth are
+    its thread's ridges along its axle (drawn from the side), an axial pitch (pi) apart."""
     if not part.teeth or not part.turns:
         return float("inf")
+    if part.kind == "worm":
+        return math.pi * fr.scale
     angles = part.phase + 2 * np.pi * np.arange(part.teeth) / part.teeth
     ring = md.in_plane(part, part.radius * exact.cos_sin(angles))
     xy = fr.pixel(md.project(ring, oblique))

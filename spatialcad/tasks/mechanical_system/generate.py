@@ -8,7 +8,9 @@ above) and a drum winding a rope that lifts a weight; the part count grows by on
 up to 18 at level 13, the last (the labels run out).
 
 From level 1 a fifth of the items are planetary trains instead (planetary.py: how a planet
-gear turns and goes round, which member turns fastest).
+gear turns and goes round, which member turns fastest), and from level 2 a fifth of the
+rest worm drives (worm.py: which way the wheel and its gear turn, or nothing can move
+when the wheel's side is driven: the worm is self-locking).
 
 Questions: "which way do X and Y turn or move?" (text options: the four combinations of
 their two motions, and "Nothing can move"), and from level 1 "which of four parts turns
@@ -48,7 +50,7 @@ from spatialcad.render import mechanism_drawing as md
 from spatialcad.render import mechanism_legibility as legibility
 from spatialcad.tasks import base
 from spatialcad.tasks.base import Draft, Option, Panel, Reject
-from spatialcad.tasks.mechanical_system import linkage, planetary, turns
+from spatialcad.tasks.mechanical_system import linkage, planetary, turns, worm
 from spatialcad.tasks.mechanical_system.explain import explanation
 from spatialcad.tasks.mechanical_system.spec import (
     OPEN_JAMMED,
@@ -71,6 +73,7 @@ GROW_TRIES = 120
 BUILD_TRIES = 40
 FAST_MARGIN = Fraction(6, 5)  # the fastest (slowest) part beats the next by this ratio
 PLANETARY_SHARE = 5  # from level 1, one item in this many is a planetary train
+WORM_SHARE = 5  # from level 2, one of the other items in this many is a worm drive
 Z = (0.0, 0.0, 1.0)
 # a disc's footprint is shapely's buffer of its centre, 32 segments a quarter circle: its
 # corners lie on the circle and its sides fall short of it by at most this part of the radius
@@ -621,6 +624,13 @@ class Generator(base.Generator):
                 if draft is not None:
                     return draft
             raise Reject("no planetary train met the item's draw")
+        if level >= 2 and rng.integers(WORM_SHARE) == 0:
+            sense = SENSES[int(rng.integers(2))]
+            for _ in range(BUILD_TRIES):
+                draft = worm.build(sense, rng)
+                if draft is not None:
+                    return draft
+            raise Reject("no worm drive met the item's draw")
         chosen = linkage.family(level, rng)  # levers, slider-cranks, four-bars, cams
         if chosen is not None:
             return linkage.build(chosen, rng)

@@ -17,6 +17,7 @@ from spatialcad.geometry import mechanisms as mech
 from spatialcad.geometry.colours import MECHANISM_COLOURS as COLOURS
 from spatialcad.render import mechanism_drawing as md
 from spatialcad.render import mechanism_linkage as ml
+from spatialcad.render import mechanism_worm as worm_drawing
 from spatialcad.tasks.mechanical_system.spec import LINKAGE_QUESTIONS, Spec, parse_spec
 
 THICK = 1.5  # modules: the thickness of every part
@@ -28,6 +29,23 @@ def _face(points: np.ndarray) -> Any:
     return Part.Face(Part.makePolygon(vecs + vecs[:1]))
 
 
+def _worm(p: mech.Part) -> Any:
+    """A worm: a core at its thread's root, ridges at its bottom crests' spacing along
+    its axle (the scene shows where the thread is; the picture shows its hand)."""
+    FreeCAD, Part = freecad_env.load()
+    axis = FreeCAD.Vector(*p.axis)
+    c = np.asarray(p.centre, dtype=float)
+    start = c - worm_drawing.HALF_LENGTH * np.asarray(p.axis, dtype=float)
+    solid = Part.makeCylinder(p.radius - mech.DEDENDUM, 2 * worm_drawing.HALF_LENGTH,
+                              FreeCAD.Vector(*start), axis)
+    first = worm_drawing.bottom_crests(p) - float(c[0])
+    k = np.arange(-6, 7)
+    for x in first + np.pi * k[np.abs(first + np.pi * k) < worm_drawing.HALF_LENGTH - 0.5]:
+        base = c + (float(x) - 0.2 * np.pi) * np.asarray(p.axis, dtype=float)
+        solid = solid.fuse(Part.makeCylinder(p.outer, 0.4 * np.pi, FreeCAD.Vector(*base), axis))
+    return solid
+
+
 def build(scene: Scene, record: Record) -> None:
     FreeCAD, Part = freecad_env.load()
     spec = parse_spec(record["spec"])
@@ -35,9 +53,12 @@ def build(scene: Scene, record: Record) -> None:
         scene.put("Mechanism", _linkage(spec))
         return
     parts = {p.name: mech.Part(p.name, p.kind, p.shaft, p.centre, p.axis, p.radius, p.teeth,
-                               p.phase, bool(p.fixed)) for p in spec.parts}
+                               p.phase, bool(p.fixed), p.hand or "") for p in spec.parts}
     pieces = []
     for p in parts.values():
+        if p.kind == "worm":
+            pieces.append(Piece(f"worm {p.name}", _worm(p), COLOURS["worm"]))
+            continue
         shapes = md.part_shapes(p)
         axis = FreeCAD.Vector(*p.axis) if p.turns else FreeCAD.Vector(0, 0, 1)
         solid = _face(shapes[0].points).extrude(axis * THICK)

@@ -13,28 +13,31 @@ from typing import Any
 
 from spatialcad.record.spec import YES_NO, JsonSpec, SpecError, Texts, one_of, optional, scene_text
 
-PART_KINDS = ("gear", "ring", "pulley", "drum", "bevel", "rack", "weight", "carrier",
+PART_KINDS = ("gear", "ring", "pulley", "drum", "bevel", "rack", "weight", "carrier", "worm",
               *("lever", "crank", "rod", "slider", "rocker", "cam", "follower"))
 LINKAGE_KINDS = ("lever", "crank", "rod", "slider", "rocker", "cam", "follower")
 SLIDING = ("rack", "weight", "rod", "slider", "follower")  # no fixed axle (a rod floats)
-LINK_KINDS = ("mesh", "belt", "crossed", "rope", "shaft", "carries", "pin", "cam")  # carries:
-# a carrier (a) holds the axle of a planet gear (b), which turns freely on it; pin: two
-# linkage bars joined; cam: a cam (a) and its follower (b)
+LINK_KINDS = ("mesh", "belt", "crossed", "rope", "shaft", "carries", "worm", "pin", "cam")
+# carries: a carrier (a) holds the axle of a planet gear (b), which turns freely on it;
+# worm: a worm (a) turns its wheel (b) and cannot be turned by it (self-locking, worm.py);
+# pin: two linkage bars joined; cam: a cam (a) and its follower (b)
 QUESTIONS = ("motion", "fastest", "slowest", "turns", "planet", "travel", "moves", "full_turn")
 # planet: a planet gear's turning about its own axle and its going round the sun gear
 # (planetary.py); linkage texts below: "travel" (a lever's other end), "moves" (a slider, a
 # cam's follower), "full_turn" (a four-bar's rocker, and whether its crank turns all the
 # way round)
 SENSES = ("clockwise", "counterclockwise")
-VIEWS = {"front": (0.0, 0.0, 1.0), "above": (0.0, 1.0, 0.0)}  # towards the viewer
+VIEWS = {"front": (0.0, 0.0, 1.0), "above": (0.0, 1.0, 0.0),  # towards the viewer
+         "right": (1.0, 0.0, 0.0)}  # right: a worm's sense, seen from its right end
+HANDS = ("right", "left")  # a worm's thread: right-hand or left-hand
 JAMMED = "Nothing can move."
 STILL = "still"  # a planet gear that does not go round (its carrier is held); a linkage's
 # asked part that stays where it is at the drawn moment
 OPEN_JAMMED = "cannot move"
 NOUN = {"gear": "gear", "ring": "ring gear", "pulley": "pulley", "drum": "drum",
         "bevel": "bevel gear", "rack": "rack", "weight": "weight", "carrier": "carrier arm",
-        "lever": "lever arm", "crank": "crank", "rod": "connecting rod", "slider": "slider",
-        "rocker": "rocker", "cam": "cam", "follower": "follower"}
+        "worm": "worm", "lever": "lever arm", "crank": "crank", "rod": "connecting rod",
+        "slider": "slider", "rocker": "rocker", "cam": "cam", "follower": "follower"}
 COORDINATES = ("modules; x right, y up, z towards the viewer; a turning part's axis by the "
                "right-hand rule, a sliding part's axis its positive direction")
 
@@ -55,11 +58,16 @@ class PartSpec(JsonSpec):
     # (geometry/linkages.py: cam_lift); linkage bars (lever, crank, rod, rocker) lie from
     # their centre along angle ``phase`` for ``radius``
     profile: list[float] | None = optional()
+    hand: str | None = optional()  # a worm's thread: "right" or "left" (HANDS)
 
     def __post_init__(self) -> None:
         one_of(self.kind, PART_KINDS, "part.kind")
         if self.seen_from is not None:
             one_of(self.seen_from, tuple(VIEWS), "part.seen_from")
+        if (self.kind == "worm") != (self.hand is not None):
+            raise SpecError(f"part {self.name}: a worm, and only a worm, has a hand")
+        if self.hand is not None:
+            one_of(self.hand, HANDS, "part.hand")
 
     @property
     def turns(self) -> bool:
@@ -221,18 +229,31 @@ def _planetary(spec: Spec) -> str:
             f"turns about the middle axle; {named(held)} (hatched) is held fixed.")
 
 
+def _worm(spec: Spec) -> str:
+    """What a worm drive's picture shows: the worm's thread and its end view."""
+    worm = next((p for p in spec.parts if p.kind == "worm"), None)
+    if worm is None:
+        return ""
+    return (f" {sentence(named(worm))} is a screw on a horizontal axle (its thread's crests "
+            "drawn on its near side); it meshes with the wheel below it. The circle beside "
+            f"its right end is {worm.name} seen from that end.")
+
+
 def _setting(spec: Spec) -> str:
     above = any(p.seen_from == "above" for p in spec.parts)
     view = ("drawn in perspective so that depth shows (parts nearer to you are drawn lower "
             "left)" if spec.oblique else "seen from the front")
+    right = any(p.seen_from == "right" for p in spec.parts)
     senses = ("Clockwise and counterclockwise are as seen from the front for parts on "
               "axles pointing at you" + (", and as seen from above for parts on vertical "
-                                         "axles" if above else "") + ".")
+                                         "axles" if above else "") +
+              (", and as seen from its right end (looking at it from the right) for the "
+               "worm on its horizontal axle" if right else "") + ".")
     driver = spec.part(spec.driver)
     return (f"The picture shows a mechanism, {view}. Parts drawn on one axle are fixed "
             "together and turn as one; gears mesh where their teeth interleave; belts and "
-            f"ropes do not slip.{_planetary(spec)} {senses}{_sizes(spec)} A motor tries to "
-            f"turn {named(driver)} {spec.driver_sense} (red arrow). ")
+            f"ropes do not slip.{_planetary(spec)}{_worm(spec)} {senses}{_sizes(spec)} A "
+            f"motor tries to turn {named(driver)} {spec.driver_sense} (red arrow). ")
 
 
 def _sizes(spec: Spec) -> str:

@@ -15,7 +15,7 @@ from spatialcad.geometry import mechanisms as mech
 from spatialcad.render import mechanism_drawing as md
 from spatialcad.render import mechanism_linkage as ml
 from spatialcad.tasks.base import Step
-from spatialcad.tasks.mechanical_system import planetary
+from spatialcad.tasks.mechanical_system import planetary, worm
 from spatialcad.tasks.mechanical_system.explain import Motion, clause, disagreement, walk
 from spatialcad.tasks.mechanical_system.spec import (
     LINKAGE_QUESTIONS,
@@ -32,7 +32,7 @@ from spatialcad.tasks.mechanical_system.spec import (
 
 def _parts(spec: Spec) -> dict[str, mech.Part]:
     return {p.name: mech.Part(p.name, p.kind, p.shaft, p.centre, p.axis, p.radius, p.teeth,
-                              p.phase, bool(p.fixed)) for p in spec.parts}
+                              p.phase, bool(p.fixed), p.hand or "") for p in spec.parts}
 
 
 def _word(spec: Spec, name: str, speed: Fraction) -> str:
@@ -66,6 +66,8 @@ def steps(spec: Spec, answer: OptionData) -> list[Step]:
         return [Step(sentence(f"{named(spec.part(spec.driver))} turns {spec.driver_sense}, "
                               f"so {linkage_claim(spec, answer)}") + ".",
                      {"answer": linkage_open(spec, answer)})]
+    if worm.is_worm_drive(spec):
+        return _worm_steps(spec)
     motion = exact_motion(spec)
     speeds = {spec.driver: motion.speeds[spec.driver]}
     out = []
@@ -86,6 +88,22 @@ def _planetary_steps(spec: Spec) -> list[Step]:
     out = []
     for text, group in zip(planetary.step_texts(spec, w), planetary.step_groups(spec),
                            strict=True):
+        speeds.update({n: w[n] for n in group})
+        out.append(Step(text, _state(speeds, False)))
+    return out
+
+
+def _worm_steps(spec: Spec) -> list[Step]:
+    """A worm drive: the worm turns its wheel (by its hand), then the wheel its gear; or
+    one step, the self-locking jam."""
+    w = worm.speeds(spec)
+    texts = worm.step_texts(spec, w)
+    driver = Fraction(1 if spec.driver_sense == "counterclockwise" else -1)
+    if w is None:
+        return [Step(texts[0], _state({spec.driver: driver}, True))]
+    speeds = {spec.driver: w[spec.driver]}
+    out = []
+    for text, group in zip(texts, worm.step_groups(spec), strict=True):
         speeds.update({n: w[n] for n in group})
         out.append(Step(text, _state(speeds, False)))
     return out

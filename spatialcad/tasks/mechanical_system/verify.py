@@ -5,9 +5,11 @@ geometry in the spec, each link is written as velocity constraints at its contac
 (gears in mesh, a ring and its pinion, a rack and its pinion, a bevel pair: the two
 pitch surfaces move alike at the pitch point; a belt: the pulleys' rims move alike at
 both ends of one straight span, found here from the belt's kind; a rope: the drum's rim
-where the rope leaves it moves with the weight), with one unknown per axle (parts on one
-axle turn as one) and per sliding part.  The null space of that linear system (SVD)
-decides: the driver cannot turn when every solution leaves it still (the mechanism is
+where the rope leaves it moves with the weight; a worm: its thread moves along its axle at
+its lead per turn, the sign from its hand, with the wheel's pitch point), with one unknown
+per axle (parts on one axle turn as one) and per sliding part; a worm that the motor does
+not drive is held (self-locking: its wheel cannot turn it).  The null space of that linear
+system (SVD) decides: the driver cannot turn when every solution leaves it still (the mechanism is
 jammed); otherwise the one solution with the driver turning the stated way gives every
 part's sense and speed.  Every link is also checked against the geometry it claims
 (pitch circles tangent, rack at pitch distance, belt ends on the rims...).
@@ -39,7 +41,7 @@ from spatialcad.geometry import mechanisms as mech
 from spatialcad.record.spec import SpecError
 from spatialcad.render import mechanism_drawing as md
 from spatialcad.render import mechanism_legibility as legibility
-from spatialcad.tasks.mechanical_system import planetary, verify_linkage
+from spatialcad.tasks.mechanical_system import planetary, verify_linkage, worm
 from spatialcad.tasks.mechanical_system.explain import Motion, explanation, walk
 from spatialcad.tasks.mechanical_system.spec import (
     LINKAGE_QUESTIONS,
@@ -69,7 +71,7 @@ class Unsound(ValueError):
 
 def geometry_parts(spec: Spec) -> list[mech.Part]:
     return [mech.Part(p.name, p.kind, p.shaft, p.centre, p.axis, p.radius, p.teeth, p.phase,
-                      bool(p.fixed)) for p in spec.parts]
+                      bool(p.fixed), p.hand or "") for p in spec.parts]
 
 
 def _unknown(p: PartSpec) -> str:
@@ -77,7 +79,13 @@ def _unknown(p: PartSpec) -> str:
 
 
 def _velocity(p: PartSpec, point: np.ndarray) -> np.ndarray:
-    """The velocity at ``point`` per unit of the part's unknown."""
+    """The velocity at ``point`` per unit of the part's unknown; a worm's: that of its
+    thread along its axle where it meets its wheel, ``-hand x lead / 2 pi`` per unit of
+    its turning (a right-hand screw turning about +axis advances along +axis through a
+    nut, so the nut, here the wheel's teeth, goes along -axis)."""
+    if p.kind == "worm":
+        hand = 1.0 if p.hand == "right" else -1.0
+        return -hand * (p.teeth * math.pi) / (2 * math.pi) * np.asarray(p.axis, dtype=float)
     if p.turns:
         return np.cross(np.asarray(p.axis), point - np.asarray(p.centre))
     return np.asarray(p.axis, dtype=float)
@@ -179,6 +187,22 @@ def _carries(carrier: PartSpec, planet: PartSpec) -> None:
         raise Unsound(f"{carrier.name} does not hold {planet.name}'s axle on its arm")
 
 
+def _worm_pair(screw: PartSpec, wheel: PartSpec) -> np.ndarray:
+    """Where a worm's thread meets its wheel's pitch circle: the worm's axle square to
+    the wheel's, the two pitch surfaces tangent."""
+    axis = np.asarray(screw.axis, dtype=float)
+    off = np.asarray(screw.centre) - np.asarray(wheel.centre)
+    if screw.kind != "worm" or wheel.kind != "gear" or not screw.teeth or \
+            not _close(float(np.dot(screw.axis, wheel.axis)), 0.0) or \
+            not _close(float(off @ axis), 0.0) or \
+            not _close(float(off @ np.asarray(wheel.axis)), 0.0) or \
+            not _close(float(np.linalg.norm(off)), screw.radius + wheel.radius) or \
+            not _close(wheel.radius, wheel.teeth / 2):
+        raise Unsound(f"worm {screw.name} does not mesh with wheel {wheel.name}")
+    out: np.ndarray = np.asarray(wheel.centre) + wheel.radius * off / float(np.linalg.norm(off))
+    return out
+
+
 def _carrier_of(spec: Spec, name: str) -> PartSpec | None:
     """The carrier holding part ``name``'s axle, if one does."""
     return next((spec.part(lk.a) for lk in spec.links
@@ -204,6 +228,9 @@ def contact(spec: Spec, link: LinkSpec) -> tuple[np.ndarray, np.ndarray] | None:
         return _belt(a, b, link.kind == "crossed")
     if link.kind == "rope":
         p = _rope(a, b)
+        return p, p
+    if link.kind == "worm":
+        p = _worm_pair(a, b)
         return p, p
     if b.kind == "rack" and a.kind == "gear":
         p = _rack(a, b)
@@ -243,11 +270,18 @@ def system(spec: Spec) -> tuple[np.ndarray, list[str]]:
                     carrier, np.asarray(part.centre, dtype=float))
         rows.append(block)
     for p in spec.parts:
-        if p.fixed:
+        if p.fixed or _self_locked(spec, p):
             held = np.zeros((1, len(unknowns)))
             held[0, col[_unknown(p)]] = 1.0
             rows.append(held)
     return (np.concatenate(rows) if rows else np.zeros((0, len(unknowns)))), unknowns
+
+
+def _self_locked(spec: Spec, p: PartSpec) -> bool:
+    """Self-locking: a worm turns only when the motor drives it (or its axle); driven
+    from its wheel's side, the friction on its shallow thread holds it, so a wheel
+    driver leaves the system jammed."""
+    return p.kind == "worm" and spec.part(spec.driver).shaft != p.shaft
 
 
 def _driver_speed(spec: Spec) -> float:
@@ -311,6 +345,9 @@ def _check_spec(spec: Spec) -> list[str]:
         failures.append("the driver does not turn")
     if spec.part(spec.driver).fixed:
         failures.append("the driver is held")
+    for p in spec.parts:
+        if p.kind == "worm" and (p.seen_from != "right" or tuple(p.axis) != VIEWS["right"]):
+            failures.append(f"{p.name}: a worm lies along x, its sense seen from the right")
     if spec.question == "planet" and (len(spec.asked) != 1 or
                                       _carrier_of(spec, spec.asked[0]) is None):
         failures.append("a planet question names one planet gear of a planetary train")
@@ -457,9 +494,12 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
             if data == right]
     if hits != [record["Answer"]]:
         failures.append(f"options that are right: {hits}, answer {record['Answer']}")
-    failures += (_planetary_explanation_failures(spec, record, options, speeds)
-                 if planetary.is_planetary(spec) else
-                 _explanation_failures(spec, record, options, speeds))
+    if planetary.is_planetary(spec):
+        failures += _planetary_explanation_failures(spec, record, options, speeds)
+    elif worm.is_worm_drive(spec):
+        failures += _worm_explanation_failures(spec, record, options, speeds)
+    else:
+        failures += _explanation_failures(spec, record, options, speeds)
     failures += _picture_failures(spec, crop(image, record["layout"]["reference"][0]),
                                   speeds is None)
     failures += legibility.fill_failures(image, record["layout"]["reference"][0])
@@ -499,6 +539,20 @@ def _planetary_explanation_failures(spec: Spec, record: dict[str, Any],
     wanted = [f"{o['letter']}: {planetary.explanation(spec, data, exact)}"
               for o, data in zip(record["options"], options, strict=True)]
     return [] if said == wanted else ["the explanations do not work out the solved speeds"]
+
+
+def _worm_explanation_failures(spec: Spec, record: dict[str, Any],
+                               options: list[OptionData],
+                               speeds: dict[str, float] | None) -> list[str]:
+    """A worm drive's explanations must follow the speeds this verifier solved (or its
+    jam, when the worm is not the driver)."""
+    exact = None if speeds is None else exact_speeds(speeds)
+    if speeds is not None and exact is None:
+        return ["the worm drive's speeds are no ratios of tooth counts"]
+    said = record["Explanation"].split("\n")
+    wanted = [f"{o['letter']}: {worm.explanation(spec, data, exact)}"
+              for o, data in zip(record["options"], options, strict=True)]
+    return [] if said == wanted else ["the explanations do not follow the solved speeds"]
 
 
 def _explanation_failures(spec: Spec, record: dict[str, Any], options: list[OptionData],
@@ -570,8 +624,8 @@ def step_next(spec: Spec, answer: OptionData, state: Any, k: int) -> Any:
         return verify_linkage.step_goal(spec) if not state else None
     if state["jammed"]:
         return None
-    if planetary.is_planetary(spec):
-        return _planetary_next(spec, state)
+    if planetary.is_planetary(spec) or worm.is_worm_drive(spec):
+        return _solved_next(spec, state)
     speeds = {n: float(Fraction(v)) for n, v in state["speeds"].items()}
     for link in spec.links:
         if (link.a in speeds) != (link.b in speeds):
@@ -583,12 +637,17 @@ def step_next(spec: Spec, answer: OptionData, state: Any, k: int) -> Any:
     return None
 
 
-def _planetary_next(spec: Spec, state: Any) -> Any:
-    """A planetary train's next step: the next group of parts (members, then planets)
-    at the speeds this verifier solves; None when every part moves."""
+def _solved_next(spec: Spec, state: Any) -> Any:
+    """A planetary train's or worm drive's next step: the next group of parts (members,
+    then planets; the wheel, then the gear it turns) at the speeds this verifier solves;
+    None when every part moves.  A jammed worm drive (driven from its wheel's side) has
+    one step: the jam."""
     solved = solve(spec)
-    group = next((g for g in planetary.step_groups(spec)
-                  if any(n not in state["speeds"] for n in g)), None)
+    if solved is None and worm.is_worm_drive(spec):
+        return {"speeds": state["speeds"], "jammed": True}
+    groups = planetary.step_groups(spec) if planetary.is_planetary(spec) else \
+        worm.step_groups(spec)
+    group = next((g for g in groups if any(n not in state["speeds"] for n in g)), None)
     if solved is None or group is None:
         return None
     return {"speeds": {**state["speeds"], **{n: _fraction(solved[n]) for n in group}},
