@@ -722,7 +722,15 @@ def _label(img: np.ndarray, fr: Frame, lb: Label) -> None:
 def part_masks(parts: Sequence[Part], links: Links,
                oblique: bool) -> tuple[Frame, dict[str, np.ndarray]]:
     """Each part's silhouette, and each belt's or rope's (named "a-b"), as a boolean
-    mask of the drawing's pixels; axles, hubs and arrows are left out."""
+    mask of the drawing's pixels; axles, hubs and arrows are left out.  Remembered (the
+    generator's check and the verifier of a just generated item ask alike): do not change
+    the masks."""
+    return _part_masks(tuple(parts), tuple(tuple(lk) for lk in links), oblique)
+
+
+@functools.lru_cache(maxsize=16)
+def _part_masks(parts: tuple[Part, ...], links: tuple[tuple[str, str, str], ...],
+                oblique: bool) -> tuple[Frame, dict[str, np.ndarray]]:
     fr = frame(parts, links, oblique)
     w, h = fr.size
     by_name = {p.name: p for p in parts}
@@ -733,7 +741,10 @@ def part_masks(parts: Sequence[Part], links: Links,
     for s in shapes:
         m = masks.setdefault(s.owner, np.zeros((h, w), np.uint8))
         paint(m, fr, s, oblique, 1)
-    return fr, {k: v.astype(bool) for k, v in masks.items()}
+    out = {k: v.astype(bool) for k, v in masks.items()}
+    for v in out.values():
+        v.flags.writeable = False
+    return fr, out
 
 
 def _box(mask: np.ndarray) -> tuple[int, int, int, int]:
