@@ -42,15 +42,11 @@ def cam_lift(knots: Sequence[float], angle_deg: float) -> float:
     (angle, lift, angle, lift, ...) with angles rising from 0 below 360; between two knots
     the lift moves by simple harmonic motion, and after the last it returns to the
     first's."""
+    start, end, h0, h1 = cam_segment(knots, angle_deg)
     a = angle_deg % 360.0
-    pairs = list(zip(knots[0::2], knots[1::2], strict=True))
-    for k, (start, h0) in enumerate(pairs):
-        end, h1 = pairs[k + 1] if k + 1 < len(pairs) else (pairs[0][0] + 360.0, pairs[0][1])
-        at = a if a >= start else a + 360.0
-        if start <= at < end:
-            t = (at - start) / (end - start)
-            return h0 + (h1 - h0) * (1.0 - math.cos(math.pi * t)) / 2.0
-    raise ValueError(f"cam knots {list(knots)} do not cover {angle_deg} degrees")
+    at = a if a >= start else a + 360.0
+    t = (at - start) / (end - start)
+    return h0 + (h1 - h0) * (1.0 - math.cos(math.pi * t)) / 2.0
 
 
 def cam_segment(knots: Sequence[float], angle_deg: float) -> tuple[float, float, float, float]:

@@ -617,20 +617,15 @@ class Generator(base.Generator):
                 "oblique": True, "fastest": True}
 
     def build(self, level: int, rng: np.random.Generator) -> Draft:
-        if level >= 1 and rng.integers(PLANETARY_SHARE) == 0:
-            sense = SENSES[int(rng.integers(2))]
-            for _ in range(BUILD_TRIES):
-                draft = planetary.build(sense, rng)
-                if draft is not None:
-                    return draft
-            raise Reject("no planetary train met the item's draw")
-        if level >= 2 and rng.integers(WORM_SHARE) == 0:
-            sense = SENSES[int(rng.integers(2))]
-            for _ in range(BUILD_TRIES):
-                draft = worm.build(sense, rng)
-                if draft is not None:
-                    return draft
-            raise Reject("no worm drive met the item's draw")
+        for first, share, family, name in ((1, PLANETARY_SHARE, planetary.build, "planetary train"),
+                                           (2, WORM_SHARE, worm.build, "worm drive")):
+            if level >= first and rng.integers(share) == 0:
+                sense = SENSES[int(rng.integers(2))]
+                for _ in range(BUILD_TRIES):
+                    draft = family(sense, rng)
+                    if draft is not None:
+                        return draft
+                raise Reject(f"no {name} met the item's draw")
         chosen = linkage.family(level, rng)  # levers, slider-cranks, four-bars, cams
         if chosen is not None:
             return linkage.build(chosen, rng)
