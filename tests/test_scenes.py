@@ -9,6 +9,7 @@ import json
 from itertools import combinations
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 from conftest import tree_bytes
@@ -22,8 +23,9 @@ from spatialcad.run.pipeline import GenerationError, ItemResult, settled
 from spatialcad.run.plan import Shard
 from spatialcad.run.scenes import SceneGroup, measure
 from spatialcad.tasks import registry
-from spatialcad.tasks.base import OWN_ATTEMPTS, SPARE_ATTEMPTS, ItemSlot, OwnScene
+from spatialcad.tasks.base import OWN_ATTEMPTS, SPARE_ATTEMPTS, ItemSlot, OwnScene, Reject
 from spatialcad.tasks.paper_folding import listing
+from spatialcad.tasks.paper_folding.generate import drawn_scene
 
 
 def _result(scene: str, attempt: int) -> ItemResult:
@@ -187,7 +189,8 @@ LISTED_PARTS = ("l_bracket", "counterbored_plate", "stepped_block")  # bundled l
 def test_paper_foldings_small_levels_number_every_scene_once():
     """Level 0 lists its scenes: scene k unranks to a distinct scene for every k (as many
     as the fold sequences' hole sets add up to), each a sequence random_folds can draw with
-    its holes on full cells; levels 1 (three folds) and up draw their scenes."""
+    its holes on full cells; levels 1 and 2 (three folds) list theirs too, level 3 (four
+    folds) and up draw their scenes."""
     generator = registry.task("paper_folding").generator()
     p = generator.params(0)
     count = generator.scene_count(0)
@@ -199,10 +202,41 @@ def test_paper_foldings_small_levels_number_every_scene_once():
         assert len(holes) == p["holes"] and set(holes) <= full
         seen.add((rows, cols, folds, tuple(holes)))
     assert len(seen) == count
-    assert generator.scene_count(1) is None and generator.scene_count(2) is None
+    assert (generator.scene_count(1), generator.scene_count(2)) == (19984, 74016)
+    assert generator.scene_count(3) is None
     pool = [(0, 0), (0, 1), (1, 0), (1, 1), (2, 2)]
     every = [list(c) for c in combinations(pool, 3)]
     assert [listing._nth_combination(pool, 3, k) for k in range(len(every))] == every
+
+
+def test_paper_folding_weighs_its_listed_scenes_as_drawing_them_does():
+    """The odds listing.weights gives each scene of a small level (two sheets, the last fold
+    diagonal or not) are those of the generator's random draw (drawn_scene, 5,000 draws:
+    every scene's count within 5 standard deviations of its expected count); a run's
+    order is a permutation weighted by them: its first items favour likely scenes."""
+    p = {"sizes": [[3, 3], [4, 4]], "folds": 2, "holes": 1, "diagonal": True}
+    count, weights = listing.count(p), listing.weights(p)
+    assert len(weights) == count and abs(weights.sum() - 1) < 1e-12 and (weights > 0).all()
+    index = {_scene_tuple(listing.scene(p, k)): k for k in range(count)}
+    assert len(index) == count
+    rng, draws = np.random.default_rng(3), 5_000
+    seen = np.zeros(count)
+    for _ in range(draws):
+        try:
+            seen[index[_scene_tuple(drawn_scene(p, rng))]] += 1
+        except Reject:
+            continue  # a sheet and diagonal pair without sequences: drawn again
+    expected = weights * seen.sum()
+    assert (np.abs(seen - expected) <= 5 * np.sqrt(expected) + 1).all()
+    order = seeding.scene_order(5, count, "test", weights=weights)
+    assert sorted(order) == list(range(count))
+    first = np.array(order[:count // 4])
+    assert weights[first].mean() > 1.4 * weights.mean()
+
+
+def _scene_tuple(scene: listing.Scene) -> tuple[object, ...]:
+    rows, cols, folds, holes = scene
+    return rows, cols, tuple(folds), tuple(holes)
 
 
 def test_a_listed_level_takes_every_scene_before_one_comes_back(part_cache, tmp_path,

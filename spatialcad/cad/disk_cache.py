@@ -1,4 +1,5 @@
-"""A content-addressed cache on disk for what FreeCAD computes slowly from part files.
+"""A content-addressed cache on disk for what FreeCAD computes slowly from part files (and
+for PaperFolding's list of fold sequences, spatialcad/tasks/paper_folding/listing.py).
 
 Entries are files of named arrays under ``<cache dir>/<kind>/<sha[:2]>/``, named by
 everything the result depends on (the part file's SHA-256, the parameters, and

@@ -42,14 +42,16 @@ class ItemSlot:
     seed: int
     held: frozenset[str] = frozenset()
 
-    def pick(self, count: int, *key: object) -> int:
+    def pick(self, count: int, *key: object, weights: np.ndarray | None = None) -> int:
         """This item's place among ``count`` listed scenes (``key``: which list, e.g. the
-        level): entry ``index mod count`` of a permutation drawn from the run's seed, so
-        items ``k*count .. (k+1)*count - 1`` take every scene once, whatever other items
-        the process makes (jobs, shards, resumed runs, API entries)."""
-        return scene_order(self.seed, count, *key)[self.index % count]
+        level): entry ``index mod count`` of a permutation drawn from the run's seed
+        (weighted by ``weights``, when given: ``seeding.scene_order``), so items ``k*count
+        .. (k+1)*count - 1`` take every scene once, whatever other items the process makes
+        (jobs, shards, resumed runs, API entries)."""
+        return scene_order(self.seed, count, *key, weights=weights)[self.index % count]
 
-    def spare(self, count: int, k: int, *key: object) -> int | None:
+    def spare(self, count: int, k: int, *key: object, weights: np.ndarray | None = None
+              ) -> int | None:
         """The ``k``-th spare scene of an item whose own scene makes no item: one that no
         item of the run takes in this item's round of ``count`` items (the last round of a
         run that does not fill it has some; spread over the round's items so that two of
@@ -59,7 +61,7 @@ class ItemSlot:
         if used >= count or k >= SPARE_ATTEMPTS:
             return None
         at = used + ((self.index - start) * SPARE_ATTEMPTS + k) % (count - used)
-        return scene_order(self.seed, count, *key)[at]
+        return scene_order(self.seed, count, *key, weights=weights)[at]
 
 
 OWN_ATTEMPTS = 8  # attempts an item tries its own listed scene before its spares
@@ -78,15 +80,17 @@ class OwnScene:
     slot: ItemSlot | None
     tried: int = 0
 
-    def next(self, count: int, *key: object) -> int | None:
-        """The place among ``count`` (``key``: as for :meth:`ItemSlot.pick`) of the scene
-        this attempt tries, or None (no slot, or no listed scene left to try)."""
+    def next(self, count: int, *key: object, weights: np.ndarray | None = None
+             ) -> int | None:
+        """The place among ``count`` (``key``, ``weights``: as for :meth:`ItemSlot.pick`)
+        of the scene this attempt tries, or None (no slot, or no listed scene left to
+        try)."""
         if self.slot is None:
             return None
         self.tried += 1
         if self.tried <= OWN_ATTEMPTS:
-            return self.slot.pick(count, *key)
-        return self.slot.spare(count, self.tried - OWN_ATTEMPTS - 1, *key)
+            return self.slot.pick(count, *key, weights=weights)
+        return self.slot.spare(count, self.tried - OWN_ATTEMPTS - 1, *key, weights=weights)
 
     def give_up(self) -> None:
         """The scene just named cannot make an item: go on to the spares (or past one)."""

@@ -82,7 +82,8 @@ class Generator(base.Generator):
         # drawn first and kept while the scene is redrawn, so that they stay uniform.
         target = random_target(rng)
         p = self.params(level)
-        at = self.own_scene().next(listing.count(p), level) if listing.lists(p) else None
+        at = (self.own_scene().next(listing.count(p), level, weights=listing.weights(p))
+              if listing.lists(p) else None)
         if at is not None:  # the next attempt tries it again, for another target
             draft = self._try_scene(level, rng, target, 1, listing.scene(p, at))
             if draft is None:
@@ -98,22 +99,9 @@ class Generator(base.Generator):
                    drawn: int, listed: listing.Scene | None = None) -> Draft | None:
         """Draft ``drawn`` of a scene for the ranks ``target`` (the ``listed`` one, else
         drawn at random); None if no option set fits."""
-        p = self.params(level)
-        if listed is not None:
-            rows, cols, listed_folds, holes = listed
-            folds: list[pf.Fold] | None = list(listed_folds)
-        else:
-            sizes = p["sizes"]
-            rows, cols = sizes[int(rng.integers(len(sizes)))] if len(sizes) > 1 else sizes[0]
-            diagonal = p["diagonal"] and bool(rng.random() < 0.5)
-            folds = pf.random_folds(rng, rows, cols, p["folds"], diagonal=diagonal,
-                                    min_cells=p["holes"])
-        if folds is None:
-            raise Reject("no fold sequence leaves room for the holes")
+        rows, cols, scene_folds, holes = listed or drawn_scene(self.params(level), rng)
+        folds = list(scene_folds)
         states = pf.fold_all(rows, cols, folds)
-        if listed is None:
-            free = states[-1].full_cells()
-            holes = sorted(free[i] for i in rng.choice(len(free), p["holes"], replace=False))
         truth = frozenset(states[-1].unfold(holes))
         pool = wrong_pool(truth, rows, cols, rng)
         if len(pool) < 3:
@@ -213,6 +201,22 @@ OPERATORS: dict[str, tuple[str, Edit]] = {
     "swap_rows": ("with two rows of holes swapped", _swap_lines(0)),
     "swap_cols": ("with two columns of holes swapped", _swap_lines(1)),
 }
+
+
+def drawn_scene(p: dict[str, Any], rng: np.random.Generator) -> listing.Scene:
+    """A scene of the level of params ``p`` drawn at random: a sheet, whether the last fold
+    is diagonal, the folds one by one, the holes among the full cells (the odds
+    ``listing.weights`` gives a listed level's scenes)."""
+    sizes = p["sizes"]
+    rows, cols = sizes[int(rng.integers(len(sizes)))] if len(sizes) > 1 else sizes[0]
+    diagonal = p["diagonal"] and bool(rng.random() < 0.5)
+    folds = pf.random_folds(rng, rows, cols, p["folds"], diagonal=diagonal,
+                            min_cells=p["holes"])
+    if folds is None:
+        raise Reject("no fold sequence leaves room for the holes")
+    free = pf.fold_all(rows, cols, folds)[-1].full_cells()
+    holes = sorted(free[i] for i in rng.choice(len(free), p["holes"], replace=False))
+    return rows, cols, tuple(folds), holes
 
 
 def wrong_pool(truth: Pattern, rows: int, cols: int, rng: np.random.Generator) -> list[Wrong]:
