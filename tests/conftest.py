@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import os
 import sys
@@ -122,6 +123,39 @@ def check_distractors(task: str, levels: tuple[int, ...], n: int) -> set[str]:
     for record, image in generated_items(task, levels, n):
         kinds |= only_the_answer_verifies(record, image)
     return kinds
+
+
+def assembled(task: str, draft: Any, level: int, seed: int,
+              letter: str = "B") -> tuple[dict[str, Any], np.ndarray]:
+    """``draft`` (a generator's, of ``task``) made into a record and its composite image,
+    the answer on ``letter``."""
+    from spatialcad.tasks import registry
+
+    return pipeline.assemble(registry.task(task), draft, level=level, image_id="x",
+                             letter=letter, item_seed=seed)
+
+
+def verifies_and_a_moved_answer_fails(record: dict[str, Any], image: np.ndarray) -> None:
+    """Assert the item verifies and fails once its answer letter is moved."""
+    assert run_verifier(record, image) == []
+    wrong = dict(record, Answer="A" if record["Answer"] != "A" else "C")
+    assert run_verifier(wrong, image) != []
+
+
+@contextlib.contextmanager
+def scene_objects(record: dict[str, Any]) -> Iterator[list[Any]]:
+    """The objects of ``record``'s FreeCAD scene (the members of the macro's groups), in a
+    new document closed afterwards."""
+    from spatialcad import freecad_env, item_scene
+
+    FreeCAD, _ = freecad_env.load()
+    doc = FreeCAD.newDocument("item")
+    try:
+        item_scene.build_scene(record, doc)
+        yield [o for g in doc.Objects if g.TypeId == "App::DocumentObjectGroup"
+               for o in g.Group]
+    finally:
+        FreeCAD.closeDocument(doc.Name)
 
 
 @pytest.fixture

@@ -9,11 +9,9 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from conftest import assembled, scene_objects, verifies_and_a_moved_answer_fails
 
 from spatialcad.render import mechanism_legibility as legibility
-from spatialcad.run import pipeline
-from spatialcad.run.verification import run_verifier
-from spatialcad.tasks import registry
 from spatialcad.tasks.mechanical_system import planetary
 from spatialcad.tasks.mechanical_system import verify as v
 from spatialcad.tasks.mechanical_system.spec import STILL, LinkSpec, PartSpec, Spec
@@ -95,16 +93,10 @@ def test_a_carrier_arm_of_the_wrong_length_is_unsound():
 
 @pytest.mark.parametrize("seed", [17, 19, 25])
 def test_generated_planetary_items_verify(seed):
-    task = registry.task("mechanical_system")
     draft = planetary.build("clockwise" if seed % 2 else "counterclockwise",
                             np.random.default_rng(seed))
     assert draft is not None
-    record, image = pipeline.assemble(task, draft, level=1, image_id="x", letter="B",
-                                      item_seed=seed)
-    assert run_verifier(record, image) == []
-    # a flipped answer is caught
-    wrong = dict(record, Answer="A" if record["Answer"] != "A" else "C")
-    assert run_verifier(wrong, image) != []
+    verifies_and_a_moved_answer_fails(*assembled("mechanical_system", draft, 1, seed))
 
 
 def test_planetary_steps_replay_in_the_verifier():
@@ -127,18 +119,10 @@ def test_planetary_steps_replay_in_the_verifier():
 
 
 def test_the_carrier_is_one_solid_of_band_spokes_hub_and_pins_in_the_scene():
-    from spatialcad import freecad_env, item_scene
-
-    FreeCAD, _ = freecad_env.load()
-    task = registry.task("mechanical_system")
     draft = planetary.build("counterclockwise", np.random.default_rng(25))
     assert draft is not None
-    record, _ = pipeline.assemble(task, draft, level=1, image_id="x", letter="A", item_seed=25)
-    doc = FreeCAD.newDocument("planetary")
-    try:
-        item_scene.build_scene(record, doc)
-        found = [o for g in doc.Objects if g.TypeId == "App::DocumentObjectGroup"
-                 for o in g.Group]
+    record, _ = assembled("mechanical_system", draft, 1, 25, "A")
+    with scene_objects(record) as found:
         carrier = next(p for p in record["spec"]["parts"] if p["kind"] == "carrier")
         solid = next(o for o in found if o.Label.endswith(f"carrier {carrier['name']}"))
         assert solid.Shape.isValid() and len(solid.Shape.Solids) == 1
@@ -146,8 +130,6 @@ def test_the_carrier_is_one_solid_of_band_spokes_hub_and_pins_in_the_scene():
         assert solid.Shape.Volume > band * 1.5 * 1.05  # the spokes and hub are fused on
         axles = [o for o in found if "axle" in o.Label]
         assert len(axles) == len(record["spec"]["parts"])  # one per member and planet
-    finally:
-        FreeCAD.closeDocument(doc.Name)
 
 
 def test_every_drawn_train_meshes_as_the_verifier_measures():

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import assembled, scene_objects, verifies_and_a_moved_answer_fails
 
-from spatialcad.run import pipeline
 from spatialcad.run.verification import run_verifier
-from spatialcad.tasks import registry
 from spatialcad.tasks.mechanical_system import verify as v
 from spatialcad.tasks.mechanical_system import worm
 from spatialcad.tasks.mechanical_system.spec import LinkSpec, PartSpec, Spec
@@ -103,15 +102,11 @@ def test_the_drawn_crests_slant_by_the_hand():
 
 @pytest.mark.parametrize("seed", [3, 4, 8])
 def test_generated_worm_items_verify(seed):
-    task = registry.task("mechanical_system")
     draft = worm.build("clockwise" if seed % 2 else "counterclockwise",
                        np.random.default_rng(seed))
     assert draft is not None
-    record, image = pipeline.assemble(task, draft, level=2, image_id="x", letter="B",
-                                      item_seed=seed)
-    assert run_verifier(record, image) == []
-    wrong = dict(record, Answer="A" if record["Answer"] != "A" else "C")
-    assert run_verifier(wrong, image) != []
+    record, image = assembled("mechanical_system", draft, 2, seed)
+    verifies_and_a_moved_answer_fails(record, image)
     # a flipped hand in the spec changes the answer (or the picture): caught
     parts = [dict(p, hand="left" if p.get("hand") == "right" else "right")
              if p["kind"] == "worm" else p for p in record["spec"]["parts"]]
@@ -136,19 +131,12 @@ def test_worm_steps_replay_in_the_verifier():
 
 
 def test_the_worm_is_a_ridged_cylinder_along_its_axle_in_the_scene():
-    from spatialcad import freecad_env, item_scene
     from spatialcad.render import mechanism_worm as mw
 
-    FreeCAD, _ = freecad_env.load()
-    task = registry.task("mechanical_system")
     draft = worm.build("counterclockwise", np.random.default_rng(3))
     assert draft is not None
-    record, _ = pipeline.assemble(task, draft, level=2, image_id="x", letter="A", item_seed=3)
-    doc = FreeCAD.newDocument("worm")
-    try:
-        item_scene.build_scene(record, doc)
-        found = [o for g in doc.Objects if g.TypeId == "App::DocumentObjectGroup"
-                 for o in g.Group]
+    record, _ = assembled("mechanical_system", draft, 2, 3, "A")
+    with scene_objects(record) as found:
         screw = next(o for o in found if o.Label.endswith("worm E"))
         box = screw.Shape.BoundBox
         assert screw.Shape.isValid() and len(screw.Shape.Solids) == 1
@@ -156,8 +144,6 @@ def test_the_worm_is_a_ridged_cylinder_along_its_axle_in_the_scene():
         assert box.YLength == pytest.approx(2 * 3.0, abs=1e-6)  # ridges at the outer radius
         core = np.pi * (2.0 - 1.25) ** 2 * 2 * mw.HALF_LENGTH
         assert screw.Shape.Volume > core * 1.5  # the ridges are fused on
-    finally:
-        FreeCAD.closeDocument(doc.Name)
 
 
 def test_a_worms_countable_teeth_are_its_ridges_along_its_axle():

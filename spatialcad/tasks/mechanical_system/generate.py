@@ -49,7 +49,7 @@ from spatialcad.geometry.mechanisms import Link, Part
 from spatialcad.render import mechanism_drawing as md
 from spatialcad.render import mechanism_legibility as legibility
 from spatialcad.tasks import base
-from spatialcad.tasks.base import Draft, Option, Panel, Reject
+from spatialcad.tasks.base import Draft, Reject
 from spatialcad.tasks.mechanical_system import linkage, planetary, turns, worm
 from spatialcad.tasks.mechanical_system.explain import explanation
 from spatialcad.tasks.mechanical_system.spec import (
@@ -59,8 +59,7 @@ from spatialcad.tasks.mechanical_system.spec import (
     OptionData,
     PartSpec,
     Spec,
-    option_text,
-    texts,
+    mechanism_draft,
     words,
 )
 from spatialcad.tasks.mechanical_system.steps import exact_motion
@@ -711,11 +710,7 @@ def _item(b: Build, parts: list[Part], speeds: dict[str, Fraction] | None, kind:
     except md.TooLarge:
         return None
     data, ops = _options(spec, parts, speeds, asked, offer_jam, rng)
-    options = [Option(i == 0, op, explanation(spec, d, motion), text=option_text(spec, d),
-                      data=d.to_json()) for i, (d, op) in enumerate(zip(data, ops, strict=True))]
-    full = texts(spec, data)
-    return Draft(full.question, spec.to_json(), [Panel(picture, "Mechanism")], options,
-                 question_direct=full.question_direct, answer_direct=full.answer_direct)
+    return mechanism_draft(spec, picture, data, ops, lambda d: explanation(spec, d, motion))
 
 
 def _candidates(parts: list[Part], speeds: dict[str, Fraction] | None, kind: str,

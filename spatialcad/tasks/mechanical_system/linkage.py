@@ -30,7 +30,7 @@ import numpy as np
 from spatialcad.geometry import linkages as lk
 from spatialcad.geometry import mechanisms as mech
 from spatialcad.render import mechanism_linkage as ml
-from spatialcad.tasks.base import Draft, Option, Panel, Reject
+from spatialcad.tasks.base import Draft, Reject
 from spatialcad.tasks.mechanical_system.linkage_explain import Facts, explanation
 from spatialcad.tasks.mechanical_system.spec import (
     SENSES,
@@ -40,8 +40,7 @@ from spatialcad.tasks.mechanical_system.spec import (
     PartSpec,
     Spec,
     linkage_open,
-    option_text,
-    texts,
+    mechanism_draft,
 )
 
 Z = (0.0, 0.0, 1.0)
@@ -96,11 +95,7 @@ def build(kind: str, rng: np.random.Generator) -> Draft:
     if ml.failures(geometry, joints, profiles, arrows):
         raise Reject(f"the {kind} drawing is not legible")
     picture = ml.draw(geometry, joints, profiles, arrows)
-    options = [Option(i == 0, op, explanation(spec, d, facts), text=option_text(spec, d),
-                      data=d.to_json()) for i, (d, op) in enumerate(zip(data, ops, strict=True))]
-    full = texts(spec, data)
-    return Draft(full.question, spec.to_json(), [Panel(picture, "Mechanism")], options,
-                 question_direct=full.question_direct, answer_direct=full.answer_direct)
+    return mechanism_draft(spec, picture, data, ops, lambda d: explanation(spec, d, facts))
 
 
 Made = tuple[Spec, list[OptionData], list[str], Facts] | None

@@ -6,12 +6,15 @@ Also the question texts."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+
 from spatialcad.record.spec import YES_NO, JsonSpec, SpecError, Texts, one_of, optional, scene_text
+from spatialcad.tasks.base import Draft, Option, Panel
 
 PART_KINDS = ("gear", "ring", "pulley", "drum", "bevel", "rack", "weight", "carrier", "worm",
               *("lever", "crank", "rod", "slider", "rocker", "cam", "follower"))
@@ -321,6 +324,18 @@ def texts(spec: Spec, options: Sequence[OptionData]) -> Texts:
         judge = [f"{setting}Does {named(spec.part(o.part or ''))} turn {spec.question} of "
                  f"the parts {', '.join(spec.asked)}?{YES_NO}" for o in options]
     return Texts(question, setting + direct, spec.open_answer, choices, judge)
+
+
+def mechanism_draft(spec: Spec, picture: np.ndarray, data: Sequence[OptionData],
+                    ops: Sequence[str], explain: Callable[[OptionData], str]) -> Draft:
+    """An item of every mechanism family: the question and texts of ``spec``, the one
+    panel ``picture``, and the options ``data`` (the answer first) with their operators
+    ``ops`` and each one's explanation ``explain(option)``."""
+    options = [Option(i == 0, op, explain(d), text=option_text(spec, d), data=d.to_json())
+               for i, (d, op) in enumerate(zip(data, ops, strict=True))]
+    full = texts(spec, data)
+    return Draft(full.question, spec.to_json(), [Panel(picture, "Mechanism")], options,
+                 question_direct=full.question_direct, answer_direct=full.answer_direct)
 
 
 def scene_key(spec: Spec) -> str:

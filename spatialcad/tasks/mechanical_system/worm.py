@@ -25,7 +25,7 @@ from spatialcad.geometry import mechanisms as mech
 from spatialcad.geometry.mechanisms import Part
 from spatialcad.render import mechanism_drawing as md
 from spatialcad.render import mechanism_legibility as legibility
-from spatialcad.tasks.base import Draft, Option, Panel
+from spatialcad.tasks.base import Draft
 from spatialcad.tasks.mechanical_system.spec import (
     HANDS,
     OPEN_JAMMED,
@@ -34,10 +34,9 @@ from spatialcad.tasks.mechanical_system.spec import (
     OptionData,
     PartSpec,
     Spec,
+    mechanism_draft,
     named,
-    option_text,
     sentence,
-    texts,
 )
 
 RIGHT, WRONG = "Right: ", "Wrong: "
@@ -181,11 +180,7 @@ def build(sense: str, rng: np.random.Generator) -> Draft | None:
     except md.TooLarge:
         return None
     data, ops = _options(spec, w, rng)
-    options = [Option(i == 0, op, explanation(spec, d, w), text=option_text(spec, d),
-                      data=d.to_json()) for i, (d, op) in enumerate(zip(data, ops, strict=True))]
-    full = texts(spec, data)
-    return Draft(full.question, spec.to_json(), [Panel(picture, "Mechanism")], options,
-                 question_direct=full.question_direct, answer_direct=full.answer_direct)
+    return mechanism_draft(spec, picture, data, ops, lambda d: explanation(spec, d, w))
 
 
 def _part_spec(p: Part) -> PartSpec:
