@@ -93,4 +93,5 @@ MECHANISM_COLOURS: dict[str, Colour] = {
     "weight": (150, 150, 160), "belt": (55, 55, 60), "rope": (120, 85, 40),
     "arrow": (215, 35, 35), "carrier": (175, 150, 205),
     "worm": (200, 215, 170),
+    "crank": (240, 200, 120), "rod": (230, 210, 170), "slider": (205, 205, 210),
 }

@@ -381,10 +381,24 @@ def linkage_claim(spec: Spec, o: OptionData) -> str:
     return f"{said}, and {crank} {'can' if o.full_turn else 'cannot'} turn all the way round"
 
 
+def geared(spec: Spec) -> bool:
+    """A gear train driving a linkage (a slider-crank whose crank is fixed on the axle of
+    the train's last gear)."""
+    return any(lk.kind == "mesh" for lk in spec.links) and \
+        any(p.kind in LINKAGE_KINDS for p in spec.parts)
+
+
 def _linkage_setting(spec: Spec) -> str:
     kinds = {p.kind for p in spec.parts}
     parts = ["Bars are joined by pins (small circles) about which they turn against each "
              "other; a triangle on hatching is a pivot fixed to the ground."]
+    if geared(spec):
+        crank = next(p for p in spec.parts if p.kind == "crank")
+        gear = next(p for p in spec.parts if p.turns and p.shaft == crank.shaft and
+                    p.name != crank.name)
+        parts = [f"Gears mesh where their teeth interleave. {sentence(named(crank))} is fixed "
+                 f"on the axle of {named(gear)}, in front of it, and turns with it. Bars are "
+                 "joined by pins (small circles) about which they turn against each other."]
     if "slider" in kinds:
         parts.append("The slider moves along its guide.")
     if "cam" in kinds:

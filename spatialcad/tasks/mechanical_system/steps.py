@@ -22,6 +22,7 @@ from spatialcad.tasks.mechanical_system.spec import (
     LinkSpec,
     OptionData,
     Spec,
+    geared,
     linkage_claim,
     linkage_open,
     named,
@@ -115,7 +116,7 @@ def _state(speeds: dict[str, Fraction], jammed: bool) -> dict[str, Any]:
 
 def picture(spec: Spec, answer: OptionData, state: Any) -> np.ndarray:
     """The mechanism with an arrow on every part moving so far (a linkage: its picture)."""
-    if spec.question in LINKAGE_QUESTIONS:
+    if spec.question in LINKAGE_QUESTIONS and not geared(spec):
         return ml.draw(list(_parts(spec).values()), [(lk.kind, lk.a, lk.b) for lk in spec.links],
                        {p.name: p.profile for p in spec.parts if p.profile is not None},
                        {spec.driver: -1 if spec.driver_sense == "clockwise" else 1})
