@@ -138,12 +138,17 @@ def test_tampered_specs_fail():
 
 
 def test_steps_replay_in_the_verifier():
-    from spatialcad.tasks.mechanical_system.steps import steps
+    from spatialcad.render import mechanism_drawing as md
+    from spatialcad.tasks.mechanical_system.steps import picture, steps
 
     spec = geared(90.0)
     answer = OptionData(moves="right")
     made = steps(spec, answer)
     assert [s.state for s in made] == [{"answer": "right"}]
+    # its picture: the item's, the motor's arrow on E
+    drawn = md.draw(v.geometry_parts(spec), [(lk.kind, lk.a, lk.b) for lk in spec.links],
+                    False, {"E": 1})
+    assert np.array_equal(picture(spec, answer, made[0].state), drawn)
     assert v.step_goal(spec, answer) == {"answer": "right"}
     assert v.step_goal(spec, OptionData(moves="left")) == {}
     assert v.step_next(spec, answer, v.step_start(spec, answer), 0) == {"answer": "right"}

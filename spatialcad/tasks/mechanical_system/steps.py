@@ -115,12 +115,17 @@ def _state(speeds: dict[str, Fraction], jammed: bool) -> dict[str, Any]:
 
 
 def picture(spec: Spec, answer: OptionData, state: Any) -> np.ndarray:
-    """The mechanism with an arrow on every part moving so far (a linkage: its picture)."""
-    if spec.question in LINKAGE_QUESTIONS and not geared(spec):
-        return ml.draw(list(_parts(spec).values()), [(lk.kind, lk.a, lk.b) for lk in spec.links],
-                       {p.name: p.profile for p in spec.parts if p.profile is not None},
-                       {spec.driver: -1 if spec.driver_sense == "clockwise" else 1})
-    arrows = {n: 1 if Fraction(v) > 0 else -1 for n, v in state["speeds"].items()
-              if Fraction(v) != 0}  # a held part has no arrow
+    """The mechanism with an arrow on every part moving so far (a linkage, or a gear train
+    driving one: its picture)."""
+    if spec.question in LINKAGE_QUESTIONS:  # its one step: the item's picture
+        arrows = {spec.driver: -1 if spec.driver_sense == "clockwise" else 1}
+        if not geared(spec):
+            return ml.draw(list(_parts(spec).values()),
+                           [(lk.kind, lk.a, lk.b) for lk in spec.links],
+                           {p.name: p.profile for p in spec.parts if p.profile is not None},
+                           arrows)
+    else:
+        arrows = {n: 1 if Fraction(v) > 0 else -1 for n, v in state["speeds"].items()
+                  if Fraction(v) != 0}  # a held part has no arrow
     return md.draw(list(_parts(spec).values()), [(lk.kind, lk.a, lk.b) for lk in spec.links],
                    spec.oblique, arrows)
