@@ -1,11 +1,13 @@
 """MechanicalSystem's mixed mechanisms (issue 49, item 8): a gear train driving a
 slider-crank, proved from one velocity system that joins the gears' mesh rows and the
-linkage's loop-closure rows; cases worked by hand, every wrong option and tampered specs
-refused, generated items that verify."""
+linkage's loop-closure rows, and a worm driving a planetary train (the worm's row, the
+carrier's rows and the meshes in one system); cases worked by hand, every wrong option and
+tampered specs refused, generated items that verify."""
 
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -13,7 +15,7 @@ from conftest import assembled, only_the_answer_verifies, scene_objects
 
 from spatialcad.run.verification import run_verifier
 from spatialcad.tasks.base import Reject
-from spatialcad.tasks.mechanical_system import crank_train
+from spatialcad.tasks.mechanical_system import crank_train, worm_planetary
 from spatialcad.tasks.mechanical_system import verify as v
 from spatialcad.tasks.mechanical_system.generate import Generator
 from spatialcad.tasks.mechanical_system.spec import LinkSpec, OptionData, PartSpec, Spec
@@ -154,22 +156,28 @@ def test_steps_replay_in_the_verifier():
     assert v.step_next(spec, answer, v.step_start(spec, answer), 0) == {"answer": "right"}
 
 
-def _geared(level: int, seed: int) -> bool | None:
-    """Whether the generator's item of ``level`` from ``seed`` is a gear train driving a
-    slider-crank (None: the draw was refused)."""
+def _kind(level: int, seed: int) -> str | None:
+    """Which mixed mechanism the generator's item of ``level`` from ``seed`` shows
+    ("geared": a gear train driving a slider-crank, "worm train": a worm driving a
+    planetary train, "" neither; None: the draw was refused)."""
     try:
         draft = Generator().build(level, np.random.default_rng(seed))
     except Reject:
         return None
-    return any(p["kind"] == "crank" for p in draft.spec["parts"]) and \
-        any(lk["kind"] == "mesh" for lk in draft.spec["links"])
+    kinds = {p["kind"] for p in draft.spec["parts"]}
+    links = {lk["kind"] for lk in draft.spec["links"]}
+    if "crank" in kinds and "mesh" in links:
+        return "geared"
+    return "worm train" if {"worm", "carries"} <= links else ""
 
 
-def test_level_3_draws_a_fifth_of_its_items_as_geared_slider_cranks():
-    """Levels 0 to 2 never draw one (their bytes stay); level 3 does, about one in five."""
-    drawn = [_geared(3, seed) for seed in range(40)]
-    assert 4 <= sum(bool(k) for k in drawn) <= 14
-    assert not any(_geared(level, seed) for level in (1, 2) for seed in range(15))
+def test_level_3_draws_a_fifth_of_its_items_as_mixed_mechanisms():
+    """Levels 0 to 2 never draw one (their bytes stay); level 3 does, about one in five,
+    half of each kind."""
+    drawn = [_kind(3, seed) for seed in range(60)]
+    assert 6 <= drawn.count("geared") + drawn.count("worm train") <= 20
+    assert drawn.count("geared") >= 2 and drawn.count("worm train") >= 2
+    assert not any(_kind(level, seed) for level in (1, 2) for seed in range(15))
 
 
 def test_the_scene_holds_the_crank_rod_slider_and_pins():
@@ -181,3 +189,120 @@ def test_the_scene_holds_the_crank_rod_slider_and_pins():
         pins = [o for o in found if ": pin " in o.Label]
         assert len(pins) == 2 and all(o.Shape.isValid() for o in pins)
         assert len([o for o in found if ": guide " in o.Label]) == 2  # the slider's rails
+
+
+# --- a worm driving a planetary train ---------------------------------------------------
+
+X = (1.0, 0.0, 0.0)
+
+
+def worm_train(on: str, held: str, hand: str = "right", driver: str = "K",
+               sense: str = "counterclockwise") -> Spec:
+    """Sun E (20 teeth), planets F and G (30) on carrier H (arm 25), ring J (80); worm K
+    (2 threads) on top of wheel L (40 teeth) behind the train, L on the axle of ``on``
+    (the sun E or the carrier H); ``held`` held."""
+    shafts = {"E": 0, "H": 2}
+
+    def part(name, kind, shaft, centre, radius, teeth):
+        return PartSpec(name, kind, shaft, centre, Z, radius, teeth, 0.0, "front",
+                        True if name == held else None)
+
+    parts = [part("E", "gear", 0, (0.0, 0.0, 0.0), 10.0, 20),
+             part("F", "gear", 3, (25.0, 0.0, 0.0), 15.0, 30),
+             part("G", "gear", 4, (-25.0, 0.0, 0.0), 15.0, 30),
+             part("H", "carrier", 2, (0.0, 0.0, 1.0), 25.0, 2),
+             part("J", "ring", 1, (0.0, 0.0, 0.0), 40.0, 80),
+             PartSpec("K", "worm", 9, (0.0, 47.0, -10.0), X, 2.0, 2, 0.0, "right", None,
+                      hand=hand),
+             part("L", "wheel", shafts[on], (0.0, 0.0, -10.0), 45.0, 90)]
+    links = [LinkSpec(k, a, b) for p in ("F", "G") for k, a, b in
+             (("mesh", "E", p), ("mesh", p, "J"), ("carries", "H", p))]
+    links.append(LinkSpec("worm", "K", "L"))
+    return Spec(parts=parts, links=links, driver=driver, driver_sense=sense, oblique=False,
+                question="planet", asked=["F"], open_answer="")
+
+
+def test_a_right_hand_worm_turning_the_sun_of_a_ring_held_train():
+    """By hand: the right-hand worm turned counterclockwise (seen from its right end)
+    turns its wheel, and the sun on its axle, counterclockwise at 2/90 = 1/45 (worm.py);
+    the ring held, the carrier turns at 20/(20 + 80) of the sun, 1/225, the same way; the
+    planet at 1/225 - 20/30 (1/45 - 1/225) = 1/225 - 8/675 = -1/135: it turns clockwise
+    and goes round counterclockwise."""
+    w = v.solve(worm_train("E", "J"))
+    assert w is not None
+    assert w["L"] == pytest.approx(1 / 45) and w["E"] == pytest.approx(1 / 45)
+    assert w["H"] == pytest.approx(1 / 225) and w["J"] == pytest.approx(0.0, abs=1e-12)
+    assert w["F"] == pytest.approx(-1 / 135)
+    said = v._truth(worm_train("E", "J"), w)
+    assert said is not None and said[0].planet == ["clockwise", "counterclockwise"]
+    # a left-hand worm turns it all the other way
+    left = v._truth(worm_train("E", "J", "left"), v.solve(worm_train("E", "J", "left")))
+    assert left is not None and left[0].planet == ["counterclockwise", "clockwise"]
+
+
+def test_a_worm_turning_the_carrier_of_a_sun_held_train():
+    """By hand: the carrier on the wheel's axle turns at 1/45; the sun held, the planet
+    turns at 1/45 (1 + 20/30) = 1/27, the carrier's way, and goes round with it."""
+    w = v.solve(worm_train("H", "E"))
+    assert w is not None
+    assert w["H"] == pytest.approx(1 / 45) and w["F"] == pytest.approx(1 / 27)
+    said = v._truth(worm_train("H", "E"), w)
+    assert said is not None and said[0].planet == ["counterclockwise", "counterclockwise"]
+    assert worm_planetary.speeds(worm_train("H", "E"))["F"] == Fraction(1, 27)
+
+
+def test_driven_from_the_wheel_nothing_can_move():
+    spec = worm_train("H", "E", driver="L")
+    assert v.solve(spec) is None
+    said = v._truth(spec, None)
+    assert said is not None and said[0] == OptionData(jammed=True)
+    assert worm_planetary.speeds(spec) is None
+
+
+def _worm_item(seed: int):
+    draft = worm_planetary.build("clockwise" if seed % 2 else "counterclockwise",
+                                 np.random.default_rng(seed))
+    assert draft is not None
+    return assembled("mechanical_system", draft, 3, seed)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 4])
+def test_generated_worm_trains_verify_and_every_wrong_option_is_refused(seed):
+    record, image = _worm_item(seed)
+    assert only_the_answer_verifies(record, image)
+    parts = [dict(p, hand="left" if p.get("hand") == "right" else "right")
+             if p["kind"] == "worm" else p for p in record["spec"]["parts"]]
+    flipped = dict(record, spec=dict(record["spec"], parts=parts))
+    if record["spec"]["driver"] == next(p["name"] for p in parts if p["kind"] == "worm"):
+        assert run_verifier(flipped, image) != []  # the hand decides the answer
+
+
+def test_generated_worm_trains_hold_both_answers_kinds():
+    said = {_worm_item(seed)[0]["spec"]["open_answer"] for seed in (1, 2, 4)}
+    assert "cannot move" in said and said & {"clockwise", "counterclockwise"}
+
+
+@pytest.mark.parametrize("spec", [worm_train("H", "E"), worm_train("H", "J", driver="L")])
+def test_worm_train_steps_replay_in_the_verifier(spec):
+    from spatialcad.tasks.mechanical_system.steps import steps
+
+    answer = v._truth(spec, v.solve(spec))
+    assert answer is not None
+    made = steps(spec, answer[0])
+    state = v.step_start(spec, answer[0])
+    for k, s in enumerate(made):
+        state = v.step_next(spec, answer[0], state, k)
+        assert state == s.state
+    assert v.step_next(spec, answer[0], state, len(made)) is None
+    assert made[-1].state == v.step_goal(spec, answer[0])
+
+
+def test_the_worm_wheel_is_an_open_toothed_rim_in_the_scene():
+    record, _ = _worm_item(1)
+    wheel = next(p for p in record["spec"]["parts"] if p["kind"] == "wheel")
+    with scene_objects(record) as found:
+        solid = next(o for o in found if o.Label.endswith(f"wheel {wheel['name']}"))
+        assert solid.Shape.isValid() and len(solid.Shape.Solids) == 1
+        full = math.pi * wheel["radius"] ** 2 * 1.5  # a disc of its pitch circle, as thick
+        assert solid.Shape.Volume < 0.4 * full  # open inside its rim
+        assert any(o.Label.endswith("worm " + record["spec"]["links"][-1]["a"]) for o in found)

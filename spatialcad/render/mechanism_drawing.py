@@ -164,6 +164,10 @@ def _own_shapes(part: Part) -> list[Shape]:
     if part.kind == "slider":
         return [Shape(part.name, bars.slider_box(part.centre, part.axis, part.radius,
                                                  SLIDER_ACROSS), fill, 1.0)]
+    if part.kind == "wheel":  # a worm wheel: its toothed rim, open inside
+        teeth = in_plane(part, mech.tooth_outline(part.teeth, part.radius, part.phase))
+        inner = in_plane(part, mech.circle(part.radius - mech.DEDENDUM - mech.RIM, 96))
+        return [Shape(part.name, teeth, fill, 1.0, hole=inner)]
     if part.kind in ("gear", "bevel"):
         teeth = in_plane(part, mech.tooth_outline(part.teeth, part.radius, part.phase))
         hub = in_plane(part, mech.circle(0.3 * part.radius))

@@ -7,8 +7,10 @@ view.  From level 2 also a bevel pair (a gear on a vertical axle, its sense seen
 above) and a drum winding a rope that lifts a weight; the part count grows by one a level
 up to 18 at level 13, the last (the labels run out).
 
-From level 3 a fifth of the items are a gear train driving a slider-crank (crank_train.py:
-which way does the slider move at the moment drawn?).  Of the others, from level 1 a
+From level 3 a fifth of the items are mixed mechanisms, half each: a gear train driving a
+slider-crank (crank_train.py: which way does the slider move at the moment drawn?) and a
+worm driving a planetary train (worm_planetary.py: how does a planet gear move, or can
+nothing move?).  Of the others, from level 1 a
 fifth are planetary trains instead (planetary.py: how a planet
 gear turns and goes round, which member turns fastest), and from level 2 a fifth of the
 rest worm drives (worm.py: which way the wheel and its gear turn, or nothing can move
@@ -52,7 +54,14 @@ from spatialcad.render import mechanism_drawing as md
 from spatialcad.render import mechanism_legibility as legibility
 from spatialcad.tasks import base
 from spatialcad.tasks.base import Draft, Reject
-from spatialcad.tasks.mechanical_system import crank_train, linkage, planetary, turns, worm
+from spatialcad.tasks.mechanical_system import (
+    crank_train,
+    linkage,
+    planetary,
+    turns,
+    worm,
+    worm_planetary,
+)
 from spatialcad.tasks.mechanical_system.explain import explanation
 from spatialcad.tasks.mechanical_system.spec import (
     OPEN_JAMMED,
@@ -75,8 +84,9 @@ BUILD_TRIES = 40
 FAST_MARGIN = Fraction(6, 5)  # the fastest (slowest) part beats the next by this ratio
 PLANETARY_SHARE = 5  # from level 1, one item in this many is a planetary train
 WORM_SHARE = 5  # from level 2, one of the other items in this many is a worm drive
-MIXED_FROM, MIXED_SHARE = 3, 5  # from level 3, one item in five is a gear train driving a
-# slider-crank (crank_train.py)
+MIXED_FROM, MIXED_SHARE = 3, 5  # from level 3, one item in five is a mixed mechanism: a gear
+# train driving a slider-crank (crank_train.py) or a worm driving a planetary train
+# (worm_planetary.py), half each
 Z = (0.0, 0.0, 1.0)
 # a disc's footprint is shapely's buffer of its centre, 32 segments a quarter circle: its
 # corners lie on the circle and its sides fall short of it by at most this part of the radius
@@ -622,12 +632,18 @@ class Generator(base.Generator):
     def build(self, level: int, rng: np.random.Generator) -> Draft:
         if level >= MIXED_FROM and rng.integers(MIXED_SHARE) == 0:
             sense = SENSES[int(rng.integers(2))]
-            want = ("left", "right")[int(rng.integers(2))]  # the slider's way, balanced
+            if rng.integers(2):  # half of them a worm driving a planetary train
+                want = ("left", "right")[int(rng.integers(2))]  # the slider's way, balanced
+                make, what = (lambda: crank_train.build(sense, want, rng),
+                              "gear train driving a slider-crank")
+            else:
+                make, what = (lambda: worm_planetary.build(sense, rng),
+                              "worm driving a planetary train")
             for _ in range(BUILD_TRIES):
-                mixed = crank_train.build(sense, want, rng)
+                mixed = make()
                 if mixed is not None:
                     return mixed
-            raise Reject("no gear train driving a slider-crank met the item's draw")
+            raise Reject(f"no {what} met the item's draw")
         for first, share, family, name in ((1, PLANETARY_SHARE, planetary.build, "planetary train"),
                                            (2, WORM_SHARE, worm.build, "worm drive")):
             if level >= first and rng.integers(share) == 0:

@@ -150,10 +150,12 @@ def reasoning(spec: Spec, w: dict[str, Fraction]) -> str:
     return said
 
 
-def explanation(spec: Spec, option: OptionData, w: dict[str, Fraction]) -> str:
+def explanation(spec: Spec, option: OptionData, w: dict[str, Fraction],
+                lead: str = "") -> str:
     """The option's explanation from the speeds ``w`` (the generator's Willis fractions,
-    or the verifier's solved speeds)."""
-    said = sentence(reasoning(spec, w))
+    or the verifier's solved speeds), after ``lead`` (how the driven member turns, when
+    something else drives it)."""
+    said = sentence(lead + reasoning(spec, w))
     if spec.question == "planet":
         right = truth(spec, w)
         planet = spec.part(spec.asked[0])

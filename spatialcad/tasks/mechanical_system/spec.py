@@ -17,6 +17,7 @@ from spatialcad.record.spec import YES_NO, JsonSpec, SpecError, Texts, one_of, o
 from spatialcad.tasks.base import Draft, Option, Panel
 
 PART_KINDS = ("gear", "ring", "pulley", "drum", "bevel", "rack", "weight", "carrier", "worm",
+              "wheel",  # a worm wheel behind a planetary train, drawn open inside its rim
               *("lever", "crank", "rod", "slider", "rocker", "cam", "follower"))
 LINKAGE_KINDS = ("lever", "crank", "rod", "slider", "rocker", "cam", "follower")
 SLIDING = ("rack", "weight", "rod", "slider", "follower")  # no fixed axle (a rod floats)
@@ -39,7 +40,8 @@ STILL = "still"  # a planet gear that does not go round (its carrier is held); a
 OPEN_JAMMED = "cannot move"
 NOUN = {"gear": "gear", "ring": "ring gear", "pulley": "pulley", "drum": "drum",
         "bevel": "bevel gear", "rack": "rack", "weight": "weight", "carrier": "carrier arm",
-        "worm": "worm", "lever": "lever arm", "crank": "crank", "rod": "connecting rod",
+        "worm": "worm", "wheel": "worm wheel", "lever": "lever arm", "crank": "crank",
+        "rod": "connecting rod",
         "slider": "slider", "rocker": "rocker", "cam": "cam", "follower": "follower"}
 COORDINATES = ("modules; x right, y up, z towards the viewer; a turning part's axis by the "
                "right-hand rule, a sliding part's axis its positive direction")
@@ -237,9 +239,16 @@ def _worm(spec: Spec) -> str:
     worm = next((p for p in spec.parts if p.kind == "worm"), None)
     if worm is None:
         return ""
+    wheel = spec.part(next(lk.b for lk in spec.links if lk.kind == "worm"))
+    carried = next((p for p in spec.parts if p.turns and p.shaft == wheel.shaft and
+                    p.name != wheel.name), None)
+    behind = "" if carried is None else (
+        f" {sentence(named(wheel))} is fixed on the axle of {named(carried)}, behind the "
+        "planetary train (only its toothed rim shows round the ring gear), and turns with "
+        "it.")
     return (f" {sentence(named(worm))} is a screw on a horizontal axle (its thread's crests "
             "drawn on its near side); it meshes with the wheel below it. The circle beside "
-            f"its right end is {worm.name} seen from that end.")
+            f"its right end is {worm.name} seen from that end.{behind}")
 
 
 def _setting(spec: Spec) -> str:
@@ -308,9 +317,12 @@ def texts(spec: Spec, options: Sequence[OptionData]) -> Texts:
             f"{YES_NO}" for o in options]
     elif spec.question == "planet":
         planet = spec.part(spec.asked[0])
+        can_lock = any(lk.kind == "worm" for lk in spec.links)  # a worm drives the train
         direct = (f"Which way does {named(planet)} turn about its own axle (as seen from the "
-                  "front)? Answer with one of: clockwise, counterclockwise.")
-        judge = [f"{setting}Is this what happens: {planet_text(planet, o.planet or [])}?"
+                  "front)? Answer with one of: clockwise, counterclockwise" +
+                  (f", or \"{OPEN_JAMMED}\" if nothing can move." if can_lock else "."))
+        judge = [f"{setting}Is this what happens: "
+                 f"{'nothing can move' if o.jammed else planet_text(planet, o.planet or [])}?"
                  f"{YES_NO}" for o in options]
     elif spec.question == "turns":
         direct = (_asked_text(spec) + " Answer with a whole number or a fraction in lowest "

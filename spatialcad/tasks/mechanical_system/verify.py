@@ -31,6 +31,7 @@ speed from a known one (:func:`step_next`).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 from itertools import combinations
 from typing import Any
@@ -41,7 +42,7 @@ from spatialcad.geometry import mechanisms as mech
 from spatialcad.record.spec import SpecError
 from spatialcad.render import mechanism_drawing as md
 from spatialcad.render import mechanism_legibility as legibility
-from spatialcad.tasks.mechanical_system import planetary, verify_linkage, worm
+from spatialcad.tasks.mechanical_system import planetary, verify_linkage, worm, worm_planetary
 from spatialcad.tasks.mechanical_system.explain import Motion, explanation, walk
 from spatialcad.tasks.mechanical_system.linkage_explain import Facts
 from spatialcad.tasks.mechanical_system.linkage_explain import explanation as linkage_explanation
@@ -195,7 +196,7 @@ def _worm_pair(screw: PartSpec, wheel: PartSpec) -> np.ndarray:
     the wheel's, the two pitch surfaces tangent."""
     axis = np.asarray(screw.axis, dtype=float)
     off = np.asarray(screw.centre) - np.asarray(wheel.centre)
-    if screw.kind != "worm" or wheel.kind != "gear" or not screw.teeth or \
+    if screw.kind != "worm" or wheel.kind not in ("gear", "wheel") or not screw.teeth or \
             not _close(float(np.dot(screw.axis, wheel.axis)), 0.0) or \
             not _close(float(off @ axis), 0.0) or \
             not _close(float(off @ np.asarray(wheel.axis)), 0.0) or \
@@ -387,6 +388,8 @@ def _truth(spec: Spec, speeds: dict[str, float] | None) -> tuple[OptionData, str
             return OptionData(jammed=True), OPEN_JAMMED
         said = {n: word(spec.part(n), speeds[n]) for n in spec.asked}
         return OptionData(motions=said), said[spec.asked[0]]
+    if spec.question == "planet" and speeds is None:  # a self-locked worm holds the train
+        return OptionData(jammed=True), OPEN_JAMMED
     if spec.question == "moves":  # a slider driven through a gear train
         if speeds is None:
             return OptionData(jammed=True), OPEN_JAMMED
@@ -528,10 +531,13 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
         failures.append(f"options that are right: {hits}, answer {record['Answer']}")
     if geared(spec):
         failures += _geared_explanation_failures(spec, record, options, speeds)
+    elif worm_planetary.is_worm_planetary(spec):
+        failures += _worm_explanation_failures(spec, record, options, speeds,
+                                               worm_planetary.explanation)
     elif planetary.is_planetary(spec):
         failures += _planetary_explanation_failures(spec, record, options, speeds)
     elif worm.is_worm_drive(spec):
-        failures += _worm_explanation_failures(spec, record, options, speeds)
+        failures += _worm_explanation_failures(spec, record, options, speeds, worm.explanation)
     else:
         failures += _explanation_failures(spec, record, options, speeds)
     failures += _picture_failures(spec, crop(image, record["layout"]["reference"][0]),
@@ -606,16 +612,18 @@ def _planetary_explanation_failures(spec: Spec, record: dict[str, Any],
     return [] if said == wanted else ["the explanations do not work out the solved speeds"]
 
 
-def _worm_explanation_failures(spec: Spec, record: dict[str, Any],
-                               options: list[OptionData],
-                               speeds: dict[str, float] | None) -> list[str]:
-    """A worm drive's explanations must follow the speeds this verifier solved (or its
-    jam, when the worm is not the driver)."""
+def _worm_explanation_failures(
+        spec: Spec, record: dict[str, Any], options: list[OptionData],
+        speeds: dict[str, float] | None,
+        explain: Callable[[Spec, OptionData, dict[str, Fraction] | None], str]) -> list[str]:
+    """A worm drive's explanations (``explain``: a worm and its wheel and gear, or a worm
+    driving a planetary train) must follow the speeds this verifier solved (or its jam,
+    when the worm is not the driver)."""
     exact = None if speeds is None else exact_speeds(speeds)
     if speeds is not None and exact is None:
         return ["the worm drive's speeds are no ratios of tooth counts"]
     said = record["Explanation"].split("\n")
-    wanted = [f"{o['letter']}: {worm.explanation(spec, data, exact)}"
+    wanted = [f"{o['letter']}: {explain(spec, data, exact)}"
               for o, data in zip(record["options"], options, strict=True)]
     return [] if said == wanted else ["the explanations do not follow the solved speeds"]
 
@@ -710,7 +718,8 @@ def _solved_next(spec: Spec, state: Any) -> Any:
     solved = solve(spec)
     if solved is None and worm.is_worm_drive(spec):
         return {"speeds": state["speeds"], "jammed": True}
-    groups = planetary.step_groups(spec) if planetary.is_planetary(spec) else \
+    groups = worm_planetary.step_groups(spec) if worm_planetary.is_worm_planetary(spec) \
+        else planetary.step_groups(spec) if planetary.is_planetary(spec) else \
         worm.step_groups(spec)
     group = next((g for g in groups if any(n not in state["speeds"] for n in g)), None)
     if solved is None or group is None:

@@ -79,24 +79,34 @@ def truth(spec: Spec, w: dict[str, Fraction] | None) -> OptionData:
     return OptionData(motions={n: _sense(w[n]) for n in spec.asked})
 
 
-def reasoning(spec: Spec, w: dict[str, Fraction] | None) -> str:
-    """The motion from the worm's hand and sense, or the self-locking jam, in words."""
-    screw, wheel, gear = members(spec)
+def lock_text(spec: Spec, screw: str, wheel: str) -> str:
+    """Why a worm that the motor does not drive holds its wheel (self-locking)."""
+    return (f"{named(spec.part(screw))} is self-locking: its wheel {wheel} cannot turn it "
+            f"(the thread is too shallow), so {wheel} turns only when {screw} is turned; the "
+            f"motor turns {named(spec.part(spec.driver))}, not {screw}, so {screw} stays "
+            f"still and holds {wheel}")
+
+
+def drive_text(spec: Spec, screw: str, wheel: str, w: dict[str, Fraction]) -> str:
+    """How the worm's hand and sense turn its wheel, in words."""
     s, wh = spec.part(screw), spec.part(wheel)
-    if w is None:
-        return (f"{named(s)} is self-locking: its wheel {wheel} cannot turn it (the thread "
-                f"is too shallow), so {wheel} turns only when {screw} is turned; the motor "
-                f"turns {named(spec.part(spec.driver))}, not {screw}, so {screw} stays "
-                f"still and holds {wheel}, and {gear} meshes with {wheel}: nothing can move")
     along = "left" if (w[screw] > 0) == (s.hand == "right") else "right"
-    said = (f"{named(s)} has a {s.hand}-hand thread (its crests run down to the "
+    return (f"{named(s)} has a {s.hand}-hand thread (its crests run down to the "
             f"{'right' if s.hand == 'right' else 'left'}) and turns {_sense(w[screw])} as "
             f"seen from its right end, so its thread on its underside moves {along}, like a "
             f"nut on a {s.hand}-hand screw turned that way, and pushes the top of {wheel} "
             f"{along}: {named(wh)}, under worm {screw}, turns {_sense(w[wheel])} ({s.teeth} "
             f"threads, {wh.teeth} teeth: {abs(w[wheel])} of the worm's speed)")
-    return said + (f"; {named(spec.part(gear))}, meshing with {wheel}, turns "
-                   f"{_sense(w[gear])}")
+
+
+def reasoning(spec: Spec, w: dict[str, Fraction] | None) -> str:
+    """The motion from the worm's hand and sense, or the self-locking jam, in words."""
+    screw, wheel, gear = members(spec)
+    if w is None:
+        return (lock_text(spec, screw, wheel) + f", and {gear} meshes with {wheel}: nothing "
+                "can move")
+    return drive_text(spec, screw, wheel, w) + (
+        f"; {named(spec.part(gear))}, meshing with {wheel}, turns {_sense(w[gear])}")
 
 
 def explanation(spec: Spec, option: OptionData, w: dict[str, Fraction] | None) -> str:
