@@ -7,11 +7,18 @@ tampered specs refused, generated items that verify."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
 import pytest
-from conftest import assembled, only_the_answer_verifies, scene_objects
+from conftest import (
+    assembled,
+    only_the_answer_verifies,
+    replays_in_the_verifier,
+    scene_objects,
+    textbook_train,
+)
 
 from spatialcad.run.verification import run_verifier
 from spatialcad.tasks.base import Reject
@@ -193,31 +200,14 @@ def test_the_scene_holds_the_crank_rod_slider_and_pins():
 
 # --- a worm driving a planetary train ---------------------------------------------------
 
-X = (1.0, 0.0, 0.0)
-
 
 def worm_train(on: str, held: str, hand: str = "right", driver: str = "K",
                sense: str = "counterclockwise") -> Spec:
-    """Sun E (20 teeth), planets F and G (30) on carrier H (arm 25), ring J (80); worm K
-    (2 threads) on top of wheel L (40 teeth) behind the train, L on the axle of ``on``
-    (the sun E or the carrier H); ``held`` held."""
-    shafts = {"E": 0, "H": 2}
-
-    def part(name, kind, shaft, centre, radius, teeth):
-        return PartSpec(name, kind, shaft, centre, Z, radius, teeth, 0.0, "front",
-                        True if name == held else None)
-
-    parts = [part("E", "gear", 0, (0.0, 0.0, 0.0), 10.0, 20),
-             part("F", "gear", 3, (25.0, 0.0, 0.0), 15.0, 30),
-             part("G", "gear", 4, (-25.0, 0.0, 0.0), 15.0, 30),
-             part("H", "carrier", 2, (0.0, 0.0, 1.0), 25.0, 2),
-             part("J", "ring", 1, (0.0, 0.0, 0.0), 40.0, 80),
-             PartSpec("K", "worm", 9, (0.0, 47.0, -10.0), X, 2.0, 2, 0.0, "right", None,
-                      hand=hand),
-             part("L", "wheel", shafts[on], (0.0, 0.0, -10.0), 45.0, 90)]
-    links = [LinkSpec(k, a, b) for p in ("F", "G") for k, a, b in
-             (("mesh", "E", p), ("mesh", p, "J"), ("carries", "H", p))]
-    links.append(LinkSpec("worm", "K", "L"))
+    """conftest's textbook train (sun E 20 teeth, planets F and G 30 on carrier H, ring J
+    80), ``held`` held, and worm K (2 threads, ``hand``) on top of wheel L (90 teeth)
+    behind it on the axle of ``on`` (E or H)."""
+    parts, links = textbook_train(held, on)
+    parts = [replace(p, hand=hand) if p.kind == "worm" else p for p in parts]
     return Spec(parts=parts, links=links, driver=driver, driver_sense=sense, oblique=False,
                 question="planet", asked=["F"], open_answer="")
 
@@ -289,11 +279,7 @@ def test_worm_train_steps_replay_in_the_verifier(spec):
     answer = v._truth(spec, v.solve(spec))
     assert answer is not None
     made = steps(spec, answer[0])
-    state = v.step_start(spec, answer[0])
-    for k, s in enumerate(made):
-        state = v.step_next(spec, answer[0], state, k)
-        assert state == s.state
-    assert v.step_next(spec, answer[0], state, len(made)) is None
+    replays_in_the_verifier(v, spec, made, answer[0])
     assert made[-1].state == v.step_goal(spec, answer[0])
 
 

@@ -9,12 +9,18 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from conftest import assembled, scene_objects, verifies_and_a_moved_answer_fails
+from conftest import (
+    assembled,
+    replays_in_the_verifier,
+    scene_objects,
+    textbook_train,
+    verifies_and_a_moved_answer_fails,
+)
 
 from spatialcad.render import mechanism_legibility as legibility
 from spatialcad.tasks.mechanical_system import planetary
 from spatialcad.tasks.mechanical_system import verify as v
-from spatialcad.tasks.mechanical_system.spec import STILL, LinkSpec, PartSpec, Spec
+from spatialcad.tasks.mechanical_system.spec import STILL, PartSpec, Spec
 
 Z = (0.0, 0.0, 1.0)
 
@@ -22,17 +28,7 @@ Z = (0.0, 0.0, 1.0)
 def train(held: str, driver: str, sense: str = "counterclockwise",
           question: str = "planet") -> Spec:
     """Sun E 20 teeth, planets F and G 30 teeth on carrier H (arm 25), ring J 80 teeth."""
-    def part(name, kind, shaft, centre, radius, teeth):
-        return PartSpec(name, kind, shaft, centre, Z, radius, teeth, 0.0, "front",
-                        True if name == held else None)
-
-    parts = [part("E", "gear", 0, (0.0, 0.0, 0.0), 10.0, 20),
-             part("F", "gear", 3, (25.0, 0.0, 0.0), 15.0, 30),
-             part("G", "gear", 4, (-25.0, 0.0, 0.0), 15.0, 30),
-             part("H", "carrier", 2, (0.0, 0.0, 1.0), 25.0, 2),
-             part("J", "ring", 1, (0.0, 0.0, 0.0), 40.0, 80)]
-    links = [LinkSpec(k, a, b) for p in ("F", "G") for k, a, b in
-             (("mesh", "E", p), ("mesh", p, "J"), ("carries", "H", p))]
+    parts, links = textbook_train(held)
     asked = ["F"] if question == "planet" else ["E", "F", "H", "J"]
     return Spec(parts=parts, links=links, driver=driver, driver_sense=sense, oblique=False,
                 question=question, asked=asked, open_answer="")
@@ -111,11 +107,7 @@ def test_planetary_steps_replay_in_the_verifier():
     assert [s.state["speeds"] for s in made] == [
         {"E": "1", "H": "1/5", "J": "0"}, {"E": "1", "H": "1/5", "J": "0", "F": "-1/3",
                                            "G": "-1/3"}]
-    state = v.step_start(spec, answer[0])
-    for k, s in enumerate(made):
-        state = v.step_next(spec, answer[0], state, k)
-        assert state == s.state
-    assert v.step_next(spec, answer[0], state, len(made)) is None
+    replays_in_the_verifier(v, spec, made, answer[0])
 
 
 def test_the_carrier_is_one_solid_of_band_spokes_hub_and_pins_in_the_scene():

@@ -6,7 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import assembled, scene_objects, verifies_and_a_moved_answer_fails
+from conftest import (
+    assembled,
+    replays_in_the_verifier,
+    scene_objects,
+    verifies_and_a_moved_answer_fails,
+)
 
 from spatialcad.run.verification import run_verifier
 from spatialcad.tasks.mechanical_system import verify as v
@@ -121,11 +126,7 @@ def test_worm_steps_replay_in_the_verifier():
         answer = v._truth(spec, v.solve(spec))
         assert answer is not None
         made = steps(spec, answer[0])
-        state = v.step_start(spec, answer[0])
-        for k, s in enumerate(made):
-            state = v.step_next(spec, answer[0], state, k)
-            assert state == s.state
-        assert v.step_next(spec, answer[0], state, len(made)) is None
+        replays_in_the_verifier(v, spec, made, answer[0])
     assert steps(drive("right"), v._truth(drive("right"), v.solve(drive("right")))[0])[-1] \
         .state["speeds"] == {"E": "1", "F": "1/10", "G": "-1/5"}
 

@@ -24,9 +24,9 @@ from fractions import Fraction
 
 import numpy as np
 
+from spatialcad.geometry import linkages as lk
 from spatialcad.geometry import mechanisms as mech
 from spatialcad.geometry.mechanisms import Link, Part
-from spatialcad.render import mechanism_drawing as md
 from spatialcad.render import mechanism_legibility as legibility
 from spatialcad.tasks.base import Draft
 from spatialcad.tasks.mechanical_system import linkage
@@ -107,9 +107,7 @@ def _pose(last: Part, speed: Fraction, side: int, want: str,
         from_dead = min(math.degrees(theta) % 180.0, 180.0 - math.degrees(theta) % 180.0)
         if from_dead < linkage.DEAD_MARGIN:
             continue
-        s, c = math.sin(theta), math.cos(theta)
-        pin_speed = -r * s * w
-        slide = pin_speed * (1 + side * r * c / math.sqrt(rod * rod - r * r * s * s))
+        pin_speed, slide = lk.slider_crank_speeds(r, rod, side, theta, w)
         if ("right" if slide > 0 else "left") != want:
             continue
         return theta, r, rod, "right" if pin_speed > 0 else "left"
@@ -143,13 +141,9 @@ def build(sense: str, want: str, rng: np.random.Generator) -> Draft | None:
     drawn = [*[(lk.kind, lk.a, lk.b) for lk in links], ("shaft", last.name, crank.name),
              ("pin", crank.name, rod.name), ("pin", rod.name, slider.name)]
     arrows = {gears[0].name: 1 if drive > 0 else -1}
-    try:
-        if legibility.loose_mesh(parts, drawn, False) or legibility.failures(
-                parts, drawn, False, arrows,
-                *legibility.needed(drawn, gears[0].name, [slider.name], False)):
-            return None
-        picture = md.draw(parts, drawn, False, arrows)
-    except md.TooLarge:
+    needed = legibility.needed(drawn, gears[0].name, [slider.name], False)
+    picture = legibility.legible_drawing(parts, drawn, False, arrows, *needed)
+    if picture is None:
         return None
     data, ops = linkage._moves_options(want, ("left", "right"))
     spec = Spec(parts=[_part_spec(p) for p in parts], links=[LinkSpec(*lk) for lk in drawn],

@@ -729,13 +729,10 @@ def _item(b: Build, parts: list[Part], speeds: dict[str, Fraction] | None, kind:
         return None  # a jam of speeds alone: the picture cannot show it without teeth counted
     drawn = [(lk.kind, lk.a, lk.b) for lk in b.links]
     arrows = {driver.name: 1 if sense == "counterclockwise" else -1}
-    try:
-        if legibility.loose_mesh(parts, drawn, b.oblique) or legibility.failures(
-                parts, drawn, b.oblique, arrows,
-                *legibility.needed(drawn, driver.name, asked, speeds is None)):
-            return None
-        picture = md.draw(parts, drawn, b.oblique, arrows)
-    except md.TooLarge:
+    picture = legibility.legible_drawing(
+        parts, drawn, b.oblique, arrows, *legibility.needed(drawn, driver.name, asked,
+                                                             speeds is None))
+    if picture is None:
         return None
     data, ops = _options(spec, parts, speeds, asked, offer_jam, rng)
     return mechanism_draft(spec, picture, data, ops, lambda d: explanation(spec, d, motion))

@@ -155,13 +155,10 @@ def _slider_crank(sense: str, rng: np.random.Generator) -> Made:
         from_dead = min(abs(math.degrees(theta) % 180.0), 180.0 - math.degrees(theta) % 180.0)
         if from_dead < DEAD_MARGIN:
             continue
-        s, c = math.sin(theta), math.cos(theta)
-        # the slider's speed: -r sin(theta) w (1 + side r cos(theta) / sqrt(L^2 - r^2 sin^2))
-        pin_speed = -r * s * w
-        speed = pin_speed * (1 + side * r * c / math.sqrt(rod * rod - r * r * s * s))
+        pin_speed, speed = lk.slider_crank_speeds(r, rod, side, theta, w)
         if ("right" if speed > 0 else "left") != want:
             continue
-        pin = (r * c, r * s)
+        pin = (r * math.cos(theta), r * math.sin(theta))
         slide = (pin[0] + side * math.sqrt(rod * rod - pin[1] * pin[1]), 0.0)
         parts = [_bar("E", "crank", 0, (0.0, 0.0), r, theta),
                  _bar("F", "rod", -1, pin, rod, math.atan2(-pin[1], slide[0] - pin[0])),

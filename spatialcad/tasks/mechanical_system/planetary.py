@@ -23,7 +23,6 @@ import numpy as np
 
 from spatialcad.geometry import mechanisms as mech
 from spatialcad.geometry.mechanisms import Part
-from spatialcad.render import mechanism_drawing as md
 from spatialcad.render import mechanism_legibility as legibility
 from spatialcad.tasks.base import Draft
 from spatialcad.tasks.mechanical_system.spec import (
@@ -31,10 +30,10 @@ from spatialcad.tasks.mechanical_system.spec import (
     STILL,
     LinkSpec,
     OptionData,
-    PartSpec,
     Spec,
     mechanism_draft,
     named,
+    part_spec,
     planet_text,
     sentence,
 )
@@ -242,26 +241,18 @@ def build(sense: str, rng: np.random.Generator) -> Draft | None:
             return None
     else:
         asked = [planet]
-    spec = Spec(parts=[_part_spec(p) for p in parts],
+    spec = Spec(parts=[part_spec(p) for p in parts],
                 links=[LinkSpec(*lk) for lk in links], driver=driver, driver_sense=sense,
                 oblique=False, question=question, asked=asked, open_answer="")
     data, ops = _options(spec, w, rng)
     spec = replace(spec, open_answer=asked[0] if question == "fastest" else
                    (data[0].planet or [""])[0])
     arrows = {driver: 1 if w[driver] > 0 else -1}
-    try:
-        if legibility.loose_mesh(parts, links, False) or legibility.failures(
-                parts, links, False, arrows, [*asked, driver, held], list(range(len(links)))):
-            return None
-        picture = md.draw(parts, links, False, arrows)
-    except md.TooLarge:
+    picture = legibility.legible_drawing(parts, links, False, arrows, [*asked, driver, held],
+                                         list(range(len(links))))
+    if picture is None:
         return None
     return mechanism_draft(spec, picture, data, ops, lambda d: explanation(spec, d, w))
-
-
-def _part_spec(p: Part) -> PartSpec:
-    return PartSpec(p.name, p.kind, p.shaft, p.centre, p.axis, p.radius, p.teeth, p.phase,
-                    "front", True if p.fixed else None)
 
 
 def _options(spec: Spec, w: dict[str, Fraction],

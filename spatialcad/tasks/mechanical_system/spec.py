@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from spatialcad.geometry.mechanisms import Part
 from spatialcad.record.spec import YES_NO, JsonSpec, SpecError, Texts, one_of, optional, scene_text
 from spatialcad.tasks.base import Draft, Option, Panel
 
@@ -161,6 +162,14 @@ def turns_value(text: str) -> Fraction:
 def turns_text(value: Fraction) -> str:
     """"9/2 turns", "1 turn"."""
     return f"{value} turn{'' if value == 1 else 's'}"
+
+
+def part_spec(p: Part) -> PartSpec:
+    """The spec of a part turning on an axle that points at the viewer, or of a worm
+    (its sense seen from its right end, its hand), held when ``p.fixed``."""
+    return PartSpec(p.name, p.kind, p.shaft, p.centre, p.axis, p.radius, p.teeth, p.phase,
+                    "right" if p.kind == "worm" else "front", True if p.fixed else None,
+                    hand=p.hand or None)
 
 
 def parse_spec(data: Any) -> Spec:

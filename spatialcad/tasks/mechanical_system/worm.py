@@ -32,10 +32,10 @@ from spatialcad.tasks.mechanical_system.spec import (
     SENSES,
     LinkSpec,
     OptionData,
-    PartSpec,
     Spec,
     mechanism_draft,
     named,
+    part_spec,
     sentence,
 )
 
@@ -176,7 +176,7 @@ def build(sense: str, rng: np.random.Generator) -> Draft | None:
     asked = [n for n in names if n != driver]
     if rng.integers(2):
         asked = asked[::-1]
-    spec = Spec(parts=[_part_spec(p) for p in parts], links=[LinkSpec(*lk) for lk in links],
+    spec = Spec(parts=[part_spec(p) for p in parts], links=[LinkSpec(*lk) for lk in links],
                 driver=driver, driver_sense=sense, oblique=False, question="motion",
                 asked=asked, open_answer="")
     w = speeds(spec)
@@ -191,11 +191,6 @@ def build(sense: str, rng: np.random.Generator) -> Draft | None:
         return None
     data, ops = _options(spec, w, rng)
     return mechanism_draft(spec, picture, data, ops, lambda d: explanation(spec, d, w))
-
-
-def _part_spec(p: Part) -> PartSpec:
-    return PartSpec(p.name, p.kind, p.shaft, p.centre, p.axis, p.radius, p.teeth, p.phase,
-                    "right" if p.kind == "worm" else "front", None, hand=p.hand or None)
 
 
 def _options(spec: Spec, w: dict[str, Fraction] | None,

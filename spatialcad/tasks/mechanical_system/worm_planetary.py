@@ -24,7 +24,6 @@ import numpy as np
 
 from spatialcad.geometry import mechanisms as mech
 from spatialcad.geometry.mechanisms import Part
-from spatialcad.render import mechanism_drawing as md
 from spatialcad.render import mechanism_legibility as legibility
 from spatialcad.tasks.base import Draft
 from spatialcad.tasks.mechanical_system import planetary, worm
@@ -34,9 +33,9 @@ from spatialcad.tasks.mechanical_system.spec import (
     SENSES,
     LinkSpec,
     OptionData,
-    PartSpec,
     Spec,
     mechanism_draft,
+    part_spec,
     planet_text,
     sentence,
 )
@@ -160,7 +159,7 @@ def build(sense: str, rng: np.random.Generator) -> Draft | None:
     links = [*links, ("worm", screw.name, wheel.name)]
     driver = screw.name if rng.integers(3) else wheel.name
     planet = planets[int(rng.integers(len(planets)))]
-    spec = Spec(parts=[_part_spec(p) for p in parts], links=[LinkSpec(*lk) for lk in links],
+    spec = Spec(parts=[part_spec(p) for p in parts], links=[LinkSpec(*lk) for lk in links],
                 driver=driver, driver_sense=sense, oblique=False, question="planet",
                 asked=[planet], open_answer="")
     w = speeds(spec)
@@ -168,20 +167,11 @@ def build(sense: str, rng: np.random.Generator) -> Draft | None:
     spec = replace(spec, open_answer=OPEN_JAMMED if w is None else (data[0].planet or [""])[0])
     arrows = {driver: 1 if sense == SENSES[1] else -1}
     needed, _ = legibility.needed(links, driver, [planet], w is None)
-    try:
-        if legibility.loose_mesh(parts, links, False) or legibility.failures(
-                parts, links, False, arrows, sorted({*needed, held}), list(range(len(links)))):
-            return None
-        picture = md.draw(parts, links, False, arrows)
-    except md.TooLarge:
+    picture = legibility.legible_drawing(parts, links, False, arrows, sorted({*needed, held}),
+                                         list(range(len(links))))
+    if picture is None:
         return None
     return mechanism_draft(spec, picture, data, ops, lambda d: explanation(spec, d, w))
-
-
-def _part_spec(p: Part) -> PartSpec:
-    return PartSpec(p.name, p.kind, p.shaft, p.centre, p.axis, p.radius, p.teeth, p.phase,
-                    "right" if p.kind == "worm" else "front", True if p.fixed else None,
-                    hand=p.hand or None)
 
 
 def _options(spec: Spec, w: dict[str, Fraction] | None,
