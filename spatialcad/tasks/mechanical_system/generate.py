@@ -645,7 +645,8 @@ class Generator(base.Generator):
                     return mixed
             raise Reject(f"no {what} met the item's draw")
         for first, share, family, name in ((1, PLANETARY_SHARE, planetary.build, "planetary train"),
-                                           (2, WORM_SHARE, worm.build, "worm drive")):
+                                           (2, WORM_SHARE, lambda s, r: worm.build(
+                                               s, r, level >= 3), "worm drive")):
             if level >= first and rng.integers(share) == 0:
                 sense = SENSES[int(rng.integers(2))]
                 for _ in range(BUILD_TRIES):

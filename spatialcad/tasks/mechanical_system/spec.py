@@ -284,10 +284,12 @@ def _sizes(spec: Spec) -> str:
     if spec.question in ("motion", "planet"):
         return ""
     teeth = [f"{p.name} {p.teeth}" for p in spec.parts if p.turns and p.teeth and
-             p.kind != "carrier"]
+             p.kind not in ("carrier", "worm")]
     radii = [f"{p.name} {p.radius:g}" for p in spec.parts if p.kind == "pulley"]
+    threads = [f"{p.name} {p.teeth}" for p in spec.parts if p.kind == "worm"]
     return "".join(f" {what}: {', '.join(said)}." for what, said in
-                   (("Tooth counts", teeth), ("Pulley radii", radii)) if said)
+                   (("Tooth counts", teeth), ("Pulley radii", radii),
+                    ("Threads (starts) of the worm", threads)) if said)
 
 
 def _asked_text(spec: Spec) -> str:
