@@ -25,6 +25,7 @@ from spatialcad.geometry import mechanisms as mech
 from spatialcad.geometry.mechanisms import Part
 from spatialcad.render import mechanism_legibility as legibility
 from spatialcad.tasks.base import Draft
+from spatialcad.tasks.mechanical_system.explain import extreme_explanation
 from spatialcad.tasks.mechanical_system.spec import (
     SENSES,
     STILL,
@@ -162,13 +163,7 @@ def explanation(spec: Spec, option: OptionData, w: dict[str, Fraction],
         if option == right:
             return RIGHT + whole + "."
         return WRONG + whole + f"; this option says {planet_text(planet, option.planet or [])}."
-    ranked = sorted(spec.asked, key=lambda n: abs(w[n]), reverse=True)
-    sizes = ", ".join(f"{n} {abs(w[n])}" for n in ranked)
-    if option.part == ranked[0]:
-        return RIGHT + f"{said}; so {named(spec.part(ranked[0]))} turns fastest: {sizes}."
-    return (WRONG + f"{said}; so {named(spec.part(option.part or ''))} turns at "
-            f"{abs(w[option.part or ''])} and {named(spec.part(ranked[0]))} at "
-            f"{abs(w[ranked[0]])}: {ranked[0]} turns faster.")
+    return extreme_explanation(spec, option, w, said)
 
 
 def _train(rng: np.random.Generator) -> tuple[list[Part], list[tuple[str, str, str]]] | None:

@@ -27,6 +27,7 @@ from spatialcad.render import mechanism_drawing as md
 from spatialcad.render import mechanism_legibility as legibility
 from spatialcad.tasks.base import Draft
 from spatialcad.tasks.mechanical_system import turns
+from spatialcad.tasks.mechanical_system.explain import extreme_explanation
 from spatialcad.tasks.mechanical_system.spec import (
     HANDS,
     OPEN_JAMMED,
@@ -152,13 +153,7 @@ def _speed_explanation(spec: Spec, option: OptionData, w: dict[str, Fraction],
         if option.turns == str(value):
             return RIGHT + whole + "."
         return WRONG + whole + f"; this option says {turns_text(Fraction(option.turns or 0))}."
-    ranked = sorted(spec.asked, key=lambda n: abs(w[n]))
-    sizes = ", ".join(f"{n} {abs(w[n])}" for n in ranked)
-    if option.part == ranked[0]:
-        return RIGHT + f"{said}; so {named(spec.part(ranked[0]))} turns slowest: {sizes}."
-    return (WRONG + f"{said}; so {named(spec.part(option.part or ''))} turns at "
-            f"{abs(w[option.part or ''])} and {named(spec.part(ranked[0]))} at "
-            f"{abs(w[ranked[0]])}: {ranked[0]} turns slower.")
+    return extreme_explanation(spec, option, w, said)
 
 
 def step_groups(spec: Spec) -> list[list[str]]:
