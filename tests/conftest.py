@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import os
 import sys
@@ -122,6 +123,77 @@ def check_distractors(task: str, levels: tuple[int, ...], n: int) -> set[str]:
     for record, image in generated_items(task, levels, n):
         kinds |= only_the_answer_verifies(record, image)
     return kinds
+
+
+def assembled(task: str, draft: Any, level: int, seed: int,
+              letter: str = "B") -> tuple[dict[str, Any], np.ndarray]:
+    """``draft`` (a generator's, of ``task``) made into a record and its composite image,
+    the answer on ``letter``."""
+    from spatialcad.tasks import registry
+
+    return pipeline.assemble(registry.task(task), draft, level=level, image_id="x",
+                             letter=letter, item_seed=seed)
+
+
+def verifies_and_a_moved_answer_fails(record: dict[str, Any], image: np.ndarray) -> None:
+    """Assert the item verifies and fails once its answer letter is moved."""
+    assert run_verifier(record, image) == []
+    wrong = dict(record, Answer="A" if record["Answer"] != "A" else "C")
+    assert run_verifier(wrong, image) != []
+
+
+def textbook_train(held: str, wheel_on: str | None = None) -> tuple[list[Any], list[Any]]:
+    """The parts and links of a textbook planetary train: sun E (20 teeth), planets F
+    and G (30) on carrier H (arm 25), ring J (80), member ``held`` held; with
+    ``wheel_on`` (E or H), also a worm K (2 threads, right-hand) on top of a worm wheel L
+    (90 teeth) behind the train, on the axle of ``wheel_on``."""
+    from spatialcad.tasks.mechanical_system.spec import LinkSpec, PartSpec
+
+    z, x = (0.0, 0.0, 1.0), (1.0, 0.0, 0.0)
+
+    def part(name, kind, shaft, centre, radius, teeth):
+        return PartSpec(name, kind, shaft, centre, z, radius, teeth, 0.0, "front",
+                        True if name == held else None)
+
+    parts = [part("E", "gear", 0, (0.0, 0.0, 0.0), 10.0, 20),
+             part("F", "gear", 3, (25.0, 0.0, 0.0), 15.0, 30),
+             part("G", "gear", 4, (-25.0, 0.0, 0.0), 15.0, 30),
+             part("H", "carrier", 2, (0.0, 0.0, 1.0), 25.0, 2),
+             part("J", "ring", 1, (0.0, 0.0, 0.0), 40.0, 80)]
+    links = [LinkSpec(k, a, b) for p in ("F", "G") for k, a, b in
+             (("mesh", "E", p), ("mesh", p, "J"), ("carries", "H", p))]
+    if wheel_on is not None:
+        parts += [PartSpec("K", "worm", 9, (0.0, 47.0, -10.0), x, 2.0, 2, 0.0, "right", None,
+                           hand="right"),
+                  part("L", "wheel", {"E": 0, "H": 2}[wheel_on], (0.0, 0.0, -10.0), 45.0, 90)]
+        links.append(LinkSpec("worm", "K", "L"))
+    return parts, links
+
+
+def replays_in_the_verifier(verifier: Any, spec: Any, made: list[Any], answer: Any) -> None:
+    """Assert the verifier's replay (``step_start``, ``step_next``) reaches each of the
+    steps ``made`` for ``answer`` and then stops."""
+    state = verifier.step_start(spec, answer)
+    for k, s in enumerate(made):
+        state = verifier.step_next(spec, answer, state, k)
+        assert state == s.state
+    assert verifier.step_next(spec, answer, state, len(made)) is None
+
+
+@contextlib.contextmanager
+def scene_objects(record: dict[str, Any]) -> Iterator[list[Any]]:
+    """The objects of ``record``'s FreeCAD scene (the members of the macro's groups), in a
+    new document closed afterwards."""
+    from spatialcad import freecad_env, item_scene
+
+    FreeCAD, _ = freecad_env.load()
+    doc = FreeCAD.newDocument("item")
+    try:
+        item_scene.build_scene(record, doc)
+        yield [o for g in doc.Objects if g.TypeId == "App::DocumentObjectGroup"
+               for o in g.Group]
+    finally:
+        FreeCAD.closeDocument(doc.Name)
 
 
 @pytest.fixture

@@ -9,14 +9,18 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from conftest import (
+    assembled,
+    replays_in_the_verifier,
+    scene_objects,
+    textbook_train,
+    verifies_and_a_moved_answer_fails,
+)
 
 from spatialcad.render import mechanism_legibility as legibility
-from spatialcad.run import pipeline
-from spatialcad.run.verification import run_verifier
-from spatialcad.tasks import registry
 from spatialcad.tasks.mechanical_system import planetary
 from spatialcad.tasks.mechanical_system import verify as v
-from spatialcad.tasks.mechanical_system.spec import STILL, LinkSpec, PartSpec, Spec
+from spatialcad.tasks.mechanical_system.spec import STILL, PartSpec, Spec
 
 Z = (0.0, 0.0, 1.0)
 
@@ -24,17 +28,7 @@ Z = (0.0, 0.0, 1.0)
 def train(held: str, driver: str, sense: str = "counterclockwise",
           question: str = "planet") -> Spec:
     """Sun E 20 teeth, planets F and G 30 teeth on carrier H (arm 25), ring J 80 teeth."""
-    def part(name, kind, shaft, centre, radius, teeth):
-        return PartSpec(name, kind, shaft, centre, Z, radius, teeth, 0.0, "front",
-                        True if name == held else None)
-
-    parts = [part("E", "gear", 0, (0.0, 0.0, 0.0), 10.0, 20),
-             part("F", "gear", 3, (25.0, 0.0, 0.0), 15.0, 30),
-             part("G", "gear", 4, (-25.0, 0.0, 0.0), 15.0, 30),
-             part("H", "carrier", 2, (0.0, 0.0, 1.0), 25.0, 2),
-             part("J", "ring", 1, (0.0, 0.0, 0.0), 40.0, 80)]
-    links = [LinkSpec(k, a, b) for p in ("F", "G") for k, a, b in
-             (("mesh", "E", p), ("mesh", p, "J"), ("carries", "H", p))]
+    parts, links = textbook_train(held)
     asked = ["F"] if question == "planet" else ["E", "F", "H", "J"]
     return Spec(parts=parts, links=links, driver=driver, driver_sense=sense, oblique=False,
                 question=question, asked=asked, open_answer="")
@@ -95,16 +89,10 @@ def test_a_carrier_arm_of_the_wrong_length_is_unsound():
 
 @pytest.mark.parametrize("seed", [17, 19, 25])
 def test_generated_planetary_items_verify(seed):
-    task = registry.task("mechanical_system")
     draft = planetary.build("clockwise" if seed % 2 else "counterclockwise",
                             np.random.default_rng(seed))
     assert draft is not None
-    record, image = pipeline.assemble(task, draft, level=1, image_id="x", letter="B",
-                                      item_seed=seed)
-    assert run_verifier(record, image) == []
-    # a flipped answer is caught
-    wrong = dict(record, Answer="A" if record["Answer"] != "A" else "C")
-    assert run_verifier(wrong, image) != []
+    verifies_and_a_moved_answer_fails(*assembled("mechanical_system", draft, 1, seed))
 
 
 def test_planetary_steps_replay_in_the_verifier():
@@ -119,26 +107,14 @@ def test_planetary_steps_replay_in_the_verifier():
     assert [s.state["speeds"] for s in made] == [
         {"E": "1", "H": "1/5", "J": "0"}, {"E": "1", "H": "1/5", "J": "0", "F": "-1/3",
                                            "G": "-1/3"}]
-    state = v.step_start(spec, answer[0])
-    for k, s in enumerate(made):
-        state = v.step_next(spec, answer[0], state, k)
-        assert state == s.state
-    assert v.step_next(spec, answer[0], state, len(made)) is None
+    replays_in_the_verifier(v, spec, made, answer[0])
 
 
 def test_the_carrier_is_one_solid_of_band_spokes_hub_and_pins_in_the_scene():
-    from spatialcad import freecad_env, item_scene
-
-    FreeCAD, _ = freecad_env.load()
-    task = registry.task("mechanical_system")
     draft = planetary.build("counterclockwise", np.random.default_rng(25))
     assert draft is not None
-    record, _ = pipeline.assemble(task, draft, level=1, image_id="x", letter="A", item_seed=25)
-    doc = FreeCAD.newDocument("planetary")
-    try:
-        item_scene.build_scene(record, doc)
-        found = [o for g in doc.Objects if g.TypeId == "App::DocumentObjectGroup"
-                 for o in g.Group]
+    record, _ = assembled("mechanical_system", draft, 1, 25, "A")
+    with scene_objects(record) as found:
         carrier = next(p for p in record["spec"]["parts"] if p["kind"] == "carrier")
         solid = next(o for o in found if o.Label.endswith(f"carrier {carrier['name']}"))
         assert solid.Shape.isValid() and len(solid.Shape.Solids) == 1
@@ -146,8 +122,6 @@ def test_the_carrier_is_one_solid_of_band_spokes_hub_and_pins_in_the_scene():
         assert solid.Shape.Volume > band * 1.5 * 1.05  # the spokes and hub are fused on
         axles = [o for o in found if "axle" in o.Label]
         assert len(axles) == len(record["spec"]["parts"])  # one per member and planet
-    finally:
-        FreeCAD.closeDocument(doc.Name)
 
 
 def test_every_drawn_train_meshes_as_the_verifier_measures():

@@ -4,15 +4,23 @@ hand; the drawn hand; generated items that verify."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from fractions import Fraction
+
 import numpy as np
 import pytest
+from conftest import (
+    assembled,
+    only_the_answer_verifies,
+    replays_in_the_verifier,
+    scene_objects,
+    verifies_and_a_moved_answer_fails,
+)
 
-from spatialcad.run import pipeline
 from spatialcad.run.verification import run_verifier
-from spatialcad.tasks import registry
 from spatialcad.tasks.mechanical_system import verify as v
 from spatialcad.tasks.mechanical_system import worm
-from spatialcad.tasks.mechanical_system.spec import LinkSpec, PartSpec, Spec
+from spatialcad.tasks.mechanical_system.spec import LinkSpec, OptionData, PartSpec, Spec
 
 Z, X = (0.0, 0.0, 1.0), (1.0, 0.0, 0.0)
 
@@ -103,15 +111,11 @@ def test_the_drawn_crests_slant_by_the_hand():
 
 @pytest.mark.parametrize("seed", [3, 4, 8])
 def test_generated_worm_items_verify(seed):
-    task = registry.task("mechanical_system")
     draft = worm.build("clockwise" if seed % 2 else "counterclockwise",
                        np.random.default_rng(seed))
     assert draft is not None
-    record, image = pipeline.assemble(task, draft, level=2, image_id="x", letter="B",
-                                      item_seed=seed)
-    assert run_verifier(record, image) == []
-    wrong = dict(record, Answer="A" if record["Answer"] != "A" else "C")
-    assert run_verifier(wrong, image) != []
+    record, image = assembled("mechanical_system", draft, 2, seed)
+    verifies_and_a_moved_answer_fails(record, image)
     # a flipped hand in the spec changes the answer (or the picture): caught
     parts = [dict(p, hand="left" if p.get("hand") == "right" else "right")
              if p["kind"] == "worm" else p for p in record["spec"]["parts"]]
@@ -126,29 +130,18 @@ def test_worm_steps_replay_in_the_verifier():
         answer = v._truth(spec, v.solve(spec))
         assert answer is not None
         made = steps(spec, answer[0])
-        state = v.step_start(spec, answer[0])
-        for k, s in enumerate(made):
-            state = v.step_next(spec, answer[0], state, k)
-            assert state == s.state
-        assert v.step_next(spec, answer[0], state, len(made)) is None
+        replays_in_the_verifier(v, spec, made, answer[0])
     assert steps(drive("right"), v._truth(drive("right"), v.solve(drive("right")))[0])[-1] \
         .state["speeds"] == {"E": "1", "F": "1/10", "G": "-1/5"}
 
 
 def test_the_worm_is_a_ridged_cylinder_along_its_axle_in_the_scene():
-    from spatialcad import freecad_env, item_scene
     from spatialcad.render import mechanism_worm as mw
 
-    FreeCAD, _ = freecad_env.load()
-    task = registry.task("mechanical_system")
     draft = worm.build("counterclockwise", np.random.default_rng(3))
     assert draft is not None
-    record, _ = pipeline.assemble(task, draft, level=2, image_id="x", letter="A", item_seed=3)
-    doc = FreeCAD.newDocument("worm")
-    try:
-        item_scene.build_scene(record, doc)
-        found = [o for g in doc.Objects if g.TypeId == "App::DocumentObjectGroup"
-                 for o in g.Group]
+    record, _ = assembled("mechanical_system", draft, 2, 3, "A")
+    with scene_objects(record) as found:
         screw = next(o for o in found if o.Label.endswith("worm E"))
         box = screw.Shape.BoundBox
         assert screw.Shape.isValid() and len(screw.Shape.Solids) == 1
@@ -156,8 +149,6 @@ def test_the_worm_is_a_ridged_cylinder_along_its_axle_in_the_scene():
         assert box.YLength == pytest.approx(2 * 3.0, abs=1e-6)  # ridges at the outer radius
         core = np.pi * (2.0 - 1.25) ** 2 * 2 * mw.HALF_LENGTH
         assert screw.Shape.Volume > core * 1.5  # the ridges are fused on
-    finally:
-        FreeCAD.closeDocument(doc.Name)
 
 
 def test_a_worms_countable_teeth_are_its_ridges_along_its_axle():
@@ -173,3 +164,71 @@ def test_a_worms_countable_teeth_are_its_ridges_along_its_axle():
     fr = md.frame(parts, links, False)
     screw = next(p for p in parts if p.kind == "worm")
     assert legibility.tooth_gap(fr, screw, False) == pytest.approx(np.pi * fr.scale)
+
+
+# --- worm drives asking speeds (levels >= 3) -------------------------------------------
+
+
+def speed_drive(question: str, threads: int = 2, turns: int | None = None) -> Spec:
+    """:func:`drive` (the worm turning) asking ``question``; "slowest" adds gear H
+    (30 teeth) meshing G below it and asks about all four parts, "turns" asks F."""
+    spec = drive("right")
+    parts = [replace(p, teeth=threads) if p.kind == "worm" else p for p in spec.parts]
+    links = list(spec.links)
+    asked = ["F"]
+    if question == "slowest":
+        parts.append(PartSpec("H", "gear", 3, (15.0, -20.0, 0.0), Z, 15.0, 30, 0.0, "front"))
+        links.append(LinkSpec("mesh", "G", "H"))
+        asked = ["E", "F", "G", "H"]
+    return replace(spec, parts=parts, links=links, question=question, asked=asked,
+                   driver_turns=turns)
+
+
+def test_a_worm_moves_its_wheel_on_by_its_threads_each_turn():
+    """By hand: each turn of a single-thread worm moves its wheel on by one tooth, of a
+    two-thread worm by two: while the worm makes 10 turns, the 20-tooth wheel makes
+    10 x 2 / 20 = 1 turn (1/2 with one thread)."""
+    for threads, want in ((2, "1"), (1, "1/2")):
+        spec = speed_drive("turns", threads, 10)
+        said = v._truth(spec, v.solve(spec))
+        assert said is not None and said[0] == OptionData(turns=want)
+    spec = replace(speed_drive("turns", 2, 15), asked=["G"])
+    said = v._truth(spec, v.solve(spec))  # G (10 teeth) turns twice as fast as F
+    assert said is not None and said[0] == OptionData(turns="3")
+
+
+def test_the_slowest_of_a_worm_train_is_the_largest_gear_far_from_the_worm():
+    """By hand: F turns at 2/20 of the worm, G at 2/10, H at 2/30 (the worm at 1): H."""
+    spec = speed_drive("slowest")
+    w = v.solve(spec)
+    assert w is not None and w["H"] == pytest.approx(1 / 15)
+    said = v._truth(spec, w)
+    assert said is not None and said[0] == OptionData(part="H")
+    assert worm.speeds(spec) == {"E": 1, "F": Fraction(1, 10), "G": Fraction(-1, 5),
+                                 "H": Fraction(1, 15)}
+
+
+@pytest.mark.parametrize("seed", [0, 1, 4, 6])
+def test_generated_worm_speed_items_verify_and_refuse_every_wrong_option(seed):
+    rng = np.random.default_rng(seed)
+    draft = worm._speed_item("clockwise", *worm._layout(rng, "left"), rng)
+    assert draft is not None
+    record, image = assembled("mechanical_system", draft, 3, seed)
+    kinds = only_the_answer_verifies(record, image)
+    assert kinds == {"other_part"} or kinds <= {"threads_ignored", "ratio_inverted",
+                                               "driver_turns_kept", "scaled_up", "scaled_down",
+                                               "one_driver_turn"}
+    assert "Threads (starts) of the worm: E 2." in record["Question"]
+    if seed == 6:  # the two-thread worm taken for a single-thread one
+        assert "threads_ignored" in kinds
+
+
+def test_only_levels_from_3_ask_a_worm_drives_speeds():
+    """Level 2's worm items keep their draws (and bytes): motion questions only."""
+    asked = {3: set(), 2: set()}
+    for level in asked:
+        for seed in range(40):
+            draft = worm.build("clockwise", np.random.default_rng(seed), level >= 3)
+            if draft is not None:
+                asked[level].add(draft.spec["question"])
+    assert asked[2] == {"motion"} and asked[3] == {"motion", "slowest", "turns"}

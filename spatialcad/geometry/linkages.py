@@ -29,6 +29,19 @@ def circles_meet(a: Point, ra: float, b: Point, rb: float, left: bool) -> Point 
     return (a[0] + (along * dx - up * dy) / d, a[1] + (along * dy + up * dx) / d)
 
 
+def slider_crank_speeds(crank: float, rod: float, side: int, theta: float,
+                        w: float) -> tuple[float, float]:
+    """An in-line slider-crank's crank pin speed along the guide and its slider's speed,
+    the crank (pivot on the guide's line, the slider ``side`` of it: +1 right) at angle
+    ``theta`` turning at ``w`` (counterclockwise positive): the slider at ``r cos theta +
+    side sqrt(L^2 - r^2 sin^2 theta)`` moves at ``-r sin theta w (1 + side r cos theta /
+    sqrt(L^2 - r^2 sin^2 theta))``."""
+    s, c = math.sin(theta), math.cos(theta)
+    pin_speed = -crank * s * w
+    return pin_speed, pin_speed * (1 + side * crank * c / math.sqrt(rod * rod -
+                                                                   crank * crank * s * s))
+
+
 def crank_turns_fully(crank: int, coupler: int, rocker: int, ground: int) -> bool:
     """Grashof's rule: the crank of a four-bar turns all the way round when the shortest
     and longest links together are shorter than the other two (a Grashof linkage) and

@@ -30,7 +30,7 @@ ADDENDUM = 1.0
 DEDENDUM = 1.25
 RIM = 1.6  # a ring gear's rim outside its tooth roots
 CARRIER_BAND = 0.7  # half the width of a planet carrier's band through its planets' axles
-TURNING = ("gear", "ring", "pulley", "drum", "bevel", "carrier", "worm")
+TURNING = ("gear", "ring", "pulley", "drum", "bevel", "carrier", "worm", "crank", "wheel")
 SLIDING = ("rack", "weight")
 Vec = tuple[float, float, float]
 Point = Sequence[float] | np.ndarray
@@ -145,10 +145,14 @@ def belt_world_spans(a: Part, b: Part, crossed: bool) -> list[tuple[np.ndarray, 
 def contact_points(kind: str, a: Part, b: Part) -> list[np.ndarray]:
     """Where a link hands motion on (world points): the pitch point of a mesh (two gears,
     a ring and its pinion, a rack and its pinion ``a``, a bevel pair), the four points
-    where a belt leaves its pulleys, where a rope leaves its drum ``a``; none for a shaft."""
+    where a belt leaves its pulleys, where a rope leaves its drum ``a``, the pin at the
+    end of bar ``a``; none for a shaft."""
     ca, cb = np.asarray(a.centre, dtype=float), np.asarray(b.centre, dtype=float)
     if kind in ("shaft", "carries"):  # an axle; a carrier and a planet's axle on it
         return []
+    if kind == "pin":  # a bar's far end (a crank's, a connecting rod's)
+        return [np.array([ca[0] + a.radius * math.cos(a.phase),
+                          ca[1] + a.radius * math.sin(a.phase), ca[2]])]
     if kind == "worm":  # under the worm ``a``, on the top of its wheel ``b``
         return [np.array([cb[0], ca[1] - a.radius, ca[2]])]
     if kind in ("belt", "crossed"):

@@ -33,6 +33,7 @@ from spatialcad.geometry.colours import WHITE, Colour
 from spatialcad.geometry.mechanisms import Part
 
 from . import layout
+from . import mechanism_bars as bars
 from . import mechanism_planetary as planetary
 from . import mechanism_worm as worm
 from .opencv import cv2
@@ -60,6 +61,8 @@ INK: Colour = (40, 40, 40)
 AXLE: Colour = (70, 70, 70)
 _OBLIQUE = np.array(OBLIQUE)
 KEPT = 32000  # in an owner map: pixels kept free of labels
+SLIDER_ACROSS = 1.2  # a slider's half height (modules) in a gear train's drawing
+CRANK_HALF = 1.4  # a crank's half width (modules) there: wide enough to hold its label
 Links = Sequence[tuple[str, str, str]]  # (kind, a, b)
 
 
@@ -154,6 +157,17 @@ def _own_shapes(part: Part) -> list[Shape]:
                 *[Shape(part.name, line, None, 1.5) for line in worm.crest_lines(part)],
                 Shape(part.name, in_plane(view, mech.circle(view.radius, 48)), fill, 1.0),
                 Shape(part.name, in_plane(view, mech.circle(0.45, 16)), AXLE, 1.0, AXLE)]
+    if part.kind in ("crank", "rod"):  # a bar from its pivot (or first pin) to its far end
+        half = CRANK_HALF if part.kind == "crank" else bars.BAR
+        return [Shape(part.name, bars.capsule(part.centre, bar_end(part), half,
+                                              part.centre[2]), fill, 1.0)]
+    if part.kind == "slider":
+        return [Shape(part.name, bars.slider_box(part.centre, part.axis, part.radius,
+                                                 SLIDER_ACROSS), fill, 1.0)]
+    if part.kind == "wheel":  # a worm wheel: its toothed rim, open inside
+        teeth = in_plane(part, mech.tooth_outline(part.teeth, part.radius, part.phase))
+        inner = in_plane(part, mech.circle(part.radius - mech.DEDENDUM - mech.RIM, 96))
+        return [Shape(part.name, teeth, fill, 1.0, hole=inner)]
     if part.kind in ("gear", "bevel"):
         teeth = in_plane(part, mech.tooth_outline(part.teeth, part.radius, part.phase))
         hub = in_plane(part, mech.circle(0.3 * part.radius))
@@ -174,9 +188,28 @@ def _own_shapes(part: Part) -> list[Shape]:
     return [Shape(part.name, box, fill, 1.0)]
 
 
+def bar_end(part: Part) -> tuple[float, float, float]:
+    """A crank's or connecting rod's far end (world point)."""
+    c = part.centre
+    return (c[0] + part.radius * math.cos(part.phase), c[1] + part.radius * math.sin(part.phase),
+            c[2])
+
+
 def link_shapes(parts: Mapping[str, Part], kind: str, a: str, b: str) -> list[Shape]:
-    """Belts (two straight spans) and ropes (from the drum down to the weight)."""
+    """Belts (two straight spans), ropes (from the drum down to the weight), pins (at
+    the far end of bar ``a``; a slider's also its guide rails, along the slider's travel
+    from the crank's pivot's reach)."""
     pa, pb = parts[a], parts[b]
+    if kind == "pin":
+        out = [Shape(f"{a}-{b}", bars.disc(bar_end(pa), bars.PIN, z=pa.centre[2]), WHITE, 1.0)]
+        if pb.kind == "slider":
+            crank = next(q for q in parts.values() if q.kind == "crank")
+            side = 1.0 if pb.centre[0] > crank.centre[0] else -1.0
+            mid = (crank.centre[0] + side * pa.radius, pb.centre[1])
+            out += [Shape(f"{a}-{b}", line, None, 1.5) for line in bars.rails(
+                mid, pb.axis, SLIDER_ACROSS + bars.RAIL_GAP, crank.radius + pb.radius + 0.6,
+                pb.centre[2])]
+        return out
     if kind in ("belt", "crossed"):
         return [Shape(f"{a}-{b}", np.array([u, v]), None, 3.0, COLOURS["belt"])
                 for u, v in mech.belt_world_spans(pa, pb, kind == "crossed")]
@@ -227,7 +260,8 @@ def arrow_angle(part: Part, parts: Sequence[Part], oblique: bool,
     others = [q for q in parts if q.name != part.name and not (q.turns and q.shaft == part.shaft)]
     centres = project(np.array([q.centre for q in others]), oblique)[:, None, :] \
         if others else np.zeros((0, 1, 2))
-    reach = np.array([q.outer if q.turns else 2 * q.radius for q in others])
+    reach = np.array([q.outer if q.turns else (q.radius if q.kind == "slider" else 0.0)
+                      if q.kind in ("rod", "slider") else 2 * q.radius for q in others])
     keep = np.array(avoid, dtype=float).reshape(-1, 3)
     best, where = (False, -math.inf), 0.0
     for k in range(12):
@@ -274,10 +308,13 @@ def arrow_shapes(part: Part, sign: int, middle: float = math.pi / 2) -> list[Sha
 
 def label_spot(part: Part) -> np.ndarray:
     """Where a part's label would best be written (world point): its centre, a rack's
-    body."""
+    body, a bar's middle."""
     c = np.asarray(part.centre, dtype=float)
     if part.kind == "rack":
         return c + (mech.DEDENDUM + 1.3) * rack_normal(part)
+    if part.kind in ("crank", "rod"):  # a bar's middle
+        middle: np.ndarray = (c + np.asarray(bar_end(part), dtype=float)) / 2
+        return middle
     return c
 
 
@@ -345,10 +382,11 @@ def _base_shapes(parts: Sequence[Part], links: Links) -> list[Shape]:
     by_name = {p.name: p for p in parts}
     out: list[tuple[float, Shape]] = []
     for p in parts:
-        order = 0.0 if p.kind == "ring" else 0.1
+        order = 0.0 if p.kind == "ring" else (0.05 if p.kind == "slider" else 0.1)
         out += [(_depth(p) + order, s) for s in part_shapes(p)]
-    for kind, a, b in links:
-        out += [(_depth(by_name[a]) + 0.15, s) for s in link_shapes(by_name, kind, a, b)]
+    for kind, a, b in links:  # a slider's guide rails (a pin's lines) under the slider
+        out += [(_depth(by_name[a]) + (-0.01 if kind == "pin" and len(s.points) == 2 else 0.15),
+                 s) for s in link_shapes(by_name, kind, a, b)]
     for group in shafts(parts):
         if len(group) > 1 or upright(group[0]):  # a lone axle pointing at the viewer: its hub
             out += [(max(_depth(p) for p in group) + 0.2, s) for s in axle_shapes(group)]

@@ -50,6 +50,21 @@ def loose_mesh(parts: Sequence[Part], links: md.Links, oblique: bool) -> bool:
                for kind, a, b in links if kind == "mesh")
 
 
+def legible_drawing(parts: Sequence[Part], links: md.Links, oblique: bool,
+                    arrows: Mapping[str, int], parts_needed: Sequence[str],
+                    links_needed: Sequence[int]) -> np.ndarray | None:
+    """The drawing with ``arrows`` when its meshes are drawn tight (:func:`loose_mesh`)
+    and it shows what :func:`failures` asks; None when not, or when it is too large to
+    be legible."""
+    try:
+        if loose_mesh(parts, links, oblique) or failures(parts, links, oblique, arrows,
+                                                         parts_needed, links_needed):
+            return None
+        return md.draw(parts, links, oblique, arrows)
+    except md.TooLarge:
+        return None
+
+
 def failures(parts: Sequence[Part], links: md.Links, oblique: bool, arrows: Mapping[str, int],
              parts_needed: Sequence[str], links_needed: Sequence[int]) -> list[str]:
     """What keeps the drawing with ``arrows`` from showing the parts ``parts_needed`` and

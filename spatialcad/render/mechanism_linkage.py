@@ -22,48 +22,27 @@ from dataclasses import replace
 
 import numpy as np
 
-from spatialcad.geometry import exact
 from spatialcad.geometry import linkages as lk
-from spatialcad.geometry.colours import WHITE, Colour
+from spatialcad.geometry.colours import WHITE
 from spatialcad.geometry.mechanisms import Part
 
+from . import mechanism_bars as bars
 from . import mechanism_drawing as md
 from . import mechanism_legibility as legibility
 from .opencv import cv2
 from .raster import remembered_as
 
-COLOURS: dict[str, Colour] = {
-    "lever": (185, 205, 235), "crank": (185, 205, 235), "rod": (230, 210, 170),
-    "rocker": (190, 225, 190), "slider": (205, 205, 210), "cam": (230, 190, 205),
-    "follower": (205, 205, 210), "ground": (120, 120, 125),
-}
-BAR = 0.45  # a bar's half width (units)
+COLOURS = bars.COLOURS
+BAR = bars.BAR  # a bar's half width (units)
 INNER, INNER_WIDTH = (120, 150, 210), 0.5  # a lever arm along a longer one: colour, width
-PIN = 0.28  # a pin's radius
+PIN = bars.PIN
 MAX_SCALE = 120.0  # px per unit at most
 PIVOTED = ("lever", "crank", "rocker", "cam")  # turning about a fixed pivot
 Profiles = Mapping[str, Sequence[float]]
 Joints = Sequence[tuple[str, str, str]]  # (kind, a, b): "pin", "cam" or "shaft"
 
 
-def _pt(x: float, y: float) -> list[float]:
-    return [x, y, 0.0]
-
-
-def _capsule(a: Sequence[float], b: Sequence[float], half: float) -> np.ndarray:
-    """A bar's outline from a to b with round ends."""
-    ang = math.atan2(b[1] - a[1], b[0] - a[0])
-    pts = []
-    for end, start in ((b, ang - math.pi / 2), (a, ang + math.pi / 2)):
-        for k in range(13):
-            t = start + math.pi * k / 12
-            pts.append(_pt(end[0] + half * math.cos(t), end[1] + half * math.sin(t)))
-    return np.array(pts)
-
-
-def _disc(c: Sequence[float] | np.ndarray, r: float, count: int = 24) -> np.ndarray:
-    ring = r * exact.cos_sin(2 * math.pi * np.arange(count) / count)
-    return np.concatenate([ring + np.array([[c[0], c[1]]]), np.zeros((count, 1))], axis=1)
+_pt, _capsule, _disc = bars.pt, bars.capsule, bars.disc
 
 
 def end(p: Part) -> tuple[float, float]:
@@ -134,12 +113,7 @@ def ground_way(c: np.ndarray, parts: Sequence[Part],
 def _rails(owner: str, c: Sequence[float], axis: Sequence[float], half: float,
            reach: float) -> list[md.Shape]:
     """Two guide rails either side of a sliding part, ``half`` from its line."""
-    d = np.array([float(axis[0]), float(axis[1]), 0.0])
-    n = np.array([-d[1], d[0], 0.0])
-    c3 = np.array([float(c[0]), float(c[1]), 0.0])
-    return [md.Shape(owner, np.array([c3 - reach * d + s * half * n,
-                                      c3 + reach * d + s * half * n]), None, 1.5)
-            for s in (-1, 1)]
+    return [md.Shape(owner, line, None, 1.5) for line in bars.rails(c, axis, half, reach)]
 
 
 def inner_arms(parts: Sequence[Part]) -> set[str]:
@@ -167,12 +141,7 @@ def part_shapes(p: Part, profiles: Profiles, inner: bool = False) -> list[md.Sha
                     _pt(m[0] + half * u[1], m[1] - half * u[0])]), None, 1.0))
         return out
     if p.kind == "slider":
-        d = np.array([float(p.axis[0]), float(p.axis[1]), 0.0])
-        n = np.array([-d[1], d[0], 0.0])
-        c = np.array([float(p.centre[0]), float(p.centre[1]), 0.0])
-        box = np.array([c + sx * p.radius * d + sy * 0.8 * n for sx, sy in
-                        ((-1, -1), (1, -1), (1, 1), (-1, 1))])
-        return [md.Shape(p.name, box, fill, 1.0)]
+        return [md.Shape(p.name, bars.slider_box(p.centre, p.axis, p.radius), fill, 1.0)]
     if p.kind == "cam":
         return [md.Shape(p.name, cam_outline(p, profiles[p.name]), fill, 1.0)]
     # a follower: a knife-edge tip and a stem rising from it along its axis
@@ -210,7 +179,7 @@ def shapes(parts: Sequence[Part], joints: Joints, profiles: Profiles) -> list[md
             rod = next(q for q in parts if q.kind == "rod")
             side = 1.0 if p.centre[0] > crank.centre[0] else -1.0
             mid = (crank.centre[0] + side * rod.radius, p.centre[1])
-            rails += _rails(f"guide:{p.name}", mid, p.axis, 0.8 + 0.12,
+            rails += _rails(f"guide:{p.name}", mid, p.axis, bars.SLIDER_HALF + bars.RAIL_GAP,
                             crank.radius + p.radius + 0.6)
         if p.kind == "follower":
             top = (p.centre[0], p.centre[1] + 0.7 * p.radius)

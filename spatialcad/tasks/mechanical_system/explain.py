@@ -266,3 +266,18 @@ def _turns_explanation(spec: Spec, option: OptionData, motion: Motion) -> str:
     if option.turns == str(turns):
         return RIGHT + f"{said}; {made}."
     return WRONG + f"{said}; {made}, not {option.turns}."
+
+
+def extreme_explanation(spec: Spec, option: OptionData, w: dict[str, Fraction],
+                        said: str) -> str:
+    """A fastest or slowest item's explanation from the signed speeds ``w`` after the
+    reasoning ``said``: the asked parts ranked, or the part the option names against the
+    answer."""
+    fastest = spec.question == "fastest"
+    ranked = sorted(spec.asked, key=lambda n: abs(w[n]), reverse=fastest)
+    sizes = ", ".join(f"{n} {abs(w[n])}" for n in ranked)
+    if option.part == ranked[0]:
+        return RIGHT + f"{said}; so {named(spec.part(ranked[0]))} turns {spec.question}: {sizes}."
+    return (WRONG + f"{said}; so {named(spec.part(option.part or ''))} turns at "
+            f"{abs(w[option.part or ''])} and {named(spec.part(ranked[0]))} at "
+            f"{abs(w[ranked[0]])}: {ranked[0]} turns {'faster' if fastest else 'slower'}.")

@@ -7,7 +7,11 @@ view.  From level 2 also a bevel pair (a gear on a vertical axle, its sense seen
 above) and a drum winding a rope that lifts a weight; the part count grows by one a level
 up to 18 at level 13, the last (the labels run out).
 
-From level 1 a fifth of the items are planetary trains instead (planetary.py: how a planet
+From level 3 a fifth of the items are mixed mechanisms, half each: a gear train driving a
+slider-crank (crank_train.py: which way does the slider move at the moment drawn?) and a
+worm driving a planetary train (worm_planetary.py: how does a planet gear move, or can
+nothing move?).  Of the others, from level 1 a
+fifth are planetary trains instead (planetary.py: how a planet
 gear turns and goes round, which member turns fastest), and from level 2 a fifth of the
 rest worm drives (worm.py: which way the wheel and its gear turn, or nothing can move
 when the wheel's side is driven: the worm is self-locking).
@@ -49,8 +53,15 @@ from spatialcad.geometry.mechanisms import Link, Part
 from spatialcad.render import mechanism_drawing as md
 from spatialcad.render import mechanism_legibility as legibility
 from spatialcad.tasks import base
-from spatialcad.tasks.base import Draft, Option, Panel, Reject
-from spatialcad.tasks.mechanical_system import linkage, planetary, turns, worm
+from spatialcad.tasks.base import Draft, Reject
+from spatialcad.tasks.mechanical_system import (
+    crank_train,
+    linkage,
+    planetary,
+    turns,
+    worm,
+    worm_planetary,
+)
 from spatialcad.tasks.mechanical_system.explain import explanation
 from spatialcad.tasks.mechanical_system.spec import (
     OPEN_JAMMED,
@@ -59,8 +70,7 @@ from spatialcad.tasks.mechanical_system.spec import (
     OptionData,
     PartSpec,
     Spec,
-    option_text,
-    texts,
+    mechanism_draft,
     words,
 )
 from spatialcad.tasks.mechanical_system.steps import exact_motion
@@ -74,6 +84,9 @@ BUILD_TRIES = 40
 FAST_MARGIN = Fraction(6, 5)  # the fastest (slowest) part beats the next by this ratio
 PLANETARY_SHARE = 5  # from level 1, one item in this many is a planetary train
 WORM_SHARE = 5  # from level 2, one of the other items in this many is a worm drive
+MIXED_FROM, MIXED_SHARE = 3, 5  # from level 3, one item in five is a mixed mechanism: a gear
+# train driving a slider-crank (crank_train.py) or a worm driving a planetary train
+# (worm_planetary.py), half each
 Z = (0.0, 0.0, 1.0)
 # a disc's footprint is shapely's buffer of its centre, 32 segments a quarter circle: its
 # corners lie on the circle and its sides fall short of it by at most this part of the radius
@@ -617,8 +630,23 @@ class Generator(base.Generator):
                 "oblique": True, "fastest": True}
 
     def build(self, level: int, rng: np.random.Generator) -> Draft:
+        if level >= MIXED_FROM and rng.integers(MIXED_SHARE) == 0:
+            sense = SENSES[int(rng.integers(2))]
+            if rng.integers(2):  # half of them a worm driving a planetary train
+                want = ("left", "right")[int(rng.integers(2))]  # the slider's way, balanced
+                make, what = (lambda: crank_train.build(sense, want, rng),
+                              "gear train driving a slider-crank")
+            else:
+                make, what = (lambda: worm_planetary.build(sense, rng),
+                              "worm driving a planetary train")
+            for _ in range(BUILD_TRIES):
+                mixed = make()
+                if mixed is not None:
+                    return mixed
+            raise Reject(f"no {what} met the item's draw")
         for first, share, family, name in ((1, PLANETARY_SHARE, planetary.build, "planetary train"),
-                                           (2, WORM_SHARE, worm.build, "worm drive")):
+                                           (2, WORM_SHARE, lambda s, r: worm.build(
+                                               s, r, level >= 3), "worm drive")):
             if level >= first and rng.integers(share) == 0:
                 sense = SENSES[int(rng.integers(2))]
                 for _ in range(BUILD_TRIES):
@@ -702,20 +730,13 @@ def _item(b: Build, parts: list[Part], speeds: dict[str, Fraction] | None, kind:
         return None  # a jam of speeds alone: the picture cannot show it without teeth counted
     drawn = [(lk.kind, lk.a, lk.b) for lk in b.links]
     arrows = {driver.name: 1 if sense == "counterclockwise" else -1}
-    try:
-        if legibility.loose_mesh(parts, drawn, b.oblique) or legibility.failures(
-                parts, drawn, b.oblique, arrows,
-                *legibility.needed(drawn, driver.name, asked, speeds is None)):
-            return None
-        picture = md.draw(parts, drawn, b.oblique, arrows)
-    except md.TooLarge:
+    picture = legibility.legible_drawing(
+        parts, drawn, b.oblique, arrows, *legibility.needed(drawn, driver.name, asked,
+                                                             speeds is None))
+    if picture is None:
         return None
     data, ops = _options(spec, parts, speeds, asked, offer_jam, rng)
-    options = [Option(i == 0, op, explanation(spec, d, motion), text=option_text(spec, d),
-                      data=d.to_json()) for i, (d, op) in enumerate(zip(data, ops, strict=True))]
-    full = texts(spec, data)
-    return Draft(full.question, spec.to_json(), [Panel(picture, "Mechanism")], options,
-                 question_direct=full.question_direct, answer_direct=full.answer_direct)
+    return mechanism_draft(spec, picture, data, ops, lambda d: explanation(spec, d, motion))
 
 
 def _candidates(parts: list[Part], speeds: dict[str, Fraction] | None, kind: str,

@@ -30,7 +30,7 @@ import numpy as np
 from spatialcad.geometry import linkages as lk
 from spatialcad.geometry import mechanisms as mech
 from spatialcad.render import mechanism_linkage as ml
-from spatialcad.tasks.base import Draft, Option, Panel, Reject
+from spatialcad.tasks.base import Draft, Reject
 from spatialcad.tasks.mechanical_system.linkage_explain import Facts, explanation
 from spatialcad.tasks.mechanical_system.spec import (
     SENSES,
@@ -40,8 +40,7 @@ from spatialcad.tasks.mechanical_system.spec import (
     PartSpec,
     Spec,
     linkage_open,
-    option_text,
-    texts,
+    mechanism_draft,
 )
 
 Z = (0.0, 0.0, 1.0)
@@ -96,11 +95,7 @@ def build(kind: str, rng: np.random.Generator) -> Draft:
     if ml.failures(geometry, joints, profiles, arrows):
         raise Reject(f"the {kind} drawing is not legible")
     picture = ml.draw(geometry, joints, profiles, arrows)
-    options = [Option(i == 0, op, explanation(spec, d, facts), text=option_text(spec, d),
-                      data=d.to_json()) for i, (d, op) in enumerate(zip(data, ops, strict=True))]
-    full = texts(spec, data)
-    return Draft(full.question, spec.to_json(), [Panel(picture, "Mechanism")], options,
-                 question_direct=full.question_direct, answer_direct=full.answer_direct)
+    return mechanism_draft(spec, picture, data, ops, lambda d: explanation(spec, d, facts))
 
 
 Made = tuple[Spec, list[OptionData], list[str], Facts] | None
@@ -160,13 +155,10 @@ def _slider_crank(sense: str, rng: np.random.Generator) -> Made:
         from_dead = min(abs(math.degrees(theta) % 180.0), 180.0 - math.degrees(theta) % 180.0)
         if from_dead < DEAD_MARGIN:
             continue
-        s, c = math.sin(theta), math.cos(theta)
-        # the slider's speed: -r sin(theta) w (1 + side r cos(theta) / sqrt(L^2 - r^2 sin^2))
-        pin_speed = -r * s * w
-        speed = pin_speed * (1 + side * r * c / math.sqrt(rod * rod - r * r * s * s))
+        pin_speed, speed = lk.slider_crank_speeds(r, rod, side, theta, w)
         if ("right" if speed > 0 else "left") != want:
             continue
-        pin = (r * c, r * s)
+        pin = (r * math.cos(theta), r * math.sin(theta))
         slide = (pin[0] + side * math.sqrt(rod * rod - pin[1] * pin[1]), 0.0)
         parts = [_bar("E", "crank", 0, (0.0, 0.0), r, theta),
                  _bar("F", "rod", -1, pin, rod, math.atan2(-pin[1], slide[0] - pin[0])),

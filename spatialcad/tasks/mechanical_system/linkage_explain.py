@@ -32,6 +32,9 @@ class Facts:
     pin_way: str | None = None
     profile: str | None = None
     full_turn: bool | None = None
+    # a gear train driving the crank: each gear's name and sense, from the driver to the
+    # gear the crank is fixed on
+    train: tuple[tuple[str, str], ...] | None = None
 
 
 def _reason(spec: Spec, f: Facts) -> str:
@@ -49,6 +52,8 @@ def _reason(spec: Spec, f: Facts) -> str:
         moved = {"up": "rises", "down": "falls", STILL: "stays where it is (a dwell)"}[f.word]
         return (f"with {turn}, the radius of its profile under the tip of {named(asked)} "
                 f"{f.profile}, so {named(asked)} {moved}")
+    if f.train is not None and f.pin_way is not None:
+        return _geared_reason(spec, f, f.train, f.pin_way)
     if f.pin_way is not None:
         rod = next(p for p in spec.parts if p.kind == "rod")
         return (f"at the drawn angle, {turn} carries its pin {f.pin_way} along the guide of "
@@ -65,6 +70,24 @@ def _reason(spec: Spec, f: Facts) -> str:
             "all the way round (Grashof's rule: it can when the shortest and longest "
             "together are shorter than the other two and the crank or the ground is the "
             "shortest)")
+
+
+def _geared_reason(spec: Spec, f: Facts, train: tuple[tuple[str, str], ...],
+                   pin_way: str) -> str:
+    """A gear train turning a crank: each gear's sense from the one before it (meshing
+    gears turn opposite ways), the crank's with its gear, then the slider-crank."""
+    (first, sense), *rest = train
+    said = f"{named(spec.part(first))} turns {sense}"
+    before = first
+    for name, turn in rest:
+        said += f", so {named(spec.part(name))}, meshing with {before}, turns {turn}"
+        before = name
+    crank = next(p for p in spec.parts if p.kind == "crank")
+    rod = next(p for p in spec.parts if p.kind == "rod")
+    asked = named(spec.part(spec.asked[0]))
+    return (f"{said}; {named(crank)}, fixed on the axle of {before}, turns {train[-1][1]} "
+            f"with it, and at the drawn angle carries its pin {pin_way} along the guide of "
+            f"{asked}; {named(rod)} hands that on: {asked} moves {f.word}")
 
 
 def _ground(spec: Spec) -> int:

@@ -23,21 +23,20 @@ import numpy as np
 
 from spatialcad.geometry import mechanisms as mech
 from spatialcad.geometry.mechanisms import Part
-from spatialcad.render import mechanism_drawing as md
 from spatialcad.render import mechanism_legibility as legibility
-from spatialcad.tasks.base import Draft, Option, Panel
+from spatialcad.tasks.base import Draft
+from spatialcad.tasks.mechanical_system.explain import extreme_explanation
 from spatialcad.tasks.mechanical_system.spec import (
     SENSES,
     STILL,
     LinkSpec,
     OptionData,
-    PartSpec,
     Spec,
+    mechanism_draft,
     named,
-    option_text,
+    part_spec,
     planet_text,
     sentence,
-    texts,
 )
 
 RIGHT, WRONG = "Right: ", "Wrong: "
@@ -151,10 +150,12 @@ def reasoning(spec: Spec, w: dict[str, Fraction]) -> str:
     return said
 
 
-def explanation(spec: Spec, option: OptionData, w: dict[str, Fraction]) -> str:
+def explanation(spec: Spec, option: OptionData, w: dict[str, Fraction],
+                lead: str = "") -> str:
     """The option's explanation from the speeds ``w`` (the generator's Willis fractions,
-    or the verifier's solved speeds)."""
-    said = sentence(reasoning(spec, w))
+    or the verifier's solved speeds), after ``lead`` (how the driven member turns, when
+    something else drives it)."""
+    said = sentence(lead + reasoning(spec, w))
     if spec.question == "planet":
         right = truth(spec, w)
         planet = spec.part(spec.asked[0])
@@ -162,13 +163,7 @@ def explanation(spec: Spec, option: OptionData, w: dict[str, Fraction]) -> str:
         if option == right:
             return RIGHT + whole + "."
         return WRONG + whole + f"; this option says {planet_text(planet, option.planet or [])}."
-    ranked = sorted(spec.asked, key=lambda n: abs(w[n]), reverse=True)
-    sizes = ", ".join(f"{n} {abs(w[n])}" for n in ranked)
-    if option.part == ranked[0]:
-        return RIGHT + f"{said}; so {named(spec.part(ranked[0]))} turns fastest: {sizes}."
-    return (WRONG + f"{said}; so {named(spec.part(option.part or ''))} turns at "
-            f"{abs(w[option.part or ''])} and {named(spec.part(ranked[0]))} at "
-            f"{abs(w[ranked[0]])}: {ranked[0]} turns faster.")
+    return extreme_explanation(spec, option, w, said)
 
 
 def _train(rng: np.random.Generator) -> tuple[list[Part], list[tuple[str, str, str]]] | None:
@@ -241,30 +236,18 @@ def build(sense: str, rng: np.random.Generator) -> Draft | None:
             return None
     else:
         asked = [planet]
-    spec = Spec(parts=[_part_spec(p) for p in parts],
+    spec = Spec(parts=[part_spec(p) for p in parts],
                 links=[LinkSpec(*lk) for lk in links], driver=driver, driver_sense=sense,
                 oblique=False, question=question, asked=asked, open_answer="")
     data, ops = _options(spec, w, rng)
     spec = replace(spec, open_answer=asked[0] if question == "fastest" else
                    (data[0].planet or [""])[0])
     arrows = {driver: 1 if w[driver] > 0 else -1}
-    try:
-        if legibility.loose_mesh(parts, links, False) or legibility.failures(
-                parts, links, False, arrows, [*asked, driver, held], list(range(len(links)))):
-            return None
-        picture = md.draw(parts, links, False, arrows)
-    except md.TooLarge:
+    picture = legibility.legible_drawing(parts, links, False, arrows, [*asked, driver, held],
+                                         list(range(len(links))))
+    if picture is None:
         return None
-    options = [Option(i == 0, op, explanation(spec, d, w), text=option_text(spec, d),
-                      data=d.to_json()) for i, (d, op) in enumerate(zip(data, ops, strict=True))]
-    full = texts(spec, data)
-    return Draft(full.question, spec.to_json(), [Panel(picture, "Mechanism")], options,
-                 question_direct=full.question_direct, answer_direct=full.answer_direct)
-
-
-def _part_spec(p: Part) -> PartSpec:
-    return PartSpec(p.name, p.kind, p.shaft, p.centre, p.axis, p.radius, p.teeth, p.phase,
-                    "front", True if p.fixed else None)
+    return mechanism_draft(spec, picture, data, ops, lambda d: explanation(spec, d, w))
 
 
 def _options(spec: Spec, w: dict[str, Fraction],

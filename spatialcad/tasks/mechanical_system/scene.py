@@ -18,7 +18,7 @@ from spatialcad.geometry.colours import MECHANISM_COLOURS as COLOURS
 from spatialcad.render import mechanism_drawing as md
 from spatialcad.render import mechanism_linkage as ml
 from spatialcad.render import mechanism_worm as worm_drawing
-from spatialcad.tasks.mechanical_system.spec import LINKAGE_QUESTIONS, Spec, parse_spec
+from spatialcad.tasks.mechanical_system.spec import LINKAGE_QUESTIONS, Spec, geared, parse_spec
 
 THICK = 1.5  # modules: the thickness of every part
 
@@ -49,7 +49,7 @@ def _worm(p: mech.Part) -> Any:
 def build(scene: Scene, record: Record) -> None:
     FreeCAD, Part = freecad_env.load()
     spec = parse_spec(record["spec"])
-    if spec.question in LINKAGE_QUESTIONS:
+    if spec.question in LINKAGE_QUESTIONS and not geared(spec):
         scene.put("Mechanism", _linkage(spec))
         return
     parts = {p.name: mech.Part(p.name, p.kind, p.shaft, p.centre, p.axis, p.radius, p.teeth,
@@ -77,10 +77,18 @@ def build(scene: Scene, record: Record) -> None:
         pieces.append(Piece(f"axle {shaft}", rod, (90, 90, 90)))
     for lk in spec.links:
         for k, s in enumerate(md.link_shapes(parts, lk.kind, lk.a, lk.b)):
+            if len(s.points) != 2:  # a pin: through its two bars
+                c = s.points.mean(axis=0)
+                band = Part.makeCylinder(ml.PIN, 2 * THICK + 0.2,
+                                         FreeCAD.Vector(c[0], c[1], c[2] - 0.1))
+                pieces.append(Piece(f"{lk.kind} {lk.a}-{lk.b}", band, md.INK))
+                continue
             a, b = s.points
-            band = Part.makeCylinder(0.25, float(np.linalg.norm(b - a)), FreeCAD.Vector(*a),
+            band = Part.makeCylinder(0.25 if lk.kind != "pin" else 0.08,
+                                     float(np.linalg.norm(b - a)), FreeCAD.Vector(*a),
                                      FreeCAD.Vector(*(b - a)))
-            pieces.append(Piece(f"{lk.kind} {lk.a}-{lk.b} {k + 1}", band, s.colour))
+            name = f"guide {lk.b} {k}" if lk.kind == "pin" else f"{lk.kind} {lk.a}-{lk.b} {k + 1}"
+            pieces.append(Piece(name, band, s.colour))
     scene.put("Mechanism", pieces)
 
 

@@ -6,14 +6,19 @@ Also the question texts."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+
+from spatialcad.geometry.mechanisms import Part
 from spatialcad.record.spec import YES_NO, JsonSpec, SpecError, Texts, one_of, optional, scene_text
+from spatialcad.tasks.base import Draft, Option, Panel
 
 PART_KINDS = ("gear", "ring", "pulley", "drum", "bevel", "rack", "weight", "carrier", "worm",
+              "wheel",  # a worm wheel behind a planetary train, drawn open inside its rim
               *("lever", "crank", "rod", "slider", "rocker", "cam", "follower"))
 LINKAGE_KINDS = ("lever", "crank", "rod", "slider", "rocker", "cam", "follower")
 SLIDING = ("rack", "weight", "rod", "slider", "follower")  # no fixed axle (a rod floats)
@@ -36,7 +41,8 @@ STILL = "still"  # a planet gear that does not go round (its carrier is held); a
 OPEN_JAMMED = "cannot move"
 NOUN = {"gear": "gear", "ring": "ring gear", "pulley": "pulley", "drum": "drum",
         "bevel": "bevel gear", "rack": "rack", "weight": "weight", "carrier": "carrier arm",
-        "worm": "worm", "lever": "lever arm", "crank": "crank", "rod": "connecting rod",
+        "worm": "worm", "wheel": "worm wheel", "lever": "lever arm", "crank": "crank",
+        "rod": "connecting rod",
         "slider": "slider", "rocker": "rocker", "cam": "cam", "follower": "follower"}
 COORDINATES = ("modules; x right, y up, z towards the viewer; a turning part's axis by the "
                "right-hand rule, a sliding part's axis its positive direction")
@@ -158,6 +164,14 @@ def turns_text(value: Fraction) -> str:
     return f"{value} turn{'' if value == 1 else 's'}"
 
 
+def part_spec(p: Part) -> PartSpec:
+    """The spec of a part turning on an axle that points at the viewer, or of a worm
+    (its sense seen from its right end, its hand), held when ``p.fixed``."""
+    return PartSpec(p.name, p.kind, p.shaft, p.centre, p.axis, p.radius, p.teeth, p.phase,
+                    "right" if p.kind == "worm" else "front", True if p.fixed else None,
+                    hand=p.hand or None)
+
+
 def parse_spec(data: Any) -> Spec:
     return Spec.from_json(data)
 
@@ -234,9 +248,16 @@ def _worm(spec: Spec) -> str:
     worm = next((p for p in spec.parts if p.kind == "worm"), None)
     if worm is None:
         return ""
+    wheel = spec.part(next(lk.b for lk in spec.links if lk.kind == "worm"))
+    carried = next((p for p in spec.parts if p.turns and p.shaft == wheel.shaft and
+                    p.name != wheel.name), None)
+    behind = "" if carried is None else (
+        f" {sentence(named(wheel))} is fixed on the axle of {named(carried)}, behind the "
+        "planetary train (only its toothed rim shows round the ring gear), and turns with "
+        "it.")
     return (f" {sentence(named(worm))} is a screw on a horizontal axle (its thread's crests "
             "drawn on its near side); it meshes with the wheel below it. The circle beside "
-            f"its right end is {worm.name} seen from that end.")
+            f"its right end is {worm.name} seen from that end.{behind}")
 
 
 def _setting(spec: Spec) -> str:
@@ -263,10 +284,12 @@ def _sizes(spec: Spec) -> str:
     if spec.question in ("motion", "planet"):
         return ""
     teeth = [f"{p.name} {p.teeth}" for p in spec.parts if p.turns and p.teeth and
-             p.kind != "carrier"]
+             p.kind not in ("carrier", "worm")]
     radii = [f"{p.name} {p.radius:g}" for p in spec.parts if p.kind == "pulley"]
+    threads = [f"{p.name} {p.teeth}" for p in spec.parts if p.kind == "worm"]
     return "".join(f" {what}: {', '.join(said)}." for what, said in
-                   (("Tooth counts", teeth), ("Pulley radii", radii)) if said)
+                   (("Tooth counts", teeth), ("Pulley radii", radii),
+                    ("Threads (starts) of the worm", threads)) if said)
 
 
 def _asked_text(spec: Spec) -> str:
@@ -305,9 +328,12 @@ def texts(spec: Spec, options: Sequence[OptionData]) -> Texts:
             f"{YES_NO}" for o in options]
     elif spec.question == "planet":
         planet = spec.part(spec.asked[0])
+        can_lock = any(lk.kind == "worm" for lk in spec.links)  # a worm drives the train
         direct = (f"Which way does {named(planet)} turn about its own axle (as seen from the "
-                  "front)? Answer with one of: clockwise, counterclockwise.")
-        judge = [f"{setting}Is this what happens: {planet_text(planet, o.planet or [])}?"
+                  "front)? Answer with one of: clockwise, counterclockwise" +
+                  (f", or \"{OPEN_JAMMED}\" if nothing can move." if can_lock else "."))
+        judge = [f"{setting}Is this what happens: "
+                 f"{'nothing can move' if o.jammed else planet_text(planet, o.planet or [])}?"
                  f"{YES_NO}" for o in options]
     elif spec.question == "turns":
         direct = (_asked_text(spec) + " Answer with a whole number or a fraction in lowest "
@@ -321,6 +347,18 @@ def texts(spec: Spec, options: Sequence[OptionData]) -> Texts:
         judge = [f"{setting}Does {named(spec.part(o.part or ''))} turn {spec.question} of "
                  f"the parts {', '.join(spec.asked)}?{YES_NO}" for o in options]
     return Texts(question, setting + direct, spec.open_answer, choices, judge)
+
+
+def mechanism_draft(spec: Spec, picture: np.ndarray, data: Sequence[OptionData],
+                    ops: Sequence[str], explain: Callable[[OptionData], str]) -> Draft:
+    """An item of every mechanism family: the question and texts of ``spec``, the one
+    panel ``picture``, and the options ``data`` (the answer first) with their operators
+    ``ops`` and each one's explanation ``explain(option)``."""
+    options = [Option(i == 0, op, explain(d), text=option_text(spec, d), data=d.to_json())
+               for i, (d, op) in enumerate(zip(data, ops, strict=True))]
+    full = texts(spec, data)
+    return Draft(full.question, spec.to_json(), [Panel(picture, "Mechanism")], options,
+                 question_direct=full.question_direct, answer_direct=full.answer_direct)
 
 
 def scene_key(spec: Spec) -> str:
@@ -366,10 +404,24 @@ def linkage_claim(spec: Spec, o: OptionData) -> str:
     return f"{said}, and {crank} {'can' if o.full_turn else 'cannot'} turn all the way round"
 
 
+def geared(spec: Spec) -> bool:
+    """A gear train driving a linkage (a slider-crank whose crank is fixed on the axle of
+    the train's last gear)."""
+    return any(lk.kind == "mesh" for lk in spec.links) and \
+        any(p.kind in LINKAGE_KINDS for p in spec.parts)
+
+
 def _linkage_setting(spec: Spec) -> str:
     kinds = {p.kind for p in spec.parts}
     parts = ["Bars are joined by pins (small circles) about which they turn against each "
              "other; a triangle on hatching is a pivot fixed to the ground."]
+    if geared(spec):
+        crank = next(p for p in spec.parts if p.kind == "crank")
+        gear = next(p for p in spec.parts if p.turns and p.shaft == crank.shaft and
+                    p.name != crank.name)
+        parts = [f"Gears mesh where their teeth interleave. {sentence(named(crank))} is fixed "
+                 f"on the axle of {named(gear)}, in front of it, and turns with it. Bars are "
+                 "joined by pins (small circles) about which they turn against each other."]
     if "slider" in kinds:
         parts.append("The slider moves along its guide.")
     if "cam" in kinds:

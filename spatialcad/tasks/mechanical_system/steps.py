@@ -6,6 +6,7 @@ from which its explanations are written."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -15,13 +16,14 @@ from spatialcad.geometry import mechanisms as mech
 from spatialcad.render import mechanism_drawing as md
 from spatialcad.render import mechanism_linkage as ml
 from spatialcad.tasks.base import Step
-from spatialcad.tasks.mechanical_system import planetary, worm
+from spatialcad.tasks.mechanical_system import planetary, worm, worm_planetary
 from spatialcad.tasks.mechanical_system.explain import Motion, clause, disagreement, walk
 from spatialcad.tasks.mechanical_system.spec import (
     LINKAGE_QUESTIONS,
     LinkSpec,
     OptionData,
     Spec,
+    geared,
     linkage_claim,
     linkage_open,
     named,
@@ -60,6 +62,9 @@ def exact_motion(spec: Spec) -> Motion:
 
 
 def steps(spec: Spec, answer: OptionData) -> list[Step]:
+    if worm_planetary.is_worm_planetary(spec):
+        return _grouped_steps(spec, worm_planetary.speeds(spec), worm_planetary.step_texts,
+                              worm_planetary.step_groups)
     if planetary.is_planetary(spec):
         return _planetary_steps(spec)
     if spec.question in LINKAGE_QUESTIONS:  # one step: the driver's turn moves the part
@@ -67,7 +72,7 @@ def steps(spec: Spec, answer: OptionData) -> list[Step]:
                               f"so {linkage_claim(spec, answer)}") + ".",
                      {"answer": linkage_open(spec, answer)})]
     if worm.is_worm_drive(spec):
-        return _worm_steps(spec)
+        return _grouped_steps(spec, worm.speeds(spec), worm.step_texts, worm.step_groups)
     motion = exact_motion(spec)
     speeds = {spec.driver: motion.speeds[spec.driver]}
     out = []
@@ -93,17 +98,19 @@ def _planetary_steps(spec: Spec) -> list[Step]:
     return out
 
 
-def _worm_steps(spec: Spec) -> list[Step]:
-    """A worm drive: the worm turns its wheel (by its hand), then the wheel its gear; or
-    one step, the self-locking jam."""
-    w = worm.speeds(spec)
-    texts = worm.step_texts(spec, w)
+def _grouped_steps(spec: Spec, w: dict[str, Fraction] | None,
+                   texts: Callable[[Spec, dict[str, Fraction] | None], list[str]],
+                   groups: Callable[[Spec], list[list[str]]]) -> list[Step]:
+    """A worm drive (alone, or driving a planetary train): each step sets a group of
+    parts moving at the speeds ``w`` (the worm turns its wheel by its hand, ...); or one
+    step, the self-locking jam (``w`` None)."""
+    said = texts(spec, w)
     driver = Fraction(1 if spec.driver_sense == "counterclockwise" else -1)
     if w is None:
-        return [Step(texts[0], _state({spec.driver: driver}, True))]
+        return [Step(said[0], _state({spec.driver: driver}, True))]
     speeds = {spec.driver: w[spec.driver]}
     out = []
-    for text, group in zip(texts, worm.step_groups(spec), strict=True):
+    for text, group in zip(said, groups(spec), strict=True):
         speeds.update({n: w[n] for n in group})
         out.append(Step(text, _state(speeds, False)))
     return out
@@ -114,12 +121,17 @@ def _state(speeds: dict[str, Fraction], jammed: bool) -> dict[str, Any]:
 
 
 def picture(spec: Spec, answer: OptionData, state: Any) -> np.ndarray:
-    """The mechanism with an arrow on every part moving so far (a linkage: its picture)."""
-    if spec.question in LINKAGE_QUESTIONS:
-        return ml.draw(list(_parts(spec).values()), [(lk.kind, lk.a, lk.b) for lk in spec.links],
-                       {p.name: p.profile for p in spec.parts if p.profile is not None},
-                       {spec.driver: -1 if spec.driver_sense == "clockwise" else 1})
-    arrows = {n: 1 if Fraction(v) > 0 else -1 for n, v in state["speeds"].items()
-              if Fraction(v) != 0}  # a held part has no arrow
+    """The mechanism with an arrow on every part moving so far (a linkage, or a gear train
+    driving one: its picture)."""
+    if spec.question in LINKAGE_QUESTIONS:  # its one step: the item's picture
+        arrows = {spec.driver: -1 if spec.driver_sense == "clockwise" else 1}
+        if not geared(spec):
+            return ml.draw(list(_parts(spec).values()),
+                           [(lk.kind, lk.a, lk.b) for lk in spec.links],
+                           {p.name: p.profile for p in spec.parts if p.profile is not None},
+                           arrows)
+    else:
+        arrows = {n: 1 if Fraction(v) > 0 else -1 for n, v in state["speeds"].items()
+                  if Fraction(v) != 0}  # a held part has no arrow
     return md.draw(list(_parts(spec).values()), [(lk.kind, lk.a, lk.b) for lk in spec.links],
                    spec.oblique, arrows)

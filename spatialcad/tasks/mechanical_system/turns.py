@@ -8,6 +8,7 @@ answer is the smallest, largest or a middle option equally often."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -35,12 +36,13 @@ def asked_part(parts: list[Part], speeds: dict[str, Fraction], n: int,
     return pool[int(rng.integers(len(pool)))] if pool else None
 
 
-def options(ratio: Fraction, n: int,
-            rng: np.random.Generator) -> tuple[list[OptionData], list[str]]:
+def options(ratio: Fraction, n: int, rng: np.random.Generator,
+            more: Sequence[tuple[Fraction, str]] = ()) -> tuple[list[OptionData], list[str]]:
     """The answer ``n * ratio`` first, then three wrong numbers of turns, and each one's
-    operator (``ratio``: the asked part's speed over the driver's, positive)."""
+    operator (``ratio``: the asked part's speed over the driver's, positive; ``more``:
+    slips of this kind of mechanism, tried first)."""
     right = n * ratio
-    slips = [(n / ratio, "ratio_inverted"), (Fraction(n), "driver_turns_kept"),
+    slips = [*more, (n / ratio, "ratio_inverted"), (Fraction(n), "driver_turns_kept"),
              (ratio, "one_driver_turn")]
     below = [s for s in slips if s[0] < right] + [(right / k, "scaled_down") for k in SCALES]
     above = [s for s in slips if s[0] > right] + [(right * k, "scaled_up") for k in SCALES]

@@ -31,6 +31,7 @@ speed from a known one (:func:`step_next`).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 from itertools import combinations
 from typing import Any
@@ -41,8 +42,10 @@ from spatialcad.geometry import mechanisms as mech
 from spatialcad.record.spec import SpecError
 from spatialcad.render import mechanism_drawing as md
 from spatialcad.render import mechanism_legibility as legibility
-from spatialcad.tasks.mechanical_system import planetary, verify_linkage, worm
+from spatialcad.tasks.mechanical_system import planetary, verify_linkage, worm, worm_planetary
 from spatialcad.tasks.mechanical_system.explain import Motion, explanation, walk
+from spatialcad.tasks.mechanical_system.linkage_explain import Facts
+from spatialcad.tasks.mechanical_system.linkage_explain import explanation as linkage_explanation
 from spatialcad.tasks.mechanical_system.spec import (
     LINKAGE_QUESTIONS,
     OPEN_JAMMED,
@@ -52,6 +55,7 @@ from spatialcad.tasks.mechanical_system.spec import (
     OptionData,
     PartSpec,
     Spec,
+    geared,
     linkage_open,
     parse_option,
     parse_spec,
@@ -192,7 +196,7 @@ def _worm_pair(screw: PartSpec, wheel: PartSpec) -> np.ndarray:
     the wheel's, the two pitch surfaces tangent."""
     axis = np.asarray(screw.axis, dtype=float)
     off = np.asarray(screw.centre) - np.asarray(wheel.centre)
-    if screw.kind != "worm" or wheel.kind != "gear" or not screw.teeth or \
+    if screw.kind != "worm" or wheel.kind not in ("gear", "wheel") or not screw.teeth or \
             not _close(float(np.dot(screw.axis, wheel.axis)), 0.0) or \
             not _close(float(off @ axis), 0.0) or \
             not _close(float(off @ np.asarray(wheel.axis)), 0.0) or \
@@ -245,8 +249,16 @@ def system(spec: Spec) -> tuple[np.ndarray, list[str]]:
     """The constraint matrix (three rows per link, one per held part) and its unknowns.
     A planet gear's point moves with its carrier's arm end plus its own turning about
     its axle (its unknown, the turning seen from the still frame), so a mesh of planets
-    relates the speeds relative to the carrier (Willis's rule)."""
-    unknowns = sorted({_unknown(p) for p in spec.parts})
+    relates the speeds relative to the carrier (Willis's rule).  A gear train driving a
+    slider-crank: the crank turns on its gear's axle (one unknown), a connecting rod has
+    three (its first end's velocity and its turning), and each pin's rows say that the
+    pin moves alike on its two parts (loop closure, verify_linkage.pin_rows), all in this
+    one system."""
+    unknowns = []
+    for u in sorted({_unknown(p) for p in spec.parts}):
+        rod = any(p.kind == "rod" and p.name == u for p in spec.parts)
+        unknowns += [u, f"{u} y", f"{u} turning"] if rod else [u]  # a rod: its first end's
+        # velocity (x, y) and its turning
     col = {u: i for i, u in enumerate(unknowns)}
     for p in spec.parts:
         if p.turns and any(q.turns and q.shaft == p.shaft and (
@@ -256,6 +268,15 @@ def system(spec: Spec) -> tuple[np.ndarray, list[str]]:
             raise Unsound(f"shaft {p.shaft} is not one straight axle")
     rows = []
     for link in spec.links:
+        if link.kind == "pin":  # loop closure: the pin moves alike on both bars
+            a, b = spec.part(link.a), spec.part(link.b)
+            try:
+                pin = verify_linkage.pin_rows(a, b, col[_unknown(a)], col[_unknown(b)],
+                                              len(unknowns))
+            except verify_linkage.Unsound as exc:
+                raise Unsound(str(exc)) from None
+            rows.append(pin)
+            continue
         points = contact(spec, link)
         if points is None:
             continue
@@ -348,6 +369,12 @@ def _check_spec(spec: Spec) -> list[str]:
     for p in spec.parts:
         if p.kind == "worm" and (p.seen_from != "right" or tuple(p.axis) != VIEWS["right"]):
             failures.append(f"{p.name}: a worm lies along x, its sense seen from the right")
+    if spec.question in LINKAGE_QUESTIONS and (
+            spec.question != "moves" or len(spec.asked) != 1 or
+            spec.part(spec.asked[0]).kind != "slider" or
+            sum(p.kind == "crank" for p in spec.parts) != 1):
+        failures.append("a gear train's linkage question asks which way its one "
+                        "slider-crank's slider moves")
     if spec.question == "planet" and (len(spec.asked) != 1 or
                                       _carrier_of(spec, spec.asked[0]) is None):
         failures.append("a planet question names one planet gear of a planetary train")
@@ -361,6 +388,13 @@ def _truth(spec: Spec, speeds: dict[str, float] | None) -> tuple[OptionData, str
             return OptionData(jammed=True), OPEN_JAMMED
         said = {n: word(spec.part(n), speeds[n]) for n in spec.asked}
         return OptionData(motions=said), said[spec.asked[0]]
+    if spec.question == "planet" and speeds is None:  # a self-locked worm holds the train
+        return OptionData(jammed=True), OPEN_JAMMED
+    if spec.question == "moves":  # a slider driven through a gear train
+        if speeds is None:
+            return OptionData(jammed=True), OPEN_JAMMED
+        facts = _geared_facts(spec, speeds)
+        return None if facts is None else (OptionData(moves=facts.word), facts.word)
     if speeds is None or any(not spec.part(n).turns for n in spec.asked):
         return None
     if spec.question == "planet":
@@ -463,7 +497,8 @@ def _pair_rule(spec: Spec, x: str, y: str, meshed: set[frozenset[str]]) -> bool 
 
 def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
     spec = parse_spec(record["spec"])
-    if spec.question in LINKAGE_QUESTIONS:  # levers, slider-cranks, four-bars, cams
+    if spec.question in LINKAGE_QUESTIONS and not geared(spec):  # levers, slider-cranks,
+        # four-bars, cams
         return verify_linkage.verify(spec, record, image)
     failures = _check_spec(spec)
     if failures:
@@ -494,10 +529,15 @@ def verify(record: dict[str, Any], image: np.ndarray) -> list[str]:
             if data == right]
     if hits != [record["Answer"]]:
         failures.append(f"options that are right: {hits}, answer {record['Answer']}")
-    if planetary.is_planetary(spec):
+    if geared(spec):
+        failures += _geared_explanation_failures(spec, record, options, speeds)
+    elif worm_planetary.is_worm_planetary(spec):
+        failures += _worm_explanation_failures(spec, record, options, speeds,
+                                               worm_planetary.explanation)
+    elif planetary.is_planetary(spec):
         failures += _planetary_explanation_failures(spec, record, options, speeds)
     elif worm.is_worm_drive(spec):
-        failures += _worm_explanation_failures(spec, record, options, speeds)
+        failures += _worm_explanation_failures(spec, record, options, speeds, worm.explanation)
     else:
         failures += _explanation_failures(spec, record, options, speeds)
     failures += _picture_failures(spec, crop(image, record["layout"]["reference"][0]),
@@ -528,6 +568,37 @@ def exact_speeds(speeds: dict[str, float]) -> dict[str, Fraction] | None:
     return out if all(_close(float(out[n]), x) for n, x in speeds.items()) else None
 
 
+def _geared_facts(spec: Spec, speeds: dict[str, float]) -> Facts | None:
+    """What the solve says of a slider driven through a gear train: each gear's sense
+    (the spec's gears in order), the crank pin's way along the guide and the slider's
+    way; None at or near a dead centre (the slider nearly still)."""
+    crank = next(p for p in spec.parts if p.kind == "crank")
+    slider = spec.part(spec.asked[0])
+    w = speeds[crank.name]
+    if abs(speeds[slider.name]) < verify_linkage.SLOW * abs(w) * crank.radius:
+        return None
+    # the pin's velocity, w z x (pin - centre), along the guide
+    along = w * -crank.radius * math.sin(crank.phase) * slider.axis[0] + \
+        w * crank.radius * math.cos(crank.phase) * slider.axis[1]
+    train = tuple((p.name, word(p, speeds[p.name])) for p in spec.parts if p.kind == "gear")
+    return Facts(word(slider, speeds[slider.name]), pin_way=word(slider, along),
+                 train=train)
+
+
+def _geared_explanation_failures(spec: Spec, record: dict[str, Any],
+                                 options: list[OptionData],
+                                 speeds: dict[str, float] | None) -> list[str]:
+    """A gear train driving a slider-crank: each option's explanation must follow the
+    senses and the slider's way this verifier solved."""
+    facts = None if speeds is None else _geared_facts(spec, speeds)
+    if facts is None:
+        return ["the geared slider-crank has no motion to explain"]
+    said = record["Explanation"].split("\n")
+    wanted = [f"{o['letter']}: {linkage_explanation(spec, data, facts)}"
+              for o, data in zip(record["options"], options, strict=True)]
+    return [] if said == wanted else ["the explanations do not follow the solved motion"]
+
+
 def _planetary_explanation_failures(spec: Spec, record: dict[str, Any],
                                     options: list[OptionData],
                                     speeds: dict[str, float] | None) -> list[str]:
@@ -541,16 +612,18 @@ def _planetary_explanation_failures(spec: Spec, record: dict[str, Any],
     return [] if said == wanted else ["the explanations do not work out the solved speeds"]
 
 
-def _worm_explanation_failures(spec: Spec, record: dict[str, Any],
-                               options: list[OptionData],
-                               speeds: dict[str, float] | None) -> list[str]:
-    """A worm drive's explanations must follow the speeds this verifier solved (or its
-    jam, when the worm is not the driver)."""
+def _worm_explanation_failures(
+        spec: Spec, record: dict[str, Any], options: list[OptionData],
+        speeds: dict[str, float] | None,
+        explain: Callable[[Spec, OptionData, dict[str, Fraction] | None], str]) -> list[str]:
+    """A worm drive's explanations (``explain``: a worm and its wheel and gear, or a worm
+    driving a planetary train) must follow the speeds this verifier solved (or its jam,
+    when the worm is not the driver)."""
     exact = None if speeds is None else exact_speeds(speeds)
     if speeds is not None and exact is None:
         return ["the worm drive's speeds are no ratios of tooth counts"]
     said = record["Explanation"].split("\n")
-    wanted = [f"{o['letter']}: {worm.explanation(spec, data, exact)}"
+    wanted = [f"{o['letter']}: {explain(spec, data, exact)}"
               for o, data in zip(record["options"], options, strict=True)]
     return [] if said == wanted else ["the explanations do not follow the solved speeds"]
 
@@ -621,7 +694,7 @@ def step_next(spec: Spec, answer: OptionData, state: Any, k: int) -> Any:
     in the spec's order); when none is left, the first link whose two ends would move
     against each other (the mechanism jams); None when that is done too."""
     if spec.question in LINKAGE_QUESTIONS:
-        return verify_linkage.step_goal(spec) if not state else None
+        return _linkage_goal(spec) if not state else None
     if state["jammed"]:
         return None
     if planetary.is_planetary(spec) or worm.is_worm_drive(spec):
@@ -645,7 +718,8 @@ def _solved_next(spec: Spec, state: Any) -> Any:
     solved = solve(spec)
     if solved is None and worm.is_worm_drive(spec):
         return {"speeds": state["speeds"], "jammed": True}
-    groups = planetary.step_groups(spec) if planetary.is_planetary(spec) else \
+    groups = worm_planetary.step_groups(spec) if worm_planetary.is_worm_planetary(spec) \
+        else planetary.step_groups(spec) if planetary.is_planetary(spec) else \
         worm.step_groups(spec)
     group = next((g for g in groups if any(n not in state["speeds"] for n in g)), None)
     if solved is None or group is None:
@@ -654,10 +728,22 @@ def _solved_next(spec: Spec, state: Any) -> Any:
             "jammed": False}
 
 
+def _linkage_goal(spec: Spec) -> dict[str, Any]:
+    """A linkage's one step: the answer its solve gives (a gear train driving a
+    slider-crank: this module's solve), {} if none."""
+    if not geared(spec):
+        return verify_linkage.step_goal(spec)
+    try:
+        truth = _truth(spec, solve(spec))
+    except Unsound:
+        return {}
+    return {} if truth is None else {"answer": linkage_open(spec, truth[0])}
+
+
 def step_goal(spec: Spec, answer: OptionData) -> dict[str, Any]:
     """Every part's speed and whether the mechanism jams, as the answer says."""
     if spec.question in LINKAGE_QUESTIONS:
-        goal = verify_linkage.step_goal(spec)
+        goal = _linkage_goal(spec)
         return goal if goal.get("answer") == linkage_open(spec, answer) else {}
     speeds = solve(spec)
     if speeds is None:

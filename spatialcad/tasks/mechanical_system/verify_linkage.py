@@ -133,13 +133,17 @@ def system(spec: Spec) -> tuple[np.ndarray, dict[str, int]]:
             continue
         if link.kind != "pin":
             raise Unsound(f"a {link.kind} link in a linkage")
-        joint = _point(a, "end")
-        ends = [w for w in ("start", "end") if np.allclose(_point(b, w), joint, atol=TOL)]
-        if not ends:
-            raise Unsound(f"the pin of {a.name} and {b.name} does not join them")
-        rows.append(_velocity_rows(a, joint, col[a.name], width) -
-                    _velocity_rows(b, joint, col[b.name], width))
+        rows.append(pin_rows(a, b, col[a.name], col[b.name], width))
     return (np.concatenate(rows) if rows else np.zeros((0, width))), col
+
+
+def pin_rows(a: PartSpec, b: PartSpec, col_a: int, col_b: int, width: int) -> np.ndarray:
+    """(2, width): the pin at the end of bar ``a`` moves alike on ``a`` and on ``b`` (one
+    of whose ends it must be); ``col_a``, ``col_b``: the parts' first unknowns."""
+    joint = _point(a, "end")
+    if not any(np.allclose(_point(b, w), joint, atol=TOL) for w in ("start", "end")):
+        raise Unsound(f"the pin of {a.name} and {b.name} does not join them")
+    return _velocity_rows(a, joint, col_a, width) - _velocity_rows(b, joint, col_b, width)
 
 
 def solve(spec: Spec) -> np.ndarray:
