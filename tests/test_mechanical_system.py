@@ -771,6 +771,19 @@ def test_labels_that_overlap_fail():
     assert "labels E and F overlap" in legibility.label_failures(stacked, names, shown)
 
 
+def test_the_drawing_fails_on_what_its_labels_fail(monkeypatch):
+    """legibility.failures (what the generator and the verifier ask) holds the label
+    rules' findings along with the parts', contacts' and axles'."""
+    parts = [_gear("E", 0, 0, 20, 0), _gear("F", 24, 0, 20, 1)]
+    args = (parts, [("mesh", "E", "F")], True, {"E": 1}, ["E", "F"], [0])
+    legibility._failures.cache_clear()
+    assert legibility.failures(*args) == []
+    monkeypatch.setattr(legibility, "label_failures", lambda pl, names, shown: ["label E cut"])
+    legibility._failures.cache_clear()
+    assert legibility.failures(*args) == ["label E cut"]
+    legibility._failures.cache_clear()
+
+
 def test_the_axle_of_two_parts_shows_and_a_hidden_one_fails():
     """E (behind) and F (in front) on one axle: their shaft is drawn over them and shows;
     a gear G further in front over the shaft hides it."""

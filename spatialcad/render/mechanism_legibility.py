@@ -84,7 +84,6 @@ def _failures(parts: tuple[Part, ...], links: tuple[tuple[str, str, str], ...], 
     md.paint_labels(shown, pl, names)
     by_name = {p.name: p for p in parts}
     fr = pl.frame
-    out = []
     for name in parts_needed:
         share = outline_shown(pl, names, shown, by_name[name], oblique)
         if share < MIN_OUTLINE:
