@@ -694,12 +694,15 @@ Source: spatialcad generator. They are meant for three-view drawings, so most ha
 features: holes, counterbores, pockets, slots, steps and grooves.
 
 3ViewProjection also draws {generated} *generated* parts, listed in `generated_parts.tsv`:
-recipes of the same families, each named by its family and seed (`generated/<family>/<seed>`
-in a record) and made at run time (its DeepCAD JSON, a few kB, written once into the
-cache directory; spatialcad/cad/generated_parts.py). The list holds each recipe's SHA-256
-and face count, screened by `python deepcad_assets/make_assets.py --screen` (seeds 0, 1,
-2, ... of every family: one valid solid, views legible in size, no near-duplicate of a
-bundled or an earlier listed part), and the digest of the code that makes a recipe's
+recipes of the same families and of a profile-bar family (angle, tee, channel, zed, step,
+wedge and trapezoid bars with holes through their walls), each named by its family and
+seed (`generated/<family>/<seed>` in a record) and made at run time (its DeepCAD JSON, a
+few kB, written once into the cache directory; spatialcad/cad/generated_parts.py). The
+list holds each recipe's SHA-256 and face count, screened by `python
+deepcad_assets/make_assets.py --screen` (seeds 0, 1, 2, ... of every family: one valid
+solid, views legible in size, no near-duplicate of a bundled or an earlier listed part;
+whether its hidden dashes are long enough is checked when an item is made, and a part
+failing it gives way to a spare part), and the digest of the code that makes a recipe's
 bytes (tests/test_generated_parts.py fails when that code changed and the list was not
 made again). Usable parts per 3ViewProjection level (bundled files + generated):
 {levels}.
@@ -707,7 +710,7 @@ made again). Usable parts per 3ViewProjection level (bundled files + generated):
 Regenerate (deterministic, byte-identical) from the repository root:
 
     python deepcad_assets/make_assets.py
-    python deepcad_assets/make_assets.py --screen   # generated_parts.tsv (~40 min)
+    python deepcad_assets/make_assets.py --screen   # generated_parts.tsv (~13 min)
 
 `index.json` lists per part: name, kind, description, source, files, bounding box and size
 (mm), face and edge counts, volume (mm^3), and the extrude operations and extent types

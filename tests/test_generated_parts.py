@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import json
 import subprocess
 import sys
 from collections import Counter
@@ -63,6 +64,20 @@ def test_the_shipped_listing_is_the_current_codes():
         assert len(shape.Solids) == 1 and len(shape.Faces) == r.faces, r.name
     assert len({r.sha256 for r in recipes}) == len(recipes)
     assert len({(r.family, r.seed) for r in recipes}) == len(recipes)
+
+
+def test_generated_parts_keep_the_bundled_parts_proportions():
+    """Listed parts of every family (its first 12) are sized as the bundled family parts
+    are: their largest extent within the bundled ones' range (mm)."""
+    index = json.loads((ASSETS_DIR / "index.json").read_text())
+    sizes = [max(e["size"]) for e in index if not e["step"]]
+    recipes = listing()[1]
+    for r in [r for family in part_families.GENERATED_FAMILIES
+              for r in [r for r in recipes if r.family == family][:12]]:
+        shape = build(part_families.recipe_design(r.family, r.seed)[1].as_dict())
+        box = shape.BoundBox
+        largest = max(box.XLength, box.YLength, box.ZLength)
+        assert min(sizes) - 1e-6 <= largest <= max(sizes) + 1e-6, (r.name, largest)
 
 
 def test_recipe_names_are_parsed_strictly():

@@ -321,7 +321,7 @@ def profile(rng: np.random.Generator) -> Design:
     kind = _pick(rng, ["angle", "tee", "channel", "zed", "step", "wedge", "trapezoid"])
     w = float(_pick(rng, [60, 70, 80, 90, 100, 110]))  # across the profile (x)
     h = w * float(_pick(rng, [0.4, 0.5, 0.6, 0.7, 0.8, 0.9]))  # its height (z)
-    length = w * float(_pick(rng, [0.4, 0.5, 0.6, 0.7, 0.8, 1.0]))  # extruded along y
+    length = w * float(_pick(rng, [0.4, 0.5, 0.6, 0.7, 0.8, 1.0]))  # along y (centred)
     t = min(w, h) * float(_pick(rng, [0.18, 0.22, 0.26, 0.3]))  # wall thickness
     a, b = float(_pick(rng, [0.35, 0.5, 0.65])), float(_pick(rng, [0.3, 0.45, 0.6]))
     m0, m1 = w / 2 - t / 2, w / 2 + t / 2
@@ -356,7 +356,7 @@ def profile(rng: np.random.Generator) -> Design:
     r_share = float(_pick(rng, [0.14, 0.18, 0.22]))
 
     def recipe(doc: DeepCADDoc) -> None:
-        ext(doc, [[poly(*pts)]], xz(), length, extent="symmetric")
+        ext(doc, [[poly(*pts)]], xz(), length / 2, extent="symmetric")
         for (way, lo, hi, at, thick), n in zip(drilled, pairs, strict=True):
             r = min((hi - lo) * r_share, length * 0.12)
             ys = [0.0] if n == 1 else [-length * 0.27, length * 0.27]
