@@ -9,11 +9,12 @@ depends on how a reader settles the format's half-circle ambiguity.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,118 +25,44 @@ sys.path.insert(0, str(HERE.parent))
 
 from spatialcad.cad.deepcad import (  # noqa: E402  (import path set above)
     Arc,
-    Circle,
-    Curve,
     DeepCADDoc,
     Line,
     bbox_of,
     build,
 )
+from spatialcad.cad.generated_parts import (  # noqa: E402
+    LISTING,
+    Listed,
+    load_listing,
+    recipe_name,
+    save_listing,
+)
+from spatialcad.cad.part_families import (  # noqa: E402
+    FAMILIES,
+    GENERATED_FAMILIES,
+    recipe_design,
+    recipe_json,
+)
+from spatialcad.cad.sketch import (  # noqa: E402
+    Recipe,
+    arch,
+    arcs,
+    circle,
+    ext,
+    holes,
+    poly,
+    rect,
+    ring_points,
+    rrect,
+    slot,
+    two_circle_hull,
+    xy,
+    xz,
+    yz,
+)
 from spatialcad.cad.step_io import write_step  # noqa: E402
 
-Pt = tuple[float, float]
-Loop = list[Curve]
-Plane = dict[str, tuple[float, float, float]]
-Recipe = Callable[[DeepCADDoc], None]
 SOURCE = "spatialcad generator"
-
-# ------------------------------------------------------------------ sketch planes (mm)
-
-
-def xy(z: float = 0.0) -> Plane:
-    """Horizontal plane at height z; local (u, v) = (x, y); normal +z."""
-    return {"origin": (0.0, 0.0, z), "x_axis": (1.0, 0.0, 0.0), "y_axis": (0.0, 1.0, 0.0)}
-
-
-def xz(y: float = 0.0) -> Plane:
-    """Front plane at depth y; local (u, v) = (x, z); normal -y."""
-    return {"origin": (0.0, y, 0.0), "x_axis": (1.0, 0.0, 0.0), "y_axis": (0.0, 0.0, 1.0)}
-
-
-def yz(x: float = 0.0) -> Plane:
-    """Side plane at x; local (u, v) = (y, z); normal +x."""
-    return {"origin": (x, 0.0, 0.0), "x_axis": (0.0, 1.0, 0.0), "y_axis": (0.0, 0.0, 1.0)}
-
-
-# ------------------------------------------------------------------------------ loops
-
-
-def poly(*pts: Pt) -> Loop:
-    """Closed polygon through ``pts``."""
-    return [Line(a, b) for a, b in zip(pts, pts[1:] + pts[:1], strict=True)]
-
-
-def rect(x0: float, y0: float, x1: float, y1: float) -> Loop:
-    return poly((x0, y0), (x1, y0), (x1, y1), (x0, y1))
-
-
-def circle(cx: float, cy: float, r: float) -> Loop:
-    return [Circle((cx, cy), r)]
-
-
-def arcs(c: Pt, r: float, a0: float, a1: float) -> list[Curve]:
-    """Counter-clockwise arc from a0 to a1 degrees, in pieces of at most 90 degrees."""
-    n = max(1, math.ceil((a1 - a0) / 90.0 - 1e-9))
-    step = (a1 - a0) / n
-    return [Arc(c, r, a0 + i * step, a0 + (i + 1) * step) for i in range(n)]
-
-
-def on_circle(c: Pt, r: float, deg: float) -> Pt:
-    return Arc(c, r, deg, deg).point(deg)
-
-
-def rrect(x0: float, y0: float, x1: float, y1: float, r: float) -> Loop:
-    """Rectangle with its corners rounded to radius r."""
-    return [Line((x0 + r, y0), (x1 - r, y0)), Arc((x1 - r, y0 + r), r, 270, 360),
-            Line((x1, y0 + r), (x1, y1 - r)), Arc((x1 - r, y1 - r), r, 0, 90),
-            Line((x1 - r, y1), (x0 + r, y1)), Arc((x0 + r, y1 - r), r, 90, 180),
-            Line((x0, y1 - r), (x0, y0 + r)), Arc((x0 + r, y0 + r), r, 180, 270)]
-
-
-def slot(a: Pt, b: Pt, r: float) -> Loop:
-    """Obround of half-width r around the segment a-b (round ends centred on a and b)."""
-    ang = math.degrees(math.atan2(b[1] - a[1], b[0] - a[0]))
-    nx, ny = -math.sin(math.radians(ang)) * r, math.cos(math.radians(ang)) * r
-    return [Line((a[0] - nx, a[1] - ny), (b[0] - nx, b[1] - ny)),
-            *arcs(b, r, ang - 90, ang + 90),
-            Line((b[0] + nx, b[1] + ny), (a[0] + nx, a[1] + ny)),
-            *arcs(a, r, ang + 90, ang + 270)]
-
-
-def arch(x0: float, x1: float, y0: float, y1: float) -> Loop:
-    """Rectangle x0..x1 by y0..y1 topped by the half disc on its top side."""
-    c, r = ((x0 + x1) / 2, y1), (x1 - x0) / 2
-    return [Line((x0, y0), (x1, y0)), Line((x1, y0), (x1, y1)), *arcs(c, r, 0, 180),
-            Line((x0, y1), (x0, y0))]
-
-
-def two_circle_hull(r1: float, d: float, r2: float) -> Loop:
-    """Outline of a circle r1 at the origin, a circle r2 at (d, 0) and their tangents."""
-    t = math.degrees(math.acos((r1 - r2) / d))
-    c1, c2 = (0.0, 0.0), (d, 0.0)
-    return [*arcs(c2, r2, -t, t), Line(on_circle(c2, r2, t), on_circle(c1, r1, t)),
-            *arcs(c1, r1, t, 360 - t), Line(on_circle(c1, r1, -t), on_circle(c2, r2, -t))]
-
-
-def ring_points(r: float, n: int, start_deg: float = 0.0) -> list[Pt]:
-    """n points evenly spaced on a circle of radius r about the origin."""
-    return [on_circle((0.0, 0.0), r, start_deg + 360.0 * i / n) for i in range(n)]
-
-
-# --------------------------------------------------------------------------- features
-
-
-def ext(doc: DeepCADDoc, profiles: Sequence[Sequence[Loop]], plane: Plane, d: float,
-        op: str = "new", extent: str = "one", d2: float = 0.0) -> None:
-    """Sketch ``profiles`` (each a list of loops, outer first) on ``plane``; extrude them."""
-    sid, pids = doc.sketch(profiles, **plane)
-    doc.extrude(sid, pids, d, op, extent, d2)
-
-
-def holes(doc: DeepCADDoc, pts: Sequence[Pt], r: float, plane: Plane, d: float,
-          extent: str = "one", d2: float = 0.0) -> None:
-    """Cut round holes of radius r centred at ``pts`` of ``plane``."""
-    ext(doc, [[circle(x, y, r)] for x, y in pts], plane, d, "cut", extent, d2)
 
 
 PARTS: dict[str, tuple[str, str, Recipe]] = {}
@@ -601,11 +528,11 @@ def make_part(name: str, out: Path) -> dict[str, Any]:
 
 # ------------------------------------------------------------------- family parts
 
-# Family parts (families.py) ship as DeepCAD JSON only: with STEP, 300 more parts would
-# take the folder past its ~12 MB budget.  Candidates are drawn from one seeded generator
-# per family, in turn, and kept while their face band needs parts and they pass the
-# checks three_view applies (single solid, legible size, legible hidden dashes) and are
-# not a near-duplicate of a kept part.
+# Family parts (spatialcad/cad/part_families.py) ship as DeepCAD JSON only: with STEP, 300
+# more parts would take the folder past its ~12 MB budget.  Candidates are drawn from one
+# seeded generator per family, in turn, and kept while their face band needs parts and
+# they pass the checks three_view applies (single solid, legible size, legible hidden
+# dashes) and are not a near-duplicate of a kept part.
 FAMILY_SEED = 20261126
 PER_BAND = 110
 # the face bands of 3ViewProjection's levels when the library was made (they are now
@@ -643,7 +570,7 @@ def legible(path: Path) -> str | None:
     box = cached_part(path).BoundBox
     extents = (box.XLength, box.YLength, box.ZLength)
     bbox = (box.XMin, box.YMin, box.ZMin, box.XMax, box.YMax, box.ZMax)
-    if not legible_size(IndexEntry(path.name, "", 0, 0, 1, bbox)):
+    if not legible_size(IndexEntry(path.name, "", 0, 0, faces=1, solids=1, bbox=bbox)):
         return "view too small"
     scale = part_scale(extents)
     for v in VIEWS:
@@ -657,8 +584,6 @@ def legible(path: Path) -> str | None:
 def family_candidates() -> Iterator[tuple[str, str, DeepCADDoc]]:
     """(family, description, model) of every draw, the families in turn, each family
     drawing from its own seeded generator."""
-    from families import FAMILIES
-
     rngs = {f: np.random.default_rng([FAMILY_SEED, i]) for i, f in enumerate(FAMILIES)}
     for draw in range(MAX_DRAWS):
         fam = list(FAMILIES)[draw % len(FAMILIES)]
@@ -700,20 +625,92 @@ def family_parts(out: Path) -> list[dict[str, Any]]:
     return entries
 
 
+# ----------------------------------------------------------------- generated parts
+
+# Generated parts (recipes named by family and seed, made at run time) are listed once
+# screened: seeds 0, 1, 2, ... of every family in turn until level 1 holds
+# GENERATED_LEVEL1 of them.  A recipe is listed when it builds one valid solid whose views
+# are all legible in size, and when it is no near-duplicate (:func:`signature`) of a
+# bundled or an earlier listed part (nor a byte-identical one).  Whether its hidden
+# dashes are long enough (``legible``, ~1 s a part) is left to the run: an item whose part
+# fails it takes a spare part of its round (spatialcad/tasks/base.py OwnScene).
+GENERATED_LEVEL1 = 2100
+
+
+def screened(fam: str, seed: int, seen: set[tuple[Any, ...]]) -> Listed | None:
+    """The listing's line of recipe (fam, seed), or None when it is not listed; a listed
+    recipe's signature is added to ``seen``."""
+    from spatialcad.cad.part_index import IndexEntry
+    from spatialcad.tasks.three_view.generate_parts import legible_size
+
+    data = recipe_json(fam, seed)
+    _, doc = recipe_design(fam, seed)
+    try:
+        shape, _, box = _solid(recipe_name(fam, seed), doc)
+    except ValueError:
+        return None
+    entry = _entry(fam, fam, "", shape, doc.as_dict(box), box, step=False)
+    if (not shape.isValid() or signature(entry) in seen
+            or not legible_size(IndexEntry("", "", 0, 0, faces=1, solids=1, bbox=tuple(box)))):
+        return None
+    seen.add(signature(entry))
+    return Listed(fam, seed, hashlib.sha256(data).hexdigest(), entry["faces"])
+
+
+def screen() -> None:
+    """Screen recipes into ``generated_parts.tsv`` (see GENERATED_LEVEL1)."""
+    from spatialcad.tasks.three_view.generate_parts import face_band
+
+    bundled = json.loads((HERE / "index.json").read_text())
+    seen = {signature(e) for e in bundled}
+    shas = {hashlib.sha256((HERE / e["json"]).read_bytes()).hexdigest() for e in bundled}
+    lo, hi = face_band(1)
+    listed: list[Listed] = []
+    seed = 0
+    while sum(lo <= r.faces <= hi for r in listed) < GENERATED_LEVEL1:
+        for fam in GENERATED_FAMILIES:
+            sha = hashlib.sha256(recipe_json(fam, seed)).hexdigest()
+            if sha not in shas and (found := screened(fam, seed, seen)) is not None:
+                shas.add(sha)
+                listed.append(found)
+        seed += 1
+        if seed % 50 == 0:
+            print(f"seeds 0-{seed - 1}: {len(listed)} listed", flush=True)
+    save_listing(HERE / LISTING, listed, f"generated parts: seeds 0-{seed - 1} of every "
+                  "family screened by deepcad_assets/make_assets.py --screen")
+    write_listing(json.loads((HERE / "index.json").read_text()))  # the README's counts
+    print(f"listed {len(listed)} generated parts (seeds 0-{seed - 1}) in {HERE / LISTING}")
+
+
 README = """# Bundled engineering parts
 
 {n} sketch-and-extrude parts in the DeepCAD JSON format (Wu et al., ICCV 2021: Onshape
 sketches of `Line3D`/`Arc3D`/`Circle3D` loops and `ExtrudeFeature`s, lengths in metres).
 {hand} are hand-written recipes, each also as STEP (AP214, millimetres); {fam} are drawn
-from seeded parametric families (`families.py`: plates, blocks, brackets, flanges, shafts,
-housings, links; names `<family>_NNN`) and ship as JSON only, every one checked to give
-legible three-view drawings. Parts per face band: {per_band}. Source: spatialcad
-generator. They are meant for three-view drawings, so most have hidden features: holes,
-counterbores, pockets, slots, steps and grooves.
+from seeded parametric families (`spatialcad/cad/part_families.py`: plates, blocks,
+brackets, flanges, shafts, housings, links; names `<family>_NNN`) and ship as JSON only,
+every one checked to give legible three-view drawings. Parts per face band: {per_band}.
+Source: spatialcad generator. They are meant for three-view drawings, so most have hidden
+features: holes, counterbores, pockets, slots, steps and grooves.
+
+3ViewProjection also draws {generated} *generated* parts, listed in `generated_parts.tsv`:
+recipes of the same families and of a profile-bar family (angle, tee, channel, zed, step,
+wedge and trapezoid bars with holes through their walls), each named by its family and
+seed (`generated/<family>/<seed>` in a record) and made at run time (its DeepCAD JSON, a
+few kB, written once into the cache directory; spatialcad/cad/generated_parts.py). The
+list holds each recipe's SHA-256 and face count, screened by `python
+deepcad_assets/make_assets.py --screen` (seeds 0, 1, 2, ... of every family: one valid
+solid, views legible in size, no near-duplicate of a bundled or an earlier listed part;
+whether its hidden dashes are long enough is checked when an item is made, and a part
+failing it gives way to a spare part), and the digest of the code that makes a recipe's
+bytes (tests/test_generated_parts.py fails when that code changed and the list was not
+made again). Usable parts per 3ViewProjection level (bundled files + generated):
+{levels}.
 
 Regenerate (deterministic, byte-identical) from the repository root:
 
     python deepcad_assets/make_assets.py
+    python deepcad_assets/make_assets.py --screen   # generated_parts.tsv (~13 min)
 
 `index.json` lists per part: name, kind, description, source, files, bounding box and size
 (mm), face and edge counts, volume (mm^3), and the extrude operations and extent types
@@ -738,7 +735,27 @@ def write_listing(entries: list[dict[str, Any]]) -> None:
                          for (lo, hi), n in zip(BANDS, bands, strict=True))
     (HERE / "README.md").write_text(
         README.format(n=len(entries), hand=len(PARTS), fam=len(entries) - len(PARTS),
-                      per_band=per_band, rows=rows), encoding="utf-8")
+                      per_band=per_band, rows=rows, **generated_counts(entries)),
+        encoding="utf-8")
+
+
+def generated_counts(entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """The README's numbers of generated parts: listed, and usable per level with the
+    bundled ones (face band and legible size, as three_view counts them)."""
+    from spatialcad.cad.part_index import IndexEntry
+    from spatialcad.tasks.three_view.generate_parts import face_band, legible_size
+
+    listed = load_listing(HERE / LISTING)[1]
+    levels = []
+    for level in (1, 2, 3):
+        lo, hi = face_band(level)
+        files = sum(lo <= e["faces"] <= hi and legible_size(IndexEntry(
+            e["json"], "", 0, 0, faces=e["faces"], solids=1,
+            bbox=(*e["bbox"]["min"], *e["bbox"]["max"]))) for e in entries)
+        made = sum(lo <= r.faces <= hi for r in listed)
+        levels.append(f"level {level} ({lo}-{hi if hi < 10**6 else ''} faces) {files} + "
+                      f"{made} = {files + made}")
+    return {"generated": len(listed), "levels": ", ".join(levels)}
 
 
 def main() -> None:
@@ -750,4 +767,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    screen() if "--screen" in sys.argv[1:] else main()

@@ -51,12 +51,26 @@ def part_record() -> dict[str, Any]:
             "Level": "Level1", "Image_id": "0000", "spec": spec, "options": []}
 
 
+GENERATED_ID = "MentalRotation/3ViewProjection/Level1/generated"
+
+
+def generated_record() -> dict[str, Any]:
+    """:func:`part_record` of the bundled library's first generated part (named by its
+    recipe: the scene makes its file again)."""
+    made = parts.generated_parts()[0]
+    part = {"name": made.name.replace("/", "_"), "file": made.name, "sha256": made.sha256,
+            "faces": made.faces}
+    record = part_record()
+    return {**record, "id": GENERATED_ID, "spec": {**record["spec"], "part": part}}
+
+
 @pytest.fixture(scope="module")
 def bench(tmp_path_factory) -> tuple[Path, dict[str, dict[str, Any]]]:
     """A benchmark.json with one item of each kind the macro is run on, and those items."""
     items = {t: make_item(t, lv, 0, 1, SEED).record
              for t, lv in (("rotation_3d", 1), ("cross_section", 2), ("paper_folding", 1))}
     items["part"] = part_record()
+    items["generated"] = generated_record()
     path = tmp_path_factory.mktemp("bench") / BENCHMARK
     path.write_bytes(dumps(list(items.values())))
     return path, items
@@ -188,6 +202,21 @@ def test_macro_engineering_part(bench, tmp_path, close_new):
                                                                   abs=1e-9)
     assert plain.XLength != pytest.approx(plain.YLength)  # so the turn shows
     assert colour_of(obj) == SOLID_COLOUR
+
+
+def test_macro_generated_part(bench, tmp_path, close_new):
+    """A generated part's record names its recipe: the macro makes the part's file and
+    shows the solid turned (the macro's process has its own, default, cache)."""
+    path, items = bench
+    part = items["generated"]["spec"]["part"]
+    doc = opened(path, GENERATED_ID, tmp_path)
+    (obj,) = groups(doc)[f"Part {part['name']}"]
+    solid = parts.load_part(parts.resolve(part["file"]))
+    assert len(solid.Faces) == part["faces"] == len(obj.Shape.Faces)
+    assert obj.Shape.Volume == pytest.approx(solid.Volume, rel=1e-9)
+    box, plain = obj.Shape.BoundBox, solid.BoundBox
+    assert (box.XLength, box.YLength, box.ZLength) == pytest.approx(
+        (plain.ZLength, plain.XLength, plain.YLength), abs=1e-9)  # turned by TURN
 
 
 def test_macro_paper_folding(bench, tmp_path, close_new):

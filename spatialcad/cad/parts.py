@@ -5,7 +5,11 @@ each as ``<name>.json`` (DeepCAD) and ``<name>.step``, described by ``index.json
 find a folder's parts through its index (spatialcad/cad/part_index.py).  Users
 point tasks at other directories (the real DeepCAD dataset's nested ``cad_json/`` folders,
 a folder of STEP files); item records name a part's file relative to the repository root
-when it lies inside it, else by absolute path (:func:`portable`, :func:`resolve`).
+when it lies inside it, else by absolute path (:func:`portable`, :func:`resolve`).  The
+bundled library also holds generated parts, made at run time from the recipes listed in
+``deepcad_assets/generated_parts.tsv`` (:func:`generated_parts`); a record names one by its
+recipe, ``generated/<family>/<seed>``, which :func:`resolve` turns into its file
+(spatialcad/cad/generated_parts.py).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from spatialcad.cad import generated_parts as generated
 from spatialcad.cad.deepcad import DeepCADWarning, read_deepcad
 from spatialcad.cad.input_files import UnusableFile, file_problem
 from spatialcad.cad.step_io import read_step
@@ -109,9 +114,12 @@ def portable(path: Path) -> str:
 
 
 def resolve(name: str) -> Path:
-    """The file a record's part name refers to (inverse of :func:`portable`); ``ValueError``
-    unless it names a part file (.json, .step, .stp), so a record cannot make us read
-    anything else."""
+    """The file a record's part name refers to (inverse of :func:`portable`; a generated
+    part's recipe name gives its file, written if need be); ``ValueError`` unless it names
+    a part file (.json, .step, .stp) or a recipe, so a record cannot make us read anything
+    else."""
+    if generated.is_recipe_name(name):
+        return generated.materialize(*generated.parse_recipe_name(name))
     path = Path(name)
     if path.suffix.lower() not in SUFFIXES:
         raise ValueError(f"{name!r} is not a part file ({', '.join(SUFFIXES)})")
@@ -122,3 +130,10 @@ def part_sha256(path: Path) -> str:
     """The SHA-256 of a part file, by which records name its exact content."""
     with open(path, "rb") as f:
         return hashlib.file_digest(f, "sha256").hexdigest()
+
+
+@lru_cache(maxsize=1)
+def generated_parts() -> tuple[generated.Listed, ...]:
+    """The generated parts of the bundled library: the screened recipes of
+    ``deepcad_assets/generated_parts.tsv``, in its order."""
+    return generated.load_listing(ASSETS_DIR / generated.LISTING)[1]

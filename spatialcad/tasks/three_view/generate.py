@@ -84,17 +84,25 @@ class Generator(base.Generator):
         return self._build_stack_item(rng)
 
     def scene_count(self, level: int) -> int | None:
-        """Levels >= 1: the usable parts of the folder (each part is one scene)."""
-        return len(usable_parts(self._directory(), level)) if level >= 1 else None
+        """Levels >= 1: the usable parts of the folder (each part is one scene; the bundled
+        library's files and its generated parts: generate_parts.usable_parts)."""
+        return len(usable_parts(self._directory(), level, self._with_generated())) \
+            if level >= 1 else None
 
     def _directory(self) -> Path:
         return Path(self.options.get("deepcad_dir") or ASSETS_DIR).resolve()
+
+    def _with_generated(self) -> bool:
+        """Whether the parts are the bundled library's, with its generated parts (else a
+        --deepcad-dir folder's files alone)."""
+        return not self.options.get("deepcad_dir")
 
     def _part_draws(self, level: int) -> PartDraws:
         """The parts this item tries, kept from one attempt to the next."""
         draws: PartDraws | None = getattr(self, "_draws", None)
         if draws is None or draws.level != level or draws.slot != self.slot:
-            draws = self._draws = PartDraws(self._directory(), level, self.split, self.slot)
+            draws = self._draws = PartDraws(self._directory(), level, self.split, self.slot,
+                                            self._with_generated())
         return draws
 
     def _build_stack_item(self, rng: np.random.Generator) -> Draft:

@@ -20,7 +20,9 @@ tried under the same target when none does).
 Parts come from the folder's index (spatialcad/cad/part_index.py): levels pick parts by
 face count (simple parts at level 1, more faces and hidden lines above) among those whose
 views are legible (``render/legibility.py``), and items of a run take distinct parts
-(:class:`PartDraws`).  A part that cannot make the item, for whatever reason, is skipped
+(:class:`PartDraws`).  The bundled library adds its generated parts, made at run time from
+the screened recipes of the part families (spatialcad/cad/generated_parts.py), to its
+files' parts.  A part that cannot make the item, for whatever reason, is skipped
 and counted by reason (``Draft.skipped``, ``Reject.skipped``: the run's summary).
 """
 
@@ -36,6 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
+from spatialcad.cad import generated_parts as generated
 from spatialcad.cad.input_files import reason_counts
 from spatialcad.cad.part_index import IndexEntry, part_index
 from spatialcad.cad.part_views import (
@@ -46,7 +49,7 @@ from spatialcad.cad.part_views import (
     part_view,
     part_view_outline,
 )
-from spatialcad.cad.parts import portable
+from spatialcad.cad.parts import generated_parts, portable, resolve
 from spatialcad.derived import key_hash
 from spatialcad.geometry import line_drawing as ld
 from spatialcad.geometry.drawing_edits import TRANSFORMS
@@ -149,10 +152,10 @@ def part_scene(entry: IndexEntry) -> str:
     return _scene_of(entry.sha256)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1 << 15)
 def _scene_of(sha256: str) -> str:
     """:func:`part_scene` of the part with this content (kept: an item's part draws ask it
-    of every usable part, ~14k times a levels 1-2 n 40 run)."""
+    of every usable part; the bundled library's levels hold some 10k)."""
     return key_hash("three_view", part_scene_key(sha256))
 
 
@@ -174,16 +177,46 @@ def legible_size(entry: IndexEntry) -> bool:
 
 
 @lru_cache(maxsize=32)
-def usable_parts(directory: Path, level: int) -> tuple[IndexEntry, ...]:
+def usable_parts(directory: Path, level: int, with_generated: bool = False
+                 ) -> tuple[IndexEntry, ...]:
     """The distinct parts (by content) of ``directory``'s index that a level can use: valid
     parts of one solid (DeepCAD holds some of several separate pieces: no part to draw) in
-    its face band whose views are all legible in size."""
+    its face band whose views are all legible in size; ``with_generated`` (the bundled
+    library as the default, no ``--deepcad-dir``): followed by the library's generated
+    parts of the band (:func:`generated_entry`; screened for the rest)."""
     lo, hi = face_band(level)
     found: dict[str, IndexEntry] = {}
     for e in part_index(directory):
         if e.problem is None and lo <= e.faces <= hi and legible_size(e):
             found.setdefault(e.sha256, e)
+    if with_generated:
+        for r in generated_parts():
+            if lo <= r.faces <= hi:
+                found.setdefault(r.sha256, generated_entry(r))
     return tuple(found.values())
+
+
+def generated_entry(recipe: generated.Listed) -> IndexEntry:
+    """A generated part as a usable part: its ``file`` is its recipe name (no file of the
+    folder: :func:`part_path`), its SHA-256 and faces the listing's (no bounding box: the
+    listing holds only recipes of legible size)."""
+    return IndexEntry(recipe.name, recipe.sha256, 0, 0, faces=recipe.faces, solids=1)
+
+
+def part_path(directory: Path, entry: IndexEntry) -> Path:
+    """The file of a usable part of ``directory``: its own, or a generated part's (written
+    once: spatialcad/cad/generated_parts.py)."""
+    return resolve(entry.file) if generated.is_recipe_name(entry.file) else \
+        directory / entry.file
+
+
+def record_file(path: Path, entry: IndexEntry) -> PartFile:
+    """How a record names the part of ``entry`` in ``path`` (a generated part by its recipe,
+    which :func:`~spatialcad.cad.parts.resolve` turns into its file again)."""
+    recipe = generated.is_recipe_name(entry.file)
+    return PartFile(name=entry.file.replace("/", "_") if recipe else path.stem,
+                    file=entry.file if recipe else portable(path), sha256=entry.sha256,
+                    faces=part_size(path).faces)
 
 
 def supply_line(directory: Path, levels: Sequence[int]) -> str:
@@ -226,6 +259,7 @@ class PartDraws:
     level: int
     split: str | None
     slot: ItemSlot | None
+    with_generated: bool = False  # the bundled library's generated parts too
     tries: OwnScene = field(init=False)
 
     def __post_init__(self) -> None:
@@ -233,7 +267,7 @@ class PartDraws:
 
     def pool(self) -> list[IndexEntry]:
         """The level's usable parts (of the split being made), in the folder index's order."""
-        pool = [e for e in usable_parts(self.directory, self.level)
+        pool = [e for e in usable_parts(self.directory, self.level, self.with_generated)
                 if self.split is None or part_split(e) == self.split]
         if not pool:
             lo, hi = face_band(self.level)
@@ -248,7 +282,8 @@ class PartDraws:
         held = self.slot.held if self.slot else frozenset()
         while (at := self.tries.next(len(pool), "three_view parts", self.level)) is not None:
             entry = pool[at]
-            if part_scene(entry) not in held and not drawing(self.directory / entry.file)[2]:
+            if part_scene(entry) not in held and \
+                    not drawing(part_path(self.directory, entry))[2]:
                 return entry
             self.tries.give_up()
         return None
@@ -270,7 +305,7 @@ def build_part_item(level: int, rng: np.random.Generator, draws: PartDraws) -> D
     own = draws.own()
     if own is not None:  # the next attempt tries it again, for another target
         try:
-            return _try_part(level, rng, draws.directory / own.file, own, target, 1)
+            return _try_part(level, rng, part_path(draws.directory, own), own, target, 1)
         except PartSkipped as exc:
             raise Reject(f"the item's listed part made no item for the ranks {target} "
                          f"({exc.reason})", {exc.reason: 1}) from exc
@@ -284,8 +319,8 @@ def build_part_item(level: int, rng: np.random.Generator, draws: PartDraws) -> D
         if entry.sha256 in tried:
             continue  # a small pool: the part failed this target already
         tried.add(entry.sha256)
-        path = draws.directory / entry.file
         try:
+            path = part_path(draws.directory, entry)
             item = _try_part(level, rng, path, entry, target, drawn)
         except PartSkipped as exc:
             skipped[exc.reason] += 1
@@ -388,8 +423,7 @@ def _item(rng: np.random.Generator, path: Path, entry: IndexEntry, rotation: np.
     options = [Option(is_answer=i == 0, operator=c.operator, explanation=c.explanation,
                       image=image, data=c.data.to_json()) for i, (c, image) in enumerate(chosen)]
     spec = PartSpec(
-        part=PartFile(name=path.stem, file=portable(path), sha256=entry.sha256,
-                      faces=size.faces),
+        part=record_file(path, entry),
         rotation=rotation.tolist(),
         reference_views=["isometric", first, second],
         asked_view=asked,

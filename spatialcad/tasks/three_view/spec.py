@@ -80,7 +80,7 @@ class StackOption(JsonSpec):
 @dataclass(frozen=True)
 class PartFile(JsonSpec):
     name: str
-    file: str  # as cad.parts.portable gives it
+    file: str  # as cad.parts.portable gives it, or a generated part's recipe name
     sha256: str
     faces: int
 

@@ -1,7 +1,7 @@
 """3ViewProjection (engineering parts) verifier.
 
-From the record alone: the part file (checked by its SHA-256) turned by the stored
-rotation.  Proves, on the composite image:
+From the record alone: the part file (checked by its SHA-256; a generated part is made
+again from its recipe) turned by the stored rotation.  Proves, on the composite image:
 
 * every drawing panel shows exactly the drawing its recipe names (a fresh TechDraw
   projection of that view, edited as stated, drawn at the item's scale);
@@ -104,7 +104,10 @@ def outline_mismatch(region: np.ndarray, silhouette: np.ndarray) -> float:
 
 
 def verify_part(record: dict[str, Any], image: np.ndarray, spec: PartSpec) -> list[str]:
-    path = resolve(spec.part.file)
+    try:
+        path = resolve(spec.part.file)  # a generated part's recipe: its file, made again
+    except ValueError as exc:
+        return [f"part file: {exc}"]
     if not path.is_file():
         return [f"part file {path} is missing"]
     if part_sha256(path) != spec.part.sha256:

@@ -1,19 +1,31 @@
-"""Parametric part families for the bundled library (used by make_assets.py).
+"""Parametric part families: seeded recipes of engineering parts in DeepCAD JSON.
 
 Each family draws a few discrete choices (outline, proportions, hole pattern, which
 features are present, through or blind) from a ``numpy.random.Generator`` and returns a
 recipe.  Proportions are drawn, not only sizes, so two parts of a family differ in their
 views, not by a uniform scaling.  Sizes are in millimetres, largest extent 60-120 mm, and
 hidden features are kept deep enough to draw as dashes.
+
+The bundled library's family parts (``deepcad_assets/make_assets.py``) were drawn from
+these families in one stream per family.  A *generated* part is a recipe, a family and a
+seed: the seed alone draws its choices, and :func:`recipe_json` gives its DeepCAD JSON
+bytes (no bounding box, so the bytes depend on this code, the sketch helpers and the
+DeepCAD writer only, not on FreeCAD).  How runs name, list and read generated parts:
+spatialcad/cad/generated_parts.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 import numpy as np
-from make_assets import (
+
+from spatialcad.cad.deepcad import DeepCADDoc
+from spatialcad.cad.sketch import (
     Loop,
+    Recipe,
     arch,
     circle,
     ext,
@@ -29,13 +41,11 @@ from make_assets import (
     yz,
 )
 
-from spatialcad.cad.deepcad import DeepCADDoc
-
-Recipe = Callable[[DeepCADDoc], None]
 Design = tuple[str, Recipe]  # (description, recipe)
+T = TypeVar("T")
 
 
-def _pick(rng: np.random.Generator, options: list) -> object:  # type: ignore[type-arg]
+def _pick(rng: np.random.Generator, options: Sequence[T]) -> T:
     return options[int(rng.integers(len(options)))]
 
 
@@ -66,7 +76,7 @@ def plate(rng: np.random.Generator) -> Design:
     b = a * float(_pick(rng, [0.45, 0.55, 0.65, 0.8]))
     t = 2 * a * float(_pick(rng, [0.09, 0.12, 0.15]))
     kind = str(_pick(rng, ["plain", "rounded", "chamfered", "notched"]))
-    nx, ny = _pick(rng, [(2, 1), (2, 2), (3, 2), (4, 2), (1, 2), (3, 1)])  # type: ignore[misc]
+    nx, ny = _pick(rng, [(2, 1), (2, 2), (3, 2), (4, 2), (1, 2), (3, 1)])
     r = a * float(_pick(rng, [0.06, 0.08]))
     pts = _grid(nx, ny, a * 0.78, b * 0.68)
     centre = str(_pick(rng, ["none", "bore", "window", "slot", "pocket", "boss"]))
@@ -305,7 +315,87 @@ def link(rng: np.random.Generator) -> Design:
     return desc, recipe
 
 
+def profile(rng: np.random.Generator) -> Design:
+    """A bar of one extruded profile (angle, tee, channel, zed, step, wedge, trapezoid)
+    with one or two holes through one or two of its flat walls (generated parts only)."""
+    kind = _pick(rng, ["angle", "tee", "channel", "zed", "step", "wedge", "trapezoid"])
+    w = float(_pick(rng, [60, 70, 80, 90, 100, 110]))  # across the profile (x)
+    h = w * float(_pick(rng, [0.4, 0.5, 0.6, 0.7, 0.8, 0.9]))  # its height (z)
+    length = w * float(_pick(rng, [0.4, 0.5, 0.6, 0.7, 0.8, 1.0]))  # along y (centred)
+    t = min(w, h) * float(_pick(rng, [0.18, 0.22, 0.26, 0.3]))  # wall thickness
+    a, b = float(_pick(rng, [0.35, 0.5, 0.65])), float(_pick(rng, [0.3, 0.45, 0.6]))
+    m0, m1 = w / 2 - t / 2, w / 2 + t / 2
+    # the profile (x, z) and its flat walls: ("h", x0, x1, top z, thickness) drilled down,
+    # ("v", z0, z1, x, thickness) drilled along +x from the plane at x
+    walls: list[tuple[str, float, float, float, float]]
+    if kind == "angle":
+        pts = [(0, 0), (w, 0), (w, t), (t, t), (t, h), (0, h)]
+        walls = [("h", t, w, t, t), ("v", t, h, 0, t)]
+    elif kind == "tee":
+        pts = [(m0, 0), (m1, 0), (m1, h - t), (w, h - t), (w, h), (0, h), (0, h - t),
+               (m0, h - t)]
+        walls = [("h", 0, m0, h, t), ("h", m1, w, h, t), ("v", 0, h - t, m0, t)]
+    elif kind == "channel":
+        pts = [(0, 0), (w, 0), (w, h), (w - t, h), (w - t, t), (t, t), (t, h), (0, h)]
+        walls = [("h", t, w - t, t, t), ("v", t, h, 0, t), ("v", t, h, w - t, t)]
+    elif kind == "zed":
+        pts = [(0, 0), (m1, 0), (m1, h - t), (w, h - t), (w, h), (m0, h), (m0, t), (0, t)]
+        walls = [("h", 0, m0, t, t), ("h", m1, w, h, t), ("v", t, h - t, m0, t)]
+    elif kind == "step":
+        pts = [(0, 0), (w, 0), (w, h * a), (w * b, h * a), (w * b, h), (0, h)]
+        walls = [("h", w * b, w, h * a, h * a), ("h", 0, w * b, h, h)]
+    elif kind == "wedge":
+        pts = [(0, 0), (w, 0), (w, h * a), (w * b, h), (0, h)]
+        walls = [("h", 0, w * b, h, h), ("v", 0, h * a, 0, w)]
+    else:
+        pts = [(0, 0), (w, 0), (w * (1 - b / 2), h), (w * b / 2, h)]
+        walls = [("h", w * b / 2, w * (1 - b / 2), h, h)]
+    drilled = [walls[int(i)] for i in sorted(rng.permutation(len(walls))[:int(
+        rng.integers(1, min(2, len(walls)) + 1))])]
+    pairs = [int(rng.integers(1, 3)) for _ in drilled]
+    r_share = float(_pick(rng, [0.14, 0.18, 0.22]))
+
+    def recipe(doc: DeepCADDoc) -> None:
+        ext(doc, [[poly(*pts)]], xz(), length / 2, extent="symmetric")
+        for (way, lo, hi, at, thick), n in zip(drilled, pairs, strict=True):
+            r = min((hi - lo) * r_share, length * 0.12)
+            ys = [0.0] if n == 1 else [-length * 0.27, length * 0.27]
+            mid = (lo + hi) / 2
+            if way == "h":
+                holes(doc, [(mid, y) for y in ys], r, xy(at), -thick)
+            else:
+                holes(doc, [(y, mid) for y in ys], r, yz(at), thick)
+    desc = (f"{kind} profile bar, {sum(pairs)} hole{'s' * (sum(pairs) != 1)} through "
+            f"{len(drilled)} wall{'s' * (len(drilled) != 1)}")
+    return desc, recipe
+
+
 FAMILIES: dict[str, Callable[[np.random.Generator], Design]] = {
     "plate": plate, "block": stepped_block, "bracket": bracket, "flange": flange,
     "shaft": shaft, "housing": housing, "link": link,
 }
+
+
+# ------------------------------------------------------------------ generated parts
+
+RECIPE_SEED = 20261128  # seeds generated parts' draws (the bundled stream's is make_assets')
+# generated parts come from the bundled library's families and more (appended: a family's
+# place in this order seeds its draws)
+GENERATED_FAMILIES: dict[str, Callable[[np.random.Generator], Design]] = {
+    **FAMILIES, "profile": profile}
+
+
+def recipe_design(family: str, seed: int) -> tuple[str, DeepCADDoc]:
+    """The description and model of the generated part (family, seed): the family's
+    choices drawn from a generator of its own seeded by ``(RECIPE_SEED, family, seed)``."""
+    rng = np.random.default_rng([RECIPE_SEED, list(GENERATED_FAMILIES).index(family), seed])
+    description, recipe = GENERATED_FAMILIES[family](rng)
+    doc = DeepCADDoc()
+    recipe(doc)
+    return description, doc
+
+
+def recipe_json(family: str, seed: int) -> bytes:
+    """The DeepCAD JSON file of the generated part (family, seed), as bytes (the same in
+    every process: what the listing's SHA-256 names)."""
+    return (json.dumps(recipe_design(family, seed)[1].as_dict(), indent=1) + "\n").encode()
