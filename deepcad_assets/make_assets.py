@@ -743,7 +743,11 @@ def generated_counts(entries: list[dict[str, Any]]) -> dict[str, Any]:
     """The README's numbers of generated parts: listed, and usable per level with the
     bundled ones (face band and legible size, as three_view counts them)."""
     from spatialcad.cad.part_index import IndexEntry
-    from spatialcad.tasks.three_view.generate_parts import face_band, legible_size
+    from spatialcad.tasks.three_view.generate_parts import (
+        face_band,
+        legible_size,
+        takes_generated,
+    )
 
     listed = load_listing(HERE / LISTING)[1]
     levels = []
@@ -752,7 +756,7 @@ def generated_counts(entries: list[dict[str, Any]]) -> dict[str, Any]:
         files = sum(lo <= e["faces"] <= hi and legible_size(IndexEntry(
             e["json"], "", 0, 0, faces=e["faces"], solids=1,
             bbox=(*e["bbox"]["min"], *e["bbox"]["max"]))) for e in entries)
-        made = sum(lo <= r.faces <= hi for r in listed)
+        made = sum(takes_generated(level, r.faces) for r in listed)
         levels.append(f"level {level} ({lo}-{hi if hi < 10**6 else ''} faces) {files} + "
                       f"{made} = {files + made}")
     return {"generated": len(listed), "levels": ", ".join(levels)}

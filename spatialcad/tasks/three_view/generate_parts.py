@@ -73,6 +73,8 @@ from spatialcad.tasks.three_view.spec import (
 
 # face-count bands of the levels (inclusive); the last band serves every higher level
 FACE_BANDS = ((1, 12), (13, 24), (25, 10**6))
+GENERATED_MIN_FACES = 7  # the simplest bundled level-1 part's: fewer (a bar or block with
+# one hole, 5-6 faces) would make level 1 easier than its bundled parts
 PART_DRAWS = 12  # parts tried for one item's similarity-rank target
 ROTATION_DRAWS = 8  # rotations of a part tried for it
 DELETIONS_FROM_ANSWER = 4  # line deletions offered as wrong options, from the answer
@@ -191,9 +193,16 @@ def usable_parts(directory: Path, level: int, with_generated: bool = False
             found.setdefault(e.sha256, e)
     if with_generated:
         for r in generated_parts():
-            if lo <= r.faces <= hi:
+            if takes_generated(level, r.faces):
                 found.setdefault(r.sha256, generated_entry(r))
     return tuple(found.values())
+
+
+def takes_generated(level: int, faces: int) -> bool:
+    """Whether ``level`` uses a generated part of ``faces`` faces: in its face band, and at
+    least ``GENERATED_MIN_FACES``."""
+    lo, hi = face_band(level)
+    return max(lo, GENERATED_MIN_FACES) <= faces <= hi
 
 
 def generated_entry(recipe: generated.Listed) -> IndexEntry:
