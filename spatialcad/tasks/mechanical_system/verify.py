@@ -585,6 +585,15 @@ def _geared_facts(spec: Spec, speeds: dict[str, float]) -> Facts | None:
                  train=train)
 
 
+def _explained(record: dict[str, Any], options: list[OptionData],
+               explain: Callable[[OptionData], str], failure: str) -> list[str]:
+    """``[failure]`` unless the record's explanation is ``explain`` of each option, a line
+    each, after its letter."""
+    wanted = [f"{o['letter']}: {explain(data)}"
+              for o, data in zip(record["options"], options, strict=True)]
+    return [] if record["Explanation"].split("\n") == wanted else [failure]
+
+
 def _geared_explanation_failures(spec: Spec, record: dict[str, Any],
                                  options: list[OptionData],
                                  speeds: dict[str, float] | None) -> list[str]:
@@ -593,10 +602,8 @@ def _geared_explanation_failures(spec: Spec, record: dict[str, Any],
     facts = None if speeds is None else _geared_facts(spec, speeds)
     if facts is None:
         return ["the geared slider-crank has no motion to explain"]
-    said = record["Explanation"].split("\n")
-    wanted = [f"{o['letter']}: {linkage_explanation(spec, data, facts)}"
-              for o, data in zip(record["options"], options, strict=True)]
-    return [] if said == wanted else ["the explanations do not follow the solved motion"]
+    return _explained(record, options, lambda data: linkage_explanation(spec, data, facts),
+                      "the explanations do not follow the solved motion")
 
 
 def _planetary_explanation_failures(spec: Spec, record: dict[str, Any],
@@ -606,10 +613,8 @@ def _planetary_explanation_failures(spec: Spec, record: dict[str, Any],
     exact = None if speeds is None else exact_speeds(speeds)
     if exact is None:
         return ["the planetary train's speeds are no ratios of tooth counts"]
-    said = record["Explanation"].split("\n")
-    wanted = [f"{o['letter']}: {planetary.explanation(spec, data, exact)}"
-              for o, data in zip(record["options"], options, strict=True)]
-    return [] if said == wanted else ["the explanations do not work out the solved speeds"]
+    return _explained(record, options, lambda data: planetary.explanation(spec, data, exact),
+                      "the explanations do not work out the solved speeds")
 
 
 def _worm_explanation_failures(
@@ -622,10 +627,8 @@ def _worm_explanation_failures(
     exact = None if speeds is None else exact_speeds(speeds)
     if speeds is not None and exact is None:
         return ["the worm drive's speeds are no ratios of tooth counts"]
-    said = record["Explanation"].split("\n")
-    wanted = [f"{o['letter']}: {explain(spec, data, exact)}"
-              for o, data in zip(record["options"], options, strict=True)]
-    return [] if said == wanted else ["the explanations do not follow the solved speeds"]
+    return _explained(record, options, lambda data: explain(spec, data, exact),
+                      "the explanations do not follow the solved speeds")
 
 
 def _explanation_failures(spec: Spec, record: dict[str, Any], options: list[OptionData],
